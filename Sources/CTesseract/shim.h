@@ -1,0 +1,4 @@
+#ifndef PHOTOMILL_CTESSERACT_SHIM_H
+#define PHOTOMILL_CTESSERACT_SHIM_H
+#include <tesseract/capi.h>
+#endif

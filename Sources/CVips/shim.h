@@ -1,0 +1,71 @@
+#ifndef PHOTOMILL_CVIPS_SHIM_H
+#define PHOTOMILL_CVIPS_SHIM_H
+#include <vips/vips.h>
+
+// libvips' operations are variadic (NULL-terminated option lists), which Swift cannot
+// call. Each shim fixes the options photomill uses.
+
+static inline int pm_vips_init(const char *argv0) {
+    return VIPS_INIT(argv0);
+}
+
+/// Opens an image lazily: only the header is read until pixels are asked for.
+static inline VipsImage *pm_vips_header(const void *buf, size_t len) {
+    return vips_image_new_from_buffer(buf, len, "", "access", VIPS_ACCESS_SEQUENTIAL, NULL);
+}
+
+/// Shrink-on-load thumbnail: never upscales, applies EXIF orientation, imports any
+/// embedded profile and exports sRGB, and fails on truncated or corrupt data.
+static inline int pm_vips_thumbnail(void *buf, size_t len, VipsImage **out, int size) {
+    return vips_thumbnail_buffer(buf, len, out, size,
+                                 "height", size,
+                                 "size", VIPS_SIZE_DOWN,
+                                 "fail_on", VIPS_FAIL_ON_ERROR,
+                                 NULL);
+}
+
+static inline int pm_vips_colourspace(VipsImage *in, VipsImage **out, VipsInterpretation space) {
+    return vips_colourspace(in, out, space, NULL);
+}
+
+static inline int pm_vips_flatten_white(VipsImage *in, VipsImage **out) {
+    double white[1] = {255.0};
+    VipsArrayDouble *background = vips_array_double_new(white, 1);
+    int status = vips_flatten(in, out, "background", background, NULL);
+    vips_area_unref(VIPS_AREA(background));
+    return status;
+}
+
+static inline int pm_vips_cast_uchar(VipsImage *in, VipsImage **out) {
+    return vips_cast(in, out, VIPS_FORMAT_UCHAR, NULL);
+}
+
+static inline int pm_vips_jpegsave(VipsImage *in, void **buf, size_t *len, int quality, int strip) {
+    return vips_jpegsave_buffer(in, buf, len, "Q", quality, "strip", strip, NULL);
+}
+
+static inline int pm_vips_pngsave(VipsImage *in, void **buf, size_t *len) {
+    return vips_pngsave_buffer(in, buf, len, NULL);
+}
+
+static inline int pm_vips_tiffsave(VipsImage *in, void **buf, size_t *len) {
+    return vips_tiffsave_buffer(in, buf, len, "compression", VIPS_FOREIGN_TIFF_COMPRESSION_DEFLATE, NULL);
+}
+
+static inline int pm_vips_heifsave(VipsImage *in, void **buf, size_t *len, int quality) {
+    return vips_heifsave_buffer(in, buf, len, "Q", quality, "compression",
+                                VIPS_FOREIGN_HEIF_COMPRESSION_HEVC, NULL);
+}
+
+/// Renders text as a one-band antialiased mask (255 = ink).
+static inline int pm_vips_text(VipsImage **out, const char *text, const char *font, int width, int dpi) {
+    return vips_text(out, text, "font", font, "width", width, "dpi", dpi, NULL);
+}
+
+static inline int pm_vips_gaussblur(VipsImage *in, VipsImage **out, double sigma) {
+    return vips_gaussblur(in, out, sigma, NULL);
+}
+
+static inline void pm_g_object_unref(void *object) { g_object_unref(object); }
+static inline void pm_g_free(void *p) { g_free(p); }
+#endif

@@ -1,0 +1,17 @@
+/// Text recognised in a photo.
+public struct RecognizedText: Sendable, Hashable, Codable {
+    public let text: String
+    /// Tesseract's mean word confidence, 0…100.
+    public let confidence: Double
+    /// The tesseract language(s) used, e.g. "eng" or "eng+deu".
+    public let language: String
+    /// Clockwise degrees the page was turned before recognition (0, 90, 180, 270).
+    public let rotation: Int
+
+    public init(text: String, confidence: Double, language: String, rotation: Int = 0) {
+        self.text = text
+        self.confidence = confidence
+        self.language = language
+        self.rotation = rotation
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+/// Processes many files in parallel on threads it owns, one `PhotoProcessor` (and so one
+/// tesseract engine) per thread. libvips and tesseract block for a long time, so they
+/// never run on Swift's cooperative pool.
+public enum ProcessingPool {
+    /// Calls `deliver` with each result, in the order of `paths`, on the calling thread;
+    /// returns when every file is done.
+    public static func process(paths: [String], kinds: Set<Kind>, options: ProcessingOptions,
+                               threads: Int = ProcessInfo.processInfo.activeProcessorCount,
+                               deliver: (PhotoResult) -> Void) {
+        let state = SharedState(count: paths.count)
+        let threadCount = max(1, min(threads, paths.count))
+        for _ in 0..<threadCount {
+            let thread = Thread {
+                let processor = PhotoProcessor(options: options)
+                while let index = state.nextIndex() {
+                    state.store(processor.process(path: paths[index], kinds: kinds), at: index)
+                }
+            }
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
+        for index in paths.indices { deliver(state.waitForResult(at: index)) }
+    }
+
+    /// Work index and finished results, guarded by one condition variable.
+    private final class SharedState: @unchecked Sendable {
+        // @unchecked: every stored property is read and written under `condition`.
+        private let condition = NSCondition()
+        private var next = 0
+        private var results: [PhotoResult?]
+
+        init(count: Int) { results = Array(repeating: nil, count: count) }
+
+        func nextIndex() -> Int? {
+            condition.lock()
+            defer { condition.unlock() }
+            guard next < results.count else { return nil }
+            next += 1
+            return next - 1
+        }
+
+        func store(_ result: PhotoResult, at index: Int) {
+            condition.lock()
+            results[index] = result
+            condition.broadcast()
+            condition.unlock()
+        }
+
+        func waitForResult(at index: Int) -> PhotoResult {
+            condition.lock()
+            defer { condition.unlock() }
+            while results[index] == nil { condition.wait() }
+            let result = results[index]!
+            results[index] = nil
+            return result
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import ArgumentParser
+import PhotoProcessing
+
+/// Flags that shape processing, shared by every command that processes photos.
+struct ProcessingFlags: ParsableArguments {
+    @Option(name: .customLong("kinds"), help: "Comma-separated kinds: hash, metadata, thumbnail, ocr.")
+    var kindList: String = Kind.allCases.map(\.rawValue).joined(separator: ",")
+
+    @Option(help: "Longest side of thumbnails in pixels (never upscaled).")
+    var thumbnailSize: Int = ProcessingOptions().thumbnailSize
+
+    @Option(help: "Tesseract language(s) for OCR, e.g. eng or eng+deu.")
+    var ocrLanguage: String = ProcessingOptions().ocrLanguage
+
+    @Option(help: "Refuse to decode images with more megapixels than this.")
+    var maxMegapixels: Int = ProcessingOptions().pixelLimit / 1_000_000
+
+    var kinds: Set<Kind> { (try? Kind.parseList(kindList).get()) ?? Set(Kind.allCases) }
+
+    var options: ProcessingOptions {
+        var options = ProcessingOptions()
+        options.thumbnailSize = thumbnailSize
+        options.ocrLanguage = ocrLanguage
+        options.pixelLimit = maxMegapixels * 1_000_000
+        return options
+    }
+
+    func validate() throws {
+        if case .failure(let error) = Kind.parseList(kindList) {
+            throw ValidationError("--kinds: \(error)")
+        }
+        guard (16...4096).contains(thumbnailSize) else {
+            throw ValidationError("--thumbnail-size must be between 16 and 4096 pixels, not \(thumbnailSize)")
+        }
+        guard maxMegapixels > 0 else { throw ValidationError("--max-megapixels must be positive") }
+        guard !ocrLanguage.isEmpty, ocrLanguage.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "+" || $0 == "_" }) else {
+            throw ValidationError("--ocr-language must look like 'eng' or 'eng+deu', not '\(ocrLanguage)'")
+        }
+    }
+}
