@@ -5,8 +5,14 @@
 // libvips' operations are variadic (NULL-terminated option lists), which Swift cannot
 // call. Each shim fixes the options photomill uses.
 
+static inline void pm_vips_ignore_log(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {}
+
+/// Initialises libvips. Its warnings ("error in tile 0 x 16") go nowhere: a damaged file
+/// already fails its task with the error libvips reports, and stderr belongs to the CLI.
 static inline int pm_vips_init(const char *argv0) {
-    return VIPS_INIT(argv0);
+    int status = VIPS_INIT(argv0);
+    g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING, pm_vips_ignore_log, NULL);
+    return status;
 }
 
 /// Opens an image lazily: only the header is read until pixels are asked for.
@@ -16,11 +22,14 @@ static inline VipsImage *pm_vips_header(const void *buf, size_t len) {
 
 /// Shrink-on-load thumbnail: never upscales, applies EXIF orientation, imports any
 /// embedded profile and exports sRGB, and fails on truncated or corrupt data.
+///
+/// libvips 8.14.1 does not hand thumbnail_buffer's own `fail_on` to the loader (the
+/// file variant does), so the truncated-data check travels in the loader's option string.
 static inline int pm_vips_thumbnail(void *buf, size_t len, VipsImage **out, int size) {
     return vips_thumbnail_buffer(buf, len, out, size,
                                  "height", size,
                                  "size", VIPS_SIZE_DOWN,
-                                 "fail_on", VIPS_FAIL_ON_ERROR,
+                                 "option_string", "fail_on=error",
                                  NULL);
 }
 

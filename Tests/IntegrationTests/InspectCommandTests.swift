@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+
+@Suite struct InspectCommandTests {
+    @Test func badFlagsExit64WithAHint() throws {
+        let unknownKind = try PhotomillBinary.run(["inspect", "--kinds", "hash,colour", "x.jpg"])
+        #expect(unknownKind.status == 64)
+        #expect(unknownKind.stderr.contains("unknown kind 'colour'"))
+        let noFiles = try PhotomillBinary.run(["inspect"])
+        #expect(noFiles.status == 64)
+        let badSize = try PhotomillBinary.run(["inspect", "--thumbnail-size", "0", "x.jpg"])
+        #expect(badSize.status == 64)
+        #expect(badSize.stderr.contains("--thumbnail-size"))
+    }
+
+    @Test func oneBadFileDoesNotStopTheOthers() throws {
+        let directory = try temporaryDirectory()
+        let good = directory.appendingPathComponent("good.png")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["vips", "black", good.path, "300", "200"]
+        try process.run()
+        process.waitUntilExit()
+        let bad = directory.appendingPathComponent("bad.jpg")
+        try Data("not a photo".utf8).write(to: bad)
+        let thumbs = directory.appendingPathComponent("thumbs")
+        try FileManager.default.createDirectory(at: thumbs, withIntermediateDirectories: true)
+
+        let outcome = try PhotomillBinary.run(["inspect", "--json", "--kinds", "hash,thumbnail",
+                                               "--thumbnail-dir", thumbs.path, bad.path, good.path])
+        #expect(outcome.status == 1)
+        let objects = try PhotomillBinary.jsonLines(outcome)
+        try #require(objects.count == 2)
+        #expect((objects[0]["errors"] as? [String: [String: String]])?["thumbnail"]?["class"] == "not-an-image")
+        let thumbnail = try #require(objects[1]["thumbnail"] as? [String: Any])
+        #expect(thumbnail["width"] as? Int == 256)
+        #expect(thumbnail["height"] as? Int == 171)
+        let path = try #require(thumbnail["path"] as? String)
+        #expect(path == thumbs.appendingPathComponent("\(objects[1]["md5"] as? String ?? "").jpg").path)
+        #expect(FileManager.default.fileExists(atPath: path))
+        // Only the finished thumbnail is there: no temporary files left behind.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: thumbs.path) == [URL(fileURLWithPath: path).lastPathComponent])
+    }
+
+    @Test func allGoodExitsZeroAndTableNamesEachFile() throws {
+        let directory = try temporaryDirectory()
+        let file = directory.appendingPathComponent("grey.png")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["vips", "black", file.path, "64", "48"]
+        try process.run()
+        process.waitUntilExit()
+        let outcome = try PhotomillBinary.run(["inspect", "--kinds", "hash,metadata,thumbnail", file.path])
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout.contains(file.path))
+        #expect(outcome.stdout.contains("64×48"))
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+import Testing
+@testable import PhotoProcessing
+
+@Suite struct HashTests {
+    @Test func knownVectors() {
+        // RFC 1321 and FIPS 180-2 test vectors for "abc".
+        let hashes = Array("abc".utf8).withUnsafeBytes { ContentHashes(of: $0) }
+        #expect(hashes.md5 == "900150983cd24fb0d6963f7d28e17f72")
+        #expect(hashes.sha256 == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    }
+
+    @Test func fileHashesAgreeWithCoreutils() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let file = directory.appendingPathComponent("random.bin")
+        var generator = SystemRandomNumberGenerator()
+        try Data((0..<300_000).map { _ in UInt8.random(in: 0...255, using: &generator) }).write(to: file)
+
+        let result = PhotoProcessor().process(path: file.path, kinds: [.hash])
+        let md5 = try Fixtures.run("md5sum", [file.path]).output.split(separator: " ").first.map(String.init)
+        let sha = try Fixtures.run("sha256sum", [file.path]).output.split(separator: " ").first.map(String.init)
+        #expect(result.hashes?.md5 == md5)
+        #expect(result.hashes?.sha256 == sha)
+        #expect(result.fileSize == 300_000)
+        #expect(result.errors.isEmpty)
+    }
+}
