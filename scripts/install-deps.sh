@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages photomill builds, runs and tests with.
+# The Swift toolchain (6.1 or newer) must already be on PATH: Debian does not package it.
+set -euo pipefail
+
+packages=(
+  pkg-config
+  libzmq3-dev            # messaging
+  libexif-dev            # EXIF
+  libvips-dev libvips-tools   # thumbnails, decoding; `vips` is used by tests to draw fixtures
+  libtesseract-dev tesseract-ocr tesseract-ocr-eng tesseract-ocr-osd   # OCR (+ orientation model)
+  libsqlite3-dev         # catalog
+  fonts-dejavu-core      # the fonts sample and test pages are rendered with
+  libimage-exiftool-perl # the independent reference the tests compare metadata with
+  time                   # /usr/bin/time -v for memory measurements
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} Debian packages present"
+  exit 0
+fi
+
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+echo "install-deps: installing ${missing[*]}"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
