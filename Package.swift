@@ -12,6 +12,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // C libraries from Debian, found with pkg-config.
@@ -34,6 +35,9 @@ let package = Package(
                 "CExif", "CVips", "CTesseract",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
+        .target(
+            name: "Catalog",
+            dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
         .executableTarget(
             name: "photomill",
             dependencies: [
@@ -44,6 +48,9 @@ let package = Package(
         .testTarget(
             name: "PhotoProcessingTests",
             dependencies: ["PhotoProcessing"]),
+        .testTarget(
+            name: "CatalogTests",
+            dependencies: ["Catalog"]),
         // Runs the built `photomill` binary as separate processes.
         .testTarget(
             name: "IntegrationTests",

@@ -1,0 +1,323 @@
+import Foundation
+import GRDB
+
+/// Pending work for one photo, as the scheduler pages it from the catalog.
+public struct PendingJob: Sendable, Hashable {
+    public var photoId: Int64
+    public var path: String
+    public var size: Int64
+    public var mtimeNs: Int64
+    public var kinds: [TaskKind]
+}
+
+/// A lease the coordinator granted: the tasks become `leased` under `token`.
+public struct Lease: Sendable, Hashable {
+    public var photoId: Int64
+    public var kinds: [TaskKind]
+    public var token: String
+    public var worker: String
+    public var leasedAt: Double
+    public var expiresAt: Double
+
+    public init(photoId: Int64, kinds: [TaskKind], token: String, worker: String, leasedAt: Double, expiresAt: Double) {
+        self.photoId = photoId
+        self.kinds = kinds
+        self.token = token
+        self.worker = worker
+        self.leasedAt = leasedAt
+        self.expiresAt = expiresAt
+    }
+}
+
+/// A lease taken back without a result.
+public struct Release: Sendable, Hashable {
+    public enum Reason: String, Sendable {
+        /// The lease's deadline passed (a hung job, or a frozen worker).
+        case leaseExpired = "lease-expired"
+        /// The worker disconnected or stopped answering heartbeats.
+        case workerLost = "worker-lost"
+        /// The coordinator is stopping and hands the work back without using an attempt.
+        case shutdown
+
+        /// The error class a task ends with when this was its last attempt.
+        var finalErrorClass: String {
+            switch self {
+            case .leaseExpired: "timeout"
+            case .workerLost: "worker-crashed"
+            case .shutdown: "interrupted"
+            }
+        }
+    }
+
+    public var lease: Lease
+    public var reason: Reason
+    public var message: String
+
+    public init(lease: Lease, reason: Reason, message: String) {
+        self.lease = lease
+        self.reason = reason
+        self.message = message
+    }
+}
+
+/// One reported result with the facts of its attempt.
+public struct ReportedResult: Sendable, Hashable {
+    public var result: TaskResult
+    public var worker: String
+    public var startedAt: Double
+    public var endedAt: Double
+
+    public init(result: TaskResult, worker: String, startedAt: Double, endedAt: Double) {
+        self.result = result
+        self.worker = worker
+        self.startedAt = startedAt
+        self.endedAt = endedAt
+    }
+}
+
+/// Everything the coordinator commits in one transaction.
+public struct CommitBatch: Sendable {
+    public var leases: [Lease] = []
+    public var extensions: [(token: String, expiresAt: Double)] = []
+    public var results: [ReportedResult] = []
+    public var releases: [Release] = []
+    public var workers: [WorkerRow] = []
+
+    public init() {}
+
+    public var isEmpty: Bool {
+        leases.isEmpty && extensions.isEmpty && results.isEmpty && releases.isEmpty && workers.isEmpty
+    }
+}
+
+public struct CommitReport: Sendable {
+    /// Results written, by lease token.
+    public var committed: Set<String> = []
+    /// Results whose lease was no longer valid, by lease token: acknowledged, discarded.
+    public var stale: Set<String> = []
+    /// Tasks whose last attempt failed (now `failed`).
+    public var failedTasks = 0
+    /// Tasks sent back to `pending` for another attempt.
+    public var retriedTasks = 0
+    /// Photo ids whose results changed (for the exporter).
+    public var touchedPhotos: Set<Int64> = []
+}
+
+/// Exponential backoff with jitter for retried tasks.
+public struct RetryPolicy: Sendable {
+    public var baseDelay: Double = 2
+    public var maxDelay: Double = 300
+
+    public init(baseDelay: Double = 2, maxDelay: Double = 300) {
+        self.baseDelay = baseDelay
+        self.maxDelay = maxDelay
+    }
+
+    /// The delay before attempt `attempts + 1`: base·2^(attempts-1), ±50 % jitter, capped.
+    public func delay(afterAttempt attempts: Int) -> Double {
+        let exponential = baseDelay * pow(2, Double(max(0, attempts - 1)))
+        return min(maxDelay, exponential * Double.random(in: 0.5...1.5))
+    }
+}
+
+extension Catalog {
+    /// Pending work whose backoff has passed, for photos after `photoId`, in photo order:
+    /// hash, metadata and thumbnail travel together (one read of the file serves all);
+    /// OCR, a hundred times slower, travels as a job of its own.
+    public func pendingJobs(afterPhoto photoId: Int64, now: Double, limit: Int) throws(CatalogError) -> [PendingJob] {
+        try read { db in
+            let rows = try Row.fetchCursor(db.cachedStatement(sql: """
+                SELECT t.photoId, t.kind, p.path, p.size, p.mtimeNs
+                FROM tasks t JOIN photos p ON p.id = t.photoId
+                WHERE t.state = 'pending' AND t.photoId > ? AND t.notBefore <= ?
+                ORDER BY t.photoId
+                LIMIT ?
+                """), arguments: [photoId, now, limit * 4])
+            var jobs: [PendingJob] = []
+            var current: (main: PendingJob, ocr: PendingJob)?
+            func flush() {
+                guard let (main, ocr) = current else { return }
+                if !main.kinds.isEmpty { jobs.append(main) }
+                if !ocr.kinds.isEmpty { jobs.append(ocr) }
+            }
+            while let row = try rows.next() {
+                let id: Int64 = row["photoId"]
+                if current?.main.photoId != id {
+                    flush()
+                    if jobs.count >= limit { return jobs }
+                    let job = PendingJob(photoId: id, path: row["path"], size: row["size"], mtimeNs: row["mtimeNs"], kinds: [])
+                    current = (job, job)
+                }
+                guard let kind = TaskKind(rawValue: row["kind"]) else { continue }
+                if kind == .ocr { current!.ocr.kinds.append(kind) } else { current!.main.kinds.append(kind) }
+            }
+            flush()
+            return jobs
+        }
+    }
+
+    /// Every task currently leased: what a restarted coordinator must wait for or expire.
+    public func outstandingLeases() throws(CatalogError) -> [Lease] {
+        try read { db in
+            var leases: [String: Lease] = [:]
+            for row in try Row.fetchAll(db, sql: """
+                SELECT photoId, kind, leaseToken, leasedTo, leasedAt, leaseExpires FROM tasks WHERE state = 'leased'
+                """) {
+                let token: String = row["leaseToken"] ?? ""
+                guard let kind = TaskKind(rawValue: row["kind"]) else { continue }
+                leases[token, default: Lease(photoId: row["photoId"], kinds: [], token: token,
+                                             worker: row["leasedTo"] ?? "", leasedAt: row["leasedAt"] ?? 0,
+                                             expiresAt: row["leaseExpires"] ?? 0)].kinds.append(kind)
+            }
+            return Array(leases.values)
+        }
+    }
+
+    /// Commits leases, results and releases in one transaction. A result counts only if
+    /// its task is still leased under the same token (checked in this transaction), so
+    /// each is committed exactly once; anything else is reported stale.
+    public func commit(_ batch: CommitBatch, now: Double, retry: RetryPolicy = RetryPolicy()) throws(CatalogError) -> CommitReport {
+        try write { db in
+            var report = CommitReport()
+            try applyLeases(db, batch.leases, now: now)
+            for (token, expiresAt) in batch.extensions {
+                try db.execute(sql: "UPDATE tasks SET leaseExpires = ? WHERE leaseToken = ? AND state = 'leased'",
+                               arguments: [expiresAt, token])
+            }
+            for reported in batch.results {
+                try applyResult(db, reported, now: now, retry: retry, report: &report)
+            }
+            for release in batch.releases {
+                try applyRelease(db, release, now: now, retry: retry, report: &report)
+            }
+            for worker in batch.workers { try worker.upsert(db) }
+            return report
+        }
+    }
+
+    private func applyLeases(_ db: Database, _ leases: [Lease], now: Double) throws {
+        let statement = try db.cachedStatement(sql: """
+            UPDATE tasks SET state = 'leased', attempts = attempts + 1, leaseToken = ?, leasedTo = ?, leasedAt = ?,
+                leaseExpires = ?, updatedAt = ?
+            WHERE photoId = ? AND kind = ? AND state = 'pending'
+            """)
+        for lease in leases {
+            for kind in lease.kinds {
+                try statement.execute(arguments: [lease.token, lease.worker, lease.leasedAt, lease.expiresAt, now,
+                                                  lease.photoId, kind.rawValue])
+            }
+        }
+    }
+
+    private func applyResult(_ db: Database, _ reported: ReportedResult, now: Double, retry: RetryPolicy,
+                             report: inout CommitReport) throws {
+        let result = reported.result
+        let attempt = try db.cachedStatement(sql: """
+            INSERT INTO attempts (photoId, kind, worker, leaseToken, startedAt, endedAt, outcome, errorClass, errorMessage)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        let held = try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT attempts, maxAttempts FROM tasks WHERE photoId = ? AND kind = ? AND leaseToken = ? AND state = 'leased'
+            """), arguments: [result.photoId, result.kind.rawValue, result.leaseToken])
+        guard let held else {
+            report.stale.insert(result.leaseToken)
+            try attempt.execute(arguments: [result.photoId, result.kind.rawValue, reported.worker, result.leaseToken,
+                                            reported.startedAt, reported.endedAt, "stale", nil, nil])
+            return
+        }
+        report.committed.insert(result.leaseToken)
+        report.touchedPhotos.insert(result.photoId)
+        let key: StatementArguments = [result.photoId, result.kind.rawValue]
+
+        if case .failure(let errorClass, let message, let retryable) = result.outcome {
+            let attempts: Int = held["attempts"], maxAttempts: Int = held["maxAttempts"]
+            let again = retryable && attempts < maxAttempts
+            if again {
+                report.retriedTasks += 1
+                try db.execute(sql: """
+                    UPDATE tasks SET state = 'pending', notBefore = ?, leaseToken = NULL, leasedTo = NULL, leasedAt = NULL,
+                        leaseExpires = NULL, errorClass = ?, errorMessage = ?, updatedAt = ?
+                    WHERE photoId = ? AND kind = ?
+                    """, arguments: [now + retry.delay(afterAttempt: attempts), errorClass, message, now] + key)
+            } else {
+                report.failedTasks += 1
+                try db.execute(sql: """
+                    UPDATE tasks SET state = 'failed', recipe = ?, leaseToken = NULL, leasedTo = NULL, leasedAt = NULL,
+                        leaseExpires = NULL, errorClass = ?, errorMessage = ?, updatedAt = ?
+                    WHERE photoId = ? AND kind = ?
+                    """, arguments: [result.recipe, errorClass, message, now] + key)
+            }
+            try attempt.execute(arguments: [result.photoId, result.kind.rawValue, reported.worker, result.leaseToken,
+                                            reported.startedAt, reported.endedAt, again ? "retry" : "failed",
+                                            errorClass, message])
+            return
+        }
+
+        try db.cachedStatement(sql: """
+            UPDATE tasks SET state = 'done', recipe = ?, leaseToken = NULL, leasedTo = NULL, leasedAt = NULL,
+                leaseExpires = NULL, errorClass = NULL, errorMessage = NULL, updatedAt = ?
+            WHERE photoId = ? AND kind = ?
+            """).execute(arguments: [result.recipe, now] + key)
+        switch result.outcome {
+        case .hash(let md5, let sha256):
+            try db.cachedStatement(sql: "UPDATE photos SET md5 = ?, sha256 = ? WHERE id = ?")
+                .execute(arguments: [md5, sha256, result.photoId])
+        case .metadata(let values):
+            let columns = MetadataValues.columns
+            try db.cachedStatement(sql: """
+                INSERT OR REPLACE INTO metadata (photoId, recipe, \(columns.joined(separator: ", ")))
+                VALUES (?, ?\(String(repeating: ", ?", count: columns.count)))
+                """).execute(arguments: [result.photoId, result.recipe] + values.databaseArguments)
+        case .thumbnail(let width, let height, let jpeg):
+            try db.cachedStatement(sql: """
+                INSERT OR REPLACE INTO thumbnails (photoId, width, height, jpeg, recipe) VALUES (?, ?, ?, ?, ?)
+                """).execute(arguments: [result.photoId, width, height, jpeg, result.recipe])
+        case .ocr(let text, let confidence, let language):
+            try db.cachedStatement(sql: """
+                INSERT OR REPLACE INTO ocr (photoId, text, confidence, language, recipe) VALUES (?, ?, ?, ?, ?)
+                """).execute(arguments: [result.photoId, text, confidence, language, result.recipe])
+        case .failure:
+            break
+        }
+        try attempt.execute(arguments: [result.photoId, result.kind.rawValue, reported.worker, result.leaseToken,
+                                        reported.startedAt, reported.endedAt, "done", nil, nil])
+    }
+
+    private func applyRelease(_ db: Database, _ release: Release, now: Double, retry: RetryPolicy,
+                              report: inout CommitReport) throws {
+        let lease = release.lease
+        for kind in lease.kinds {
+            let key: StatementArguments = [lease.photoId, kind.rawValue, lease.token]
+            guard let held = try Row.fetchOne(db, sql: """
+                SELECT attempts, maxAttempts FROM tasks WHERE photoId = ? AND kind = ? AND leaseToken = ? AND state = 'leased'
+                """, arguments: key) else { continue }
+            var attempts: Int = held["attempts"]
+            let maxAttempts: Int = held["maxAttempts"]
+            if release.reason == .shutdown { attempts -= 1 }
+            let final = attempts >= maxAttempts
+            if final {
+                report.failedTasks += 1
+                try db.execute(sql: """
+                    UPDATE tasks SET state = 'failed', leaseToken = NULL, leasedTo = NULL, leasedAt = NULL, leaseExpires = NULL,
+                        errorClass = ?, errorMessage = ?, updatedAt = ?
+                    WHERE photoId = ? AND kind = ? AND leaseToken = ?
+                    """, arguments: [release.reason.finalErrorClass, release.message, now] + key)
+            } else {
+                report.retriedTasks += 1
+                let delay = release.reason == .shutdown ? 0 : retry.delay(afterAttempt: attempts)
+                try db.execute(sql: """
+                    UPDATE tasks SET state = 'pending', attempts = ?, notBefore = ?, leaseToken = NULL, leasedTo = NULL,
+                        leasedAt = NULL, leaseExpires = NULL, errorClass = ?, errorMessage = ?, updatedAt = ?
+                    WHERE photoId = ? AND kind = ? AND leaseToken = ?
+                    """, arguments: [attempts, now + delay, release.reason.finalErrorClass, release.message, now] + key)
+            }
+            if release.reason != .shutdown {
+                try db.execute(sql: """
+                    INSERT INTO attempts (photoId, kind, worker, leaseToken, startedAt, endedAt, outcome, errorClass, errorMessage)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, arguments: [lease.photoId, kind.rawValue, lease.worker, lease.token, lease.leasedAt, now,
+                                     release.reason.rawValue, release.reason.finalErrorClass, release.message])
+            }
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import GRDB
+
+/// A row of `workers`: what the coordinator knows of a connected (or departed) worker.
+public struct WorkerRow: Sendable, Hashable, Codable, FetchableRecord {
+    public var id: String
+    public var host: String
+    public var slots: Int
+    /// Comma-separated kinds the worker accepts.
+    public var kinds: String
+    /// Comma-separated OCR languages.
+    public var ocrLanguages: String
+    /// "connected" or "gone".
+    public var state: String
+    public var connectedAt: Double
+    public var lastSeen: Double
+    public var inFlight: Int
+    public var done: Int
+    public var failed: Int
+
+    public init(id: String, host: String, slots: Int, kinds: String, ocrLanguages: String, state: String,
+                connectedAt: Double, lastSeen: Double, inFlight: Int, done: Int, failed: Int) {
+        self.id = id
+        self.host = host
+        self.slots = slots
+        self.kinds = kinds
+        self.ocrLanguages = ocrLanguages
+        self.state = state
+        self.connectedAt = connectedAt
+        self.lastSeen = lastSeen
+        self.inFlight = inFlight
+        self.done = done
+        self.failed = failed
+    }
+
+    func upsert(_ db: Database) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO workers (id, host, slots, kinds, ocrLanguages, state, connectedAt, lastSeen, inFlight, done, failed)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT(id) DO UPDATE SET host = excluded.host, slots = excluded.slots, kinds = excluded.kinds,
+                ocrLanguages = excluded.ocrLanguages, state = excluded.state, lastSeen = excluded.lastSeen,
+                inFlight = excluded.inFlight, done = excluded.done, failed = excluded.failed
+            """).execute(arguments: [id, host, slots, kinds, ocrLanguages, state, connectedAt, lastSeen, inFlight, done, failed])
+    }
+}

@@ -1,0 +1,120 @@
+import GRDB
+
+/// The catalog's migrations. Append new migrations; never edit a shipped one.
+/// docs/catalog.md describes every column.
+enum Schema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE photos (
+                    id INTEGER PRIMARY KEY,
+                    path TEXT NOT NULL UNIQUE,
+                    size INTEGER NOT NULL,
+                    mtimeNs INTEGER NOT NULL,
+                    md5 TEXT,
+                    sha256 TEXT,
+                    scannedAt REAL NOT NULL,
+                    changedAt REAL NOT NULL
+                );
+                CREATE INDEX photos_md5 ON photos(md5) WHERE md5 IS NOT NULL;
+
+                CREATE TABLE tasks (
+                    photoId INTEGER NOT NULL REFERENCES photos(id) ON DELETE CASCADE,
+                    kind TEXT NOT NULL CHECK (kind IN ('hash', 'metadata', 'thumbnail', 'ocr')),
+                    state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'leased', 'done', 'failed')),
+                    attempts INTEGER NOT NULL DEFAULT 0,
+                    maxAttempts INTEGER NOT NULL DEFAULT 3,
+                    notBefore REAL NOT NULL DEFAULT 0,
+                    leaseToken TEXT,
+                    leasedTo TEXT,
+                    leasedAt REAL,
+                    leaseExpires REAL,
+                    recipe TEXT,
+                    errorClass TEXT,
+                    errorMessage TEXT,
+                    updatedAt REAL NOT NULL,
+                    PRIMARY KEY (photoId, kind)
+                ) WITHOUT ROWID;
+                CREATE INDEX tasks_pending ON tasks(photoId) WHERE state = 'pending';
+                CREATE INDEX tasks_leased ON tasks(leaseToken) WHERE state = 'leased';
+                CREATE INDEX tasks_kind_state ON tasks(kind, state);
+
+                CREATE TABLE attempts (
+                    id INTEGER PRIMARY KEY,
+                    photoId INTEGER NOT NULL REFERENCES photos(id) ON DELETE CASCADE,
+                    kind TEXT NOT NULL,
+                    worker TEXT,
+                    leaseToken TEXT,
+                    startedAt REAL NOT NULL,
+                    endedAt REAL NOT NULL,
+                    outcome TEXT NOT NULL CHECK (outcome IN ('done', 'failed', 'retry', 'lease-expired', 'worker-lost', 'stale')),
+                    errorClass TEXT,
+                    errorMessage TEXT
+                );
+                CREATE INDEX attempts_photo ON attempts(photoId, kind);
+
+                CREATE TABLE metadata (
+                    photoId INTEGER PRIMARY KEY REFERENCES photos(id) ON DELETE CASCADE,
+                    dateTaken TEXT,
+                    fileModificationDate TEXT,
+                    pixelWidth INTEGER,
+                    pixelHeight INTEGER,
+                    cameraMake TEXT,
+                    cameraModel TEXT,
+                    orientation INTEGER,
+                    gpsLatitude REAL,
+                    gpsLongitude REAL,
+                    aperture REAL,
+                    shutterSpeed REAL,
+                    iso INTEGER,
+                    focalLength REAL,
+                    lensModel TEXT,
+                    recipe TEXT NOT NULL
+                );
+
+                CREATE TABLE thumbnails (
+                    photoId INTEGER PRIMARY KEY REFERENCES photos(id) ON DELETE CASCADE,
+                    width INTEGER NOT NULL,
+                    height INTEGER NOT NULL,
+                    jpeg BLOB NOT NULL,
+                    recipe TEXT NOT NULL
+                );
+
+                CREATE TABLE ocr (
+                    photoId INTEGER PRIMARY KEY REFERENCES photos(id) ON DELETE CASCADE,
+                    text TEXT NOT NULL,
+                    confidence REAL NOT NULL,
+                    language TEXT NOT NULL,
+                    recipe TEXT NOT NULL
+                );
+                CREATE VIRTUAL TABLE ocr_fts USING fts5(text, content='ocr', content_rowid='photoId');
+                CREATE TRIGGER ocr_ai AFTER INSERT ON ocr BEGIN
+                    INSERT INTO ocr_fts(rowid, text) VALUES (new.photoId, new.text);
+                END;
+                CREATE TRIGGER ocr_ad AFTER DELETE ON ocr BEGIN
+                    INSERT INTO ocr_fts(ocr_fts, rowid, text) VALUES ('delete', old.photoId, old.text);
+                END;
+                CREATE TRIGGER ocr_au AFTER UPDATE ON ocr BEGIN
+                    INSERT INTO ocr_fts(ocr_fts, rowid, text) VALUES ('delete', old.photoId, old.text);
+                    INSERT INTO ocr_fts(rowid, text) VALUES (new.photoId, new.text);
+                END;
+
+                CREATE TABLE workers (
+                    id TEXT PRIMARY KEY,
+                    host TEXT NOT NULL,
+                    slots INTEGER NOT NULL,
+                    kinds TEXT NOT NULL,
+                    ocrLanguages TEXT NOT NULL,
+                    state TEXT NOT NULL CHECK (state IN ('connected', 'gone')),
+                    connectedAt REAL NOT NULL,
+                    lastSeen REAL NOT NULL,
+                    inFlight INTEGER NOT NULL DEFAULT 0,
+                    done INTEGER NOT NULL DEFAULT 0,
+                    failed INTEGER NOT NULL DEFAULT 0
+                );
+                """)
+        }
+        return migrator
+    }
+}

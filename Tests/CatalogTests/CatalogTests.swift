@@ -1,0 +1,200 @@
+import Foundation
+import GRDB
+import Testing
+@testable import Catalog
+
+@Suite struct CatalogTests {
+    let path: String
+    let catalog: Catalog
+
+    init() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        path = directory.appendingPathComponent("catalog.sqlite").path
+        catalog = try Catalog(path: path)
+    }
+
+    private func files(_ count: Int, size: Int64 = 100) -> [ScannedFile] {
+        (0..<count).map { ScannedFile(path: "/photos/p\($0).jpg", size: size, mtimeNs: 1_000) }
+    }
+
+    private func lease(_ job: PendingJob, token: String, worker: String = "w1", now: Double = 100) -> Lease {
+        Lease(photoId: job.photoId, kinds: job.kinds, token: token, worker: worker, leasedAt: now, expiresAt: now + 60)
+    }
+
+    private func taskRow(_ photoId: Int64, _ kind: TaskKind) throws -> Row? {
+        try catalog.pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM tasks WHERE photoId = ? AND kind = ?", arguments: [photoId, kind.rawValue])
+        }
+    }
+
+    @Test func walModeSoReadersNeverBlockTheWriter() throws {
+        let mode = try catalog.pool.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
+        #expect(mode == "wal")
+    }
+
+    @Test func rescanOfUnchangedTreeQueuesNothing() throws {
+        let first = try catalog.record(files(50), kinds: [.hash, .metadata], now: 1)
+        #expect(first.added == 50 && first.queuedTasks == 100)
+        let again = try catalog.record(files(50), kinds: [.hash, .metadata], now: 2)
+        #expect(again.unchanged == 50 && again.added == 0 && again.queuedTasks == 0)
+        // Asking for a new kind adds exactly that kind's tasks.
+        let more = try catalog.record(files(50), kinds: [.hash, .metadata, .ocr], now: 3)
+        #expect(more.queuedTasks == 50)
+    }
+
+    @Test func changedFileIsRequeuedAndLosesOldResults() throws {
+        _ = try catalog.record(files(1), kinds: [.hash], now: 1)
+        let job = try #require(try catalog.pendingJobs(afterPhoto: 0, now: 10, limit: 10).first)
+        var batch = CommitBatch()
+        batch.leases = [lease(job, token: "t1")]
+        batch.results = [ReportedResult(result: TaskResult(photoId: job.photoId, kind: .hash, leaseToken: "t1",
+                                                           outcome: .hash(md5: "aa", sha256: "bb"), recipe: "r1"),
+                                        worker: "w1", startedAt: 100, endedAt: 101)]
+        _ = try catalog.commit(batch, now: 101)
+        #expect(try taskRow(job.photoId, .hash)?["state"] == "done")
+
+        let changed = try catalog.record(files(1, size: 999), kinds: [.hash], now: 200)
+        #expect(changed.changed == 1 && changed.queuedTasks == 1)
+        #expect(try taskRow(job.photoId, .hash)?["state"] == "pending")
+        let md5 = try catalog.pool.read { db in try String?.fetchOne(db, sql: "SELECT md5 FROM photos") }
+        #expect(md5 == .some(nil))
+    }
+
+    @Test func resultIsCommittedExactlyOnce() throws {
+        _ = try catalog.record(files(1), kinds: [.metadata], now: 1)
+        let job = try #require(try catalog.pendingJobs(afterPhoto: 0, now: 10, limit: 10).first)
+        var values = MetadataValues()
+        values.cameraMake = "Acme"
+        values.gpsLatitude = -33.5
+        let reported = ReportedResult(
+            result: TaskResult(photoId: job.photoId, kind: .metadata, leaseToken: "t1", outcome: .metadata(values), recipe: "r"),
+            worker: "w1", startedAt: 100, endedAt: 101)
+
+        var batch = CommitBatch()
+        batch.leases = [lease(job, token: "t1")]
+        batch.results = [reported]
+        let first = try catalog.commit(batch, now: 101)
+        #expect(first.committed == ["t1"] && first.stale.isEmpty)
+
+        // The same result again (a worker re-sending after a lost ACK) is stale.
+        var again = CommitBatch()
+        again.results = [reported]
+        let second = try catalog.commit(again, now: 102)
+        #expect(second.committed.isEmpty && second.stale == ["t1"])
+
+        let stored = try catalog.pool.read { db in try MetadataValues.fetchOne(db, sql: "SELECT * FROM metadata") }
+        #expect(stored?.cameraMake == "Acme" && stored?.gpsLatitude == -33.5)
+        let outcomes = try catalog.pool.read { db in try String.fetchAll(db, sql: "SELECT outcome FROM attempts ORDER BY id") }
+        #expect(outcomes == ["done", "stale"])
+    }
+
+    @Test func wrongTokenIsStale() throws {
+        _ = try catalog.record(files(1), kinds: [.hash], now: 1)
+        let job = try #require(try catalog.pendingJobs(afterPhoto: 0, now: 10, limit: 10).first)
+        var batch = CommitBatch()
+        batch.leases = [lease(job, token: "right")]
+        batch.results = [ReportedResult(result: TaskResult(photoId: job.photoId, kind: .hash, leaseToken: "wrong",
+                                                           outcome: .hash(md5: "a", sha256: "b"), recipe: "r"),
+                                        worker: "w2", startedAt: 0, endedAt: 1)]
+        let report = try catalog.commit(batch, now: 101)
+        #expect(report.stale == ["wrong"])
+        #expect(try taskRow(job.photoId, .hash)?["state"] == "leased")
+    }
+
+    @Test func retryableFailureBacksOffThenFails() throws {
+        _ = try catalog.record(files(1), kinds: [.ocr], now: 1)
+        var now = 100.0
+        for attempt in 1...3 {
+            let job = try #require(try catalog.pendingJobs(afterPhoto: 0, now: now, limit: 10).first, "attempt \(attempt)")
+            var batch = CommitBatch()
+            batch.leases = [lease(job, token: "t\(attempt)", now: now)]
+            batch.results = [ReportedResult(result: TaskResult(photoId: job.photoId, kind: .ocr, leaseToken: "t\(attempt)",
+                                                               outcome: .failure(errorClass: "ocr-failed", message: "boom", retryable: true),
+                                                               recipe: "r"),
+                                            worker: "w1", startedAt: now, endedAt: now + 1)]
+            _ = try catalog.commit(batch, now: now + 1)
+            let row = try #require(try taskRow(job.photoId, .ocr))
+            if attempt < 3 {
+                #expect(row["state"] == "pending")
+                let notBefore: Double = row["notBefore"]
+                // base 2 s · 2^(attempt-1), ±50 %.
+                let expected = 2 * pow(2, Double(attempt - 1))
+                #expect(notBefore >= now + 1 + expected * 0.5 && notBefore <= now + 1 + expected * 1.5)
+                // Not offered again before its backoff has passed.
+                #expect(try catalog.pendingJobs(afterPhoto: 0, now: now + 1, limit: 10).isEmpty)
+                now = notBefore
+            } else {
+                #expect(row["state"] == "failed")
+                #expect(row["errorClass"] == "ocr-failed")
+                #expect(row["attempts"] == 3)
+            }
+        }
+    }
+
+    @Test func lostWorkerReleasesLeaseAndLastAttemptFailsAsCrashed() throws {
+        _ = try catalog.record(files(1), kinds: [.hash, .thumbnail], now: 1)
+        var now = 100.0
+        for attempt in 1...3 {
+            let job = try #require(try catalog.pendingJobs(afterPhoto: 0, now: now, limit: 10).first)
+            #expect(job.kinds == [.hash, .thumbnail])
+            var batch = CommitBatch()
+            let granted = lease(job, token: "t\(attempt)", now: now)
+            batch.leases = [granted]
+            batch.releases = [Release(lease: granted, reason: .workerLost, message: "worker w1 stopped answering")]
+            let report = try catalog.commit(batch, now: now)
+            if attempt < 3 { #expect(report.retriedTasks == 2) } else { #expect(report.failedTasks == 2) }
+            now += 1000
+        }
+        #expect(try taskRow(1, .hash)?["errorClass"] == "worker-crashed")
+        let lost = try catalog.pool.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM attempts WHERE outcome = 'worker-lost'")
+        }
+        #expect(lost == 6)
+    }
+
+    @Test func ocrTravelsAsItsOwnJob() throws {
+        _ = try catalog.record(files(2), kinds: Set(TaskKind.allCases), now: 1)
+        let jobs = try catalog.pendingJobs(afterPhoto: 0, now: 10, limit: 10)
+        #expect(jobs.map(\.kinds) == [[.hash, .metadata, .thumbnail], [.ocr], [.hash, .metadata, .thumbnail], [.ocr]])
+        #expect(try catalog.pendingJobs(afterPhoto: jobs[0].photoId, now: 10, limit: 10).count == 2)
+    }
+
+    @Test func ocrTextIsFullTextSearchable() throws {
+        _ = try catalog.record(files(1), kinds: [.ocr], now: 1)
+        let job = try #require(try catalog.pendingJobs(afterPhoto: 0, now: 10, limit: 1).first)
+        var batch = CommitBatch()
+        batch.leases = [lease(job, token: "t")]
+        batch.results = [ReportedResult(result: TaskResult(photoId: job.photoId, kind: .ocr, leaseToken: "t",
+                                                           outcome: .ocr(text: "Harbour lighthouse at dusk", confidence: 91, language: "eng"),
+                                                           recipe: "r"),
+                                        worker: "w", startedAt: 0, endedAt: 1)]
+        _ = try catalog.commit(batch, now: 2)
+        let hits = try catalog.pool.read { db in
+            try Int64.fetchAll(db, sql: "SELECT rowid FROM ocr_fts WHERE ocr_fts MATCH 'lighthouse'")
+        }
+        #expect(hits == [job.photoId])
+    }
+
+    @Test func readOnlyOpenOfMissingCatalogSaysSo() {
+        #expect(throws: CatalogError.self) { try Catalog(path: "/nonexistent/catalog.sqlite", mode: .readOnly) }
+        do {
+            _ = try Catalog(path: "/nonexistent/catalog.sqlite", mode: .readOnly)
+        } catch {
+            #expect(error.code == .missing)
+            #expect(error.description.contains("/nonexistent/catalog.sqlite"))
+        }
+    }
+
+    @Test func newerSchemaIsRefused() throws {
+        try catalog.pool.write { db in
+            try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99-from-the-future')")
+        }
+        do {
+            _ = try Catalog(path: path, mode: .readOnly)
+            Issue.record("opened a catalog of a newer schema")
+        } catch {
+            #expect(error.code == .newerSchema)
+        }
+    }
+}
