@@ -18,11 +18,25 @@ extension Photomill {
         @Option(help: "Seed of the generator: the same seed writes the same files.")
         var seed: UInt64 = 1
 
+        @Option(help: ArgumentHelp("Make every photo a JPEG of this size, e.g. 4000x3000 (for benchmarks).",
+                                   valueName: "WIDTHxHEIGHT"))
+        var photoSize: String?
+
         @Argument(help: "Folder to write into (created if missing).")
         var directory: String
 
         func validate() throws {
             guard count > 0 else { throw ValidationError("--count must be positive") }
+            if photoSize != nil && parsedPhotoSize == nil {
+                throw ValidationError("--photo-size must look like 4000x3000 (each side 16…20000), not '\(photoSize!)'")
+            }
+        }
+
+        var parsedPhotoSize: (width: Int, height: Int)? {
+            guard let parts = photoSize?.lowercased().split(separator: "x"), parts.count == 2,
+                  let width = Int(parts[0]), let height = Int(parts[1]),
+                  (16...20000).contains(width), (16...20000).contains(height) else { return nil }
+            return (width, height)
         }
 
         func run() throws {
@@ -32,7 +46,7 @@ extension Photomill {
             let showProgress = isatty(STDERR_FILENO) != 0
             let specs: [SampleSpec]
             do {
-                specs = try SampleGenerator(seed: seed).write(count: count, to: folder) { done, total in
+                specs = try SampleGenerator(seed: seed, photoSize: parsedPhotoSize).write(count: count, to: folder) { done, total in
                     guard showProgress else { return }
                     FileHandle.standardError.write(Data("\rwriting samples: \(done)/\(total)".utf8))
                 }

@@ -13,7 +13,14 @@ public struct SampleGenerator: Sendable {
     /// Caps the long side of every image, so tests can write a whole folder quickly.
     var maxSide: Int?
 
-    public init(seed: UInt64) { self.seed = seed }
+    /// Makes every photo (not text pages, not broken files) a JPEG of this upright
+    /// size: the uniform sets benchmarks want.
+    public var photoSize: (width: Int, height: Int)?
+
+    public init(seed: UInt64, photoSize: (width: Int, height: Int)? = nil) {
+        self.seed = seed
+        self.photoSize = photoSize
+    }
 
     init(seed: UInt64, maxSide: Int?) {
         self.seed = seed
@@ -39,6 +46,13 @@ public struct SampleGenerator: Sendable {
                 } else {
                     spec = photoSpec(number: number, counters: &counters, rng: &rng)
                 }
+            }
+            if let photoSize, spec.text == nil, spec.broken == nil {
+                let turned = (5...8).contains(spec.orientation)
+                spec.format = .jpeg
+                spec.file = (spec.file as NSString).deletingPathExtension + ".jpg"
+                spec.width = turned ? photoSize.height : photoSize.width
+                spec.height = turned ? photoSize.width : photoSize.height
             }
             if let maxSide, spec.width > maxSide || spec.height > maxSide {
                 let scale = Double(maxSide) / Double(max(spec.width, spec.height))
