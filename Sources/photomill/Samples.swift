@@ -5,7 +5,12 @@ import PhotoProcessing
 extension Photomill {
     struct Samples: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Write realistic sample photos (deterministic for a seed).")
+            abstract: "Write realistic sample photos (deterministic for a seed).",
+            discussion: """
+                Writes JPEG, PNG, TIFF and HEIC photos with EXIF (cameras, dates, GPS, all \
+                eight orientations), pages of printed text for OCR and, from ten files on, a \
+                few broken files, plus samples.json listing what each file holds.
+                """)
 
         @Option(help: "How many files to write.")
         var count: Int = 40
@@ -13,15 +18,47 @@ extension Photomill {
         @Option(help: "Seed of the generator: the same seed writes the same files.")
         var seed: UInt64 = 1
 
+        @Option(help: ArgumentHelp("Make every photo a JPEG of this size, e.g. 4000x3000 (for benchmarks).",
+                                   valueName: "WIDTHxHEIGHT"))
+        var photoSize: String?
+
         @Argument(help: "Folder to write into (created if missing).")
         var directory: String
 
         func validate() throws {
             guard count > 0 else { throw ValidationError("--count must be positive") }
+            if photoSize != nil && parsedPhotoSize == nil {
+                throw ValidationError("--photo-size must look like 4000x3000 (each side 16…20000), not '\(photoSize!)'")
+            }
+        }
+
+        var parsedPhotoSize: (width: Int, height: Int)? {
+            guard let parts = photoSize?.lowercased().split(separator: "x"), parts.count == 2,
+                  let width = Int(parts[0]), let height = Int(parts[1]),
+                  (16...20000).contains(width), (16...20000).contains(height) else { return nil }
+            return (width, height)
         }
 
         func run() throws {
-            throw ExitCode(1)
+            let folder = URL(fileURLWithPath: directory)
+            let start = Date()
+            // A progress line only for a person watching; logs and pipes get the summary.
+            let showProgress = isatty(STDERR_FILENO) != 0
+            let specs: [SampleSpec]
+            do {
+                specs = try SampleGenerator(seed: seed, photoSize: parsedPhotoSize).write(count: count, to: folder) { done, total in
+                    guard showProgress else { return }
+                    FileHandle.standardError.write(Data("\rwriting samples: \(done)/\(total)".utf8))
+                }
+            } catch {
+                if showProgress { FileHandle.standardError.write(Data("\n".utf8)) }
+                printError("photomill: \(error)")
+                throw ExitCode(1)
+            }
+            if showProgress { FileHandle.standardError.write(Data("\n".utf8)) }
+            let broken = specs.filter { $0.broken != nil }.count
+            let seconds = Date().timeIntervalSince(start)
+            print("wrote \(specs.count) files (\(broken) broken) to \(folder.path) in \(String(format: "%.1f", seconds))s")
         }
     }
 }

@@ -38,18 +38,7 @@ final class ExifReader {
 
     deinit { exif_data_unref(data) }
 
-    enum IFD {
-        case zero, exif, gps
-        var raw: ExifIfd {
-            switch self {
-            case .zero: EXIF_IFD_0
-            case .exif: EXIF_IFD_EXIF
-            case .gps: EXIF_IFD_GPS
-            }
-        }
-    }
-
-    private func entry(_ ifd: IFD, _ tag: UInt32) -> UnsafeMutablePointer<ExifEntry>? {
+    private func entry(_ ifd: ExifIFD, _ tag: UInt32) -> UnsafeMutablePointer<ExifEntry>? {
         guard let entry = pm_exif_get(data, ifd.raw, tag), entry.pointee.data != nil else { return nil }
         let needed = Int(exif_format_get_size(entry.pointee.format)) * Int(entry.pointee.components)
         guard needed > 0, Int(entry.pointee.size) >= needed else { return nil }
@@ -57,7 +46,7 @@ final class ExifReader {
     }
 
     /// An ASCII (or UNDEFINED, as some cameras write) value, trimmed of padding and NULs.
-    func string(_ ifd: IFD, _ tag: UInt32) -> String? {
+    func string(_ ifd: ExifIFD, _ tag: UInt32) -> String? {
         guard let entry = entry(ifd, tag),
               entry.pointee.format == EXIF_FORMAT_ASCII || entry.pointee.format == EXIF_FORMAT_UNDEFINED
         else { return nil }
@@ -70,7 +59,7 @@ final class ExifReader {
 
     /// The numeric components of an integer or rational entry, as Doubles.
     /// A rational with a zero denominator is garbage and yields nil for the whole entry.
-    func numbers(_ ifd: IFD, _ tag: UInt32) -> [Double]? {
+    func numbers(_ ifd: ExifIFD, _ tag: UInt32) -> [Double]? {
         guard let entry = entry(ifd, tag) else { return nil }
         let format = entry.pointee.format
         let size = Int(exif_format_get_size(format))
@@ -97,7 +86,19 @@ final class ExifReader {
         return values.isEmpty ? nil : values
     }
 
-    func number(_ ifd: IFD, _ tag: UInt32) -> Double? { numbers(ifd, tag)?.first }
+    func number(_ ifd: ExifIFD, _ tag: UInt32) -> Double? { numbers(ifd, tag)?.first }
+}
+
+/// The image file directories photomill reads and writes.
+enum ExifIFD {
+    case zero, exif, gps
+    var raw: ExifIfd {
+        switch self {
+        case .zero: EXIF_IFD_0
+        case .exif: EXIF_IFD_EXIF
+        case .gps: EXIF_IFD_GPS
+        }
+    }
 }
 
 /// EXIF tag numbers (EXIF 2.32), named as in the standard.

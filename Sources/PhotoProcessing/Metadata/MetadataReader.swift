@@ -59,7 +59,7 @@ enum MetadataReader {
 
     /// DateTimeOriginal, then DateTimeDigitized, then DateTime; each with its own offset tag.
     private static func dateTaken(_ exif: ExifReader) -> String? {
-        let candidates: [(ExifReader.IFD, UInt32, UInt32)] = [
+        let candidates: [(ExifIFD, UInt32, UInt32)] = [
             (.exif, ExifTag.dateTimeOriginal, ExifTag.offsetTimeOriginal),
             (.exif, ExifTag.dateTimeDigitized, ExifTag.offsetTimeDigitized),
             (.zero, ExifTag.dateTime, ExifTag.offsetTime),
