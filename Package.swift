@@ -38,6 +38,9 @@ let package = Package(
         .target(
             name: "Catalog",
             dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
+        .target(
+            name: "Exports",
+            dependencies: ["Catalog"]),
         .executableTarget(
             name: "photomill",
             dependencies: [
@@ -51,6 +54,9 @@ let package = Package(
         .testTarget(
             name: "CatalogTests",
             dependencies: ["Catalog"]),
+        .testTarget(
+            name: "ExportsTests",
+            dependencies: ["Exports", "Catalog"]),
         // Runs the built `photomill` binary as separate processes.
         .testTarget(
             name: "IntegrationTests",

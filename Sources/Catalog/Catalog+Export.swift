@@ -1,0 +1,40 @@
+import Foundation
+import GRDB
+
+/// Everything the exports need of one photo.
+public struct ExportRecord: Sendable, Hashable {
+    public var photoId: Int64
+    public var path: String
+    public var size: Int64
+    public var md5: String
+    public var sha256: String?
+    public var metadata: MetadataValues?
+    public var ocrText: String?
+    public var thumbnail: Data?
+}
+
+extension Catalog {
+    /// Records of photos with a content hash, in photo order after `photoId` (paging keeps
+    /// memory bounded however large the catalog), or exactly `ids` when given.
+    public func exportRecords(afterPhoto photoId: Int64 = 0, limit: Int = 500, ids: [Int64]? = nil) throws(CatalogError) -> [ExportRecord] {
+        try read { db in
+            let filter = ids.map { "p.id IN (\($0.map(String.init).joined(separator: ",")))" } ?? "p.id > \(photoId)"
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT p.id, p.path, p.size, p.md5, p.sha256, m.*, m.photoId AS hasMetadata,
+                    o.text AS ocrText, th.jpeg AS thumbnail
+                FROM photos p
+                LEFT JOIN metadata m ON m.photoId = p.id
+                LEFT JOIN ocr o ON o.photoId = p.id
+                LEFT JOIN thumbnails th ON th.photoId = p.id
+                WHERE p.md5 IS NOT NULL AND \(filter)
+                ORDER BY p.id LIMIT ?
+                """, arguments: [ids?.count ?? limit])
+            return try rows.map { row in
+                ExportRecord(
+                    photoId: row["id"], path: row["path"], size: row["size"], md5: row["md5"], sha256: row["sha256"],
+                    metadata: row["hasMetadata"] == nil ? nil : try MetadataValues(row: row),
+                    ocrText: row["ocrText"], thumbnail: row["thumbnail"])
+            }
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import Catalog
+import Foundation
+
+/// Writes the exports under a root folder, from the catalog alone:
+/// `metadata/{md5}.plist` (binary plist), `thumbs/{md5}.jpg`, `manifest.plist`.
+/// Each file is written atomically (temporary file, then rename) and only when its
+/// content differs from what is already there, so re-exporting is cheap and a reader
+/// never sees a partial file.
+public final class Exporter: Sendable {
+    public let root: URL
+    public let stripGPS: Bool
+    let catalog: Catalog
+
+    public struct Summary: Sendable, Hashable {
+        public var photos = 0
+        public var written = 0
+        public var unchanged = 0
+    }
+
+    public init(catalog: Catalog, root: URL, stripGPS: Bool = false) throws(ExportError) {
+        self.catalog = catalog
+        self.root = root
+        self.stripGPS = stripGPS
+        for folder in ["metadata", "thumbs"] {
+            let url = root.appendingPathComponent(folder)
+            do {
+                try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            } catch {
+                throw ExportError(path: url.path, message: "cannot create the export folder: \(error.localizedDescription)")
+            }
+        }
+    }
+
+    /// Exports the given photos (those with a content hash; others have nothing to name
+    /// their files by yet).
+    public func export(photoIds: [Int64]) throws -> Summary {
+        var summary = Summary()
+        for chunk in stride(from: 0, to: photoIds.count, by: 500).map({ Array(photoIds[$0..<min($0 + 500, photoIds.count)]) }) {
+            try write(catalog.exportRecords(ids: chunk), into: &summary)
+        }
+        return summary
+    }
+
+    /// Exports every photo of the catalog, page by page, then the manifest.
+    public func exportAll(progress: ((Int) -> Void)? = nil) throws -> Summary {
+        var summary = Summary()
+        var after: Int64 = 0
+        while true {
+            let page = try catalog.exportRecords(afterPhoto: after, limit: 500)
+            guard let last = page.last else { break }
+            try write(page, into: &summary)
+            after = last.photoId
+            progress?(summary.photos)
+        }
+        try writeManifest()
+        return summary
+    }
+
+    private func write(_ records: [ExportRecord], into summary: inout Summary) throws {
+        let encoder = PropertyListEncoder()
+        encoder.outputFormat = .binary
+        for record in records {
+            summary.photos += 1
+            let plist = try encoder.encode(ExportedPhoto(record, stripGPS: stripGPS))
+            let plistURL = root.appendingPathComponent("metadata/\(record.md5).plist")
+            if try AtomicWrite.writeIfChanged(plist, to: plistURL) { summary.written += 1 } else { summary.unchanged += 1 }
+            if let jpeg = record.thumbnail {
+                let thumbURL = root.appendingPathComponent("thumbs/\(record.md5).jpg")
+                if try AtomicWrite.writeIfChanged(jpeg, to: thumbURL) { summary.written += 1 } else { summary.unchanged += 1 }
+            }
+        }
+    }
+
+    /// `manifest.plist`: every exported photo with its source path.
+    public func writeManifest() throws {
+        var entries: [ExportManifest.Entry] = []
+        var after: Int64 = 0
+        while true {
+            let page = try catalog.exportRecords(afterPhoto: after, limit: 2000)
+            guard let last = page.last else { break }
+            entries += page.map { .init(md5: $0.md5, path: $0.path, hasThumbnail: $0.thumbnail != nil) }
+            after = last.photoId
+        }
+        let manifest = ExportManifest(generatedAt: Date().formatted(.iso8601), gpsStripped: stripGPS, photos: entries)
+        let encoder = PropertyListEncoder()
+        encoder.outputFormat = .binary
+        _ = try AtomicWrite.writeIfChanged(try encoder.encode(manifest), to: root.appendingPathComponent("manifest.plist"))
+    }
+}
+
+public struct ExportError: Error, Sendable, CustomStringConvertible {
+    public let path: String
+    public let message: String
+    public var description: String { "export \(path): \(message)" }
+}
+
+enum AtomicWrite {
+    /// Writes `data` to `url` through a temporary file and rename(2), unless the file
+    /// already holds exactly these bytes. Returns whether it wrote.
+    static func writeIfChanged(_ data: Data, to url: URL) throws(ExportError) -> Bool {
+        if let existing = try? Data(contentsOf: url, options: .mappedIfSafe), existing == data { return false }
+        let temporary = url.deletingLastPathComponent()
+            .appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+        do {
+            try data.write(to: temporary)
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw ExportError(path: url.path, message: "cannot write: \(error.localizedDescription)")
+        }
+        guard rename(temporary.path, url.path) == 0 else {
+            let cause = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(at: temporary)
+            throw ExportError(path: url.path, message: "cannot rename into place: \(cause)")
+        }
+        return true
+    }
+}
