@@ -12,6 +12,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
     ],
     targets: [
         // C libraries from Debian, found with pkg-config.
@@ -34,6 +35,11 @@ let package = Package(
                 "CExif", "CVips", "CTesseract",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
+        // The wire protocol: generated messages (protocols/photomill.proto) and the frame
+        // codec. No I/O, so Coordinator and Worker share it and tests need no sockets.
+        .target(
+            name: "MillProtocol",
+            dependencies: [.product(name: "SwiftProtobuf", package: "swift-protobuf")]),
         .executableTarget(
             name: "photomill",
             dependencies: [
