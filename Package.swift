@@ -50,6 +50,11 @@ let package = Package(
         .testTarget(
             name: "PhotoProcessingTests",
             dependencies: ["PhotoProcessing"]),
+        .testTarget(
+            name: "MillProtocolTests",
+            dependencies: ["MillProtocol", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
+            // Inputs that once crashed the decoder, read by path from the tests.
+            exclude: ["Regressions"]),
         // Runs the built `photomill` binary as separate processes.
         .testTarget(
             name: "IntegrationTests",
