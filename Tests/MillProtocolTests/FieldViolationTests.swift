@@ -48,7 +48,8 @@ struct FieldViolationTests {
         .ready("kinds") { $0.kinds = [] },
         .ready("kinds[1]") { $0.kinds = [.hash, .hash] },
         .ready("kinds[0]") { $0.kinds = [.unspecified] },
-        .ready("kinds[2]") { $0.kinds = [.hash, .ocr, .UNRECOGNIZED(9)] },
+        .ready("kinds") { $0.kinds = [.UNRECOGNIZED(9)]; $0.ocrLanguages = [] },
+        .ready("kinds[2]") { $0.kinds = [.hash, .UNRECOGNIZED(9), .UNRECOGNIZED(9)]; $0.ocrLanguages = [] },
         .ready("ocr_languages") { $0.ocrLanguages = [] },
         .ready("ocr_languages") { $0.kinds = [.hash] },
         .ready("ocr_languages[1]") { $0.ocrLanguages = ["eng", "en g"] },
@@ -72,6 +73,7 @@ struct FieldViolationTests {
         .job("path") { $0.path = tooLongPath },
         .job("kinds") { $0.kinds = [] },
         .job("kinds[1]") { $0.kinds = [.ocr, .ocr] },
+        .job("kinds[1]") { $0.kinds = [.hash, .UNRECOGNIZED(5)] },
         .job("lease_token") { $0.leaseToken = "" },
         .job("lease_token") { $0.leaseToken = "lease\u{7F}" },
         .job("deadlines") { $0.deadlines.removeLast() },
@@ -174,7 +176,8 @@ struct FieldViolationTests {
         ready.slots = FieldBounds.slots.upperBound
         ready.heartbeatIntervalMs = FieldBounds.heartbeatIntervalMs.lowerBound
         ready.pathRoots = ["/"]
-        ready.protocolVersion = 7  // a newer worker is still welcome
+        ready.protocolVersion = 7  // a newer worker is still welcome,
+        ready.kinds.append(.UNRECOGNIZED(5))  // and so is what it offers beyond the known kinds
         #expect(violation(of: .ready(ready)) == nil)
 
         var metadata = Samples.metadata

@@ -109,14 +109,20 @@ struct FieldChecker {
         }
     }
 
-    /// A non-empty list of known kinds without repeats.
+    /// A non-empty list of known kinds without repeats. With `allowingNewer`, values from a
+    /// newer revision are let through (a newer worker may offer more than this code knows)
+    /// as long as one known kind remains.
     @discardableResult
-    func kinds(_ kinds: [Photomill_V1_Kind], _ field: String) throws(ProtocolViolation) -> Set<Photomill_V1_Kind> {
+    func kinds(_ kinds: [Photomill_V1_Kind], _ field: String,
+               allowingNewer: Bool = false) throws(ProtocolViolation) -> Set<Photomill_V1_Kind> {
         guard !kinds.isEmpty else { throw violation(field, "is empty") }
         var seen: Set<Photomill_V1_Kind> = []
         for (index, kind) in kinds.enumerated() {
-            try self.kind(kind, "\(field)[\(index)]")
+            if !(allowingNewer && kind.rawValue > 0) { try self.kind(kind, "\(field)[\(index)]") }
             guard seen.insert(kind).inserted else { throw violation("\(field)[\(index)]", "\(kind.name) is repeated") }
+        }
+        guard seen.contains(where: Photomill_V1_Kind.known.contains) else {
+            throw violation(field, "has no kind this revision knows")
         }
         return seen
     }

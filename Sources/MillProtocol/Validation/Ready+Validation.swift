@@ -7,7 +7,8 @@ extension Photomill_V1_Ready {
         // Any revision from 1 up is valid: a newer worker speaks a superset of this one.
         guard protocolVersion >= 1 else { throw check.violation("protocol_version", "is unset") }
         try check.range(slots, FieldBounds.slots, "slots")
-        let kinds = try check.kinds(self.kinds, "kinds")
+        // Kinds from a newer revision are ignored, not refused (PROTOCOL.md, "Versioning").
+        let kinds = try check.kinds(self.kinds, "kinds", allowingNewer: true)
 
         try check.count(ocrLanguages.count, FieldBounds.ocrLanguages, "ocr_languages")
         for (index, language) in ocrLanguages.enumerated() {
