@@ -13,6 +13,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
     ],
     targets: [
         // C libraries from Debian, found with pkg-config.
@@ -30,6 +31,12 @@ let package = Package(
             providers: [.apt(["libtesseract-dev", "tesseract-ocr-eng"])]),
 
         .target(
+            name: "ZeroMQ",
+            dependencies: ["CZeroMQ"]),
+        .target(
+            name: "MillProtocol",
+            dependencies: [.product(name: "SwiftProtobuf", package: "swift-protobuf")]),
+        .target(
             name: "PhotoProcessing",
             dependencies: [
                 "CExif", "CVips", "CTesseract",
@@ -41,13 +48,27 @@ let package = Package(
         .target(
             name: "Exports",
             dependencies: ["Catalog"]),
+        .target(
+            name: "Coordinator",
+            dependencies: ["MillProtocol", "ZeroMQ", "Catalog"]),
+        .target(
+            name: "Worker",
+            dependencies: ["MillProtocol", "ZeroMQ", "PhotoProcessing"]),
         .executableTarget(
             name: "photomill",
             dependencies: [
-                "PhotoProcessing",
+                "Coordinator", "Worker", "Exports", "Catalog", "PhotoProcessing",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
+        .testTarget(
+            name: "ZeroMQTests",
+            dependencies: ["ZeroMQ"]),
+        .testTarget(
+            name: "MillProtocolTests",
+            dependencies: ["MillProtocol", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
+            // Inputs that once crashed the decoder, read by path from the tests.
+            exclude: ["Regressions"]),
         .testTarget(
             name: "PhotoProcessingTests",
             dependencies: ["PhotoProcessing"]),
@@ -57,7 +78,7 @@ let package = Package(
         .testTarget(
             name: "ExportsTests",
             dependencies: ["Exports", "Catalog"]),
-        // Runs the built `photomill` binary as separate processes.
+        // Runs the built `photomill` binary as separate processes over real sockets.
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["photomill"]),

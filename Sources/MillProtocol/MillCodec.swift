@@ -1,0 +1,136 @@
+import Foundation
+import SwiftProtobuf
+
+/// Frames ⇄ messages: `["PMILL1", command byte, protobuf body, blob frames…]`
+/// (PROTOCOL.md, "Frames"). Pure functions without I/O; the socket owner calls them.
+/// On the coordinator's ROUTER the routing-id frame comes before these and is the caller's.
+public enum MillCodec {
+    /// The frames of a message, ready for a multipart send.
+    ///
+    /// Does not validate: a sender that builds bodies from untrusted values (a worker's
+    /// EXIF, OCR text) runs `validate(_:limits:)` first, since a receiver drops the whole
+    /// message for one bad field.
+    public static func encode(_ message: MillMessage) -> [Data] {
+        var frames = [MillWire.signature, Data([message.command.rawValue]), serialize(message.body)]
+        frames.append(contentsOf: message.blobs)
+        return frames
+    }
+
+    /// The message these frames hold, with every field validated; anything else is a
+    /// violation, never a crash, whatever the bytes.
+    public static func decode(_ frames: [Data], limits: Limits = .default) throws(ProtocolViolation) -> MillMessage {
+        let command = try checkEnvelope(frames, limits: limits)
+        let body = frames[2]
+        let blobs = Array(frames.dropFirst(MillWire.fixedFrameCount))
+        let message: MillMessage
+        switch command {
+        case .ready: message = .ready(try parse(body, command))
+        case .job: message = .job(try parse(body, command), blobs: blobs)
+        case .extend: message = .extend(try parse(body, command))
+        case .result: message = .result(try parse(body, command), blobs: blobs)
+        case .fail: message = .fail(try parse(body, command))
+        case .ack: message = .ack(try parse(body, command))
+        case .heartbeat: message = .heartbeat(try parse(body, command))
+        case .disconnect: message = .disconnect(try parse(body, command))
+        }
+        try message.validateFields()
+        return message
+    }
+
+    /// Whether a receiver with these limits would accept the message: every field, the
+    /// blobs against the body, and the number and size of blob frames. The body's size is
+    /// not measured; within `FieldBounds` it always fits the default limit.
+    public static func validate(_ message: MillMessage, limits: Limits = .default) throws(ProtocolViolation) {
+        try checkBlobFrames(message.blobs, command: message.command, limits: limits)
+        try message.validateFields()
+    }
+
+    /// Splits a file's bytes into blob frames for a JOB; nil when the file is larger than
+    /// the receiver accepts (`Limits.maxFileBytes`), so it must be read from a shared path.
+    public static func fileBlobs(_ bytes: Data, limits: Limits = .default) -> [Data]? {
+        guard bytes.count <= limits.maxFileBytes, limits.maxBlobBytes > 0 else { return nil }
+        return stride(from: bytes.startIndex, to: bytes.endIndex, by: limits.maxBlobBytes).map {
+            bytes[$0..<min($0 + limits.maxBlobBytes, bytes.endIndex)]
+        }
+    }
+
+    // MARK: - Envelope
+
+    /// Everything that can be checked without decoding protobuf, cheapest first, so a
+    /// flood of junk costs a few comparisons per message.
+    private static func checkEnvelope(_ frames: [Data], limits: Limits) throws(ProtocolViolation) -> Command {
+        guard frames.count <= limits.maxFrames else {
+            throw ProtocolViolation(.tooManyFrames, "\(frames.count) frames, more than the limit of \(limits.maxFrames)")
+        }
+        guard let signature = frames.first else { throw ProtocolViolation(.missingFrame, "no frames") }
+        guard signature == MillWire.signature else {
+            throw ProtocolViolation(.wrongSignature, "first frame is \(describe(signature)), not \"PMILL1\"")
+        }
+        guard frames.count >= 2 else { throw ProtocolViolation(.missingFrame, "no command frame") }
+        guard frames[1].count == 1, let command = Command(rawValue: frames[1][frames[1].startIndex]) else {
+            throw ProtocolViolation(.unknownCommand, "command frame is \(describe(frames[1]))")
+        }
+        guard frames.count >= MillWire.fixedFrameCount else {
+            throw ProtocolViolation(.missingFrame, command: command, "\(command) has no body frame")
+        }
+        guard frames[2].count <= limits.maxBodyBytes else {
+            throw ProtocolViolation(.frameTooLarge, command: command,
+                                    "\(command) body is \(frames[2].count) bytes, more than \(limits.maxBodyBytes)")
+        }
+        try checkBlobFrames(frames.dropFirst(MillWire.fixedFrameCount), command: command, limits: limits)
+        return command
+    }
+
+    private static func checkBlobFrames(_ blobs: some Collection<Data>, command: Command,
+                                        limits: Limits) throws(ProtocolViolation) {
+        if !command.carriesBlobs && !blobs.isEmpty {
+            throw ProtocolViolation(.unexpectedBlob, command: command, "\(command) takes no blob frames but \(blobs.count) follow")
+        }
+        guard blobs.count <= limits.maxBlobs else {
+            throw ProtocolViolation(.tooManyFrames, command: command,
+                                    "\(blobs.count) blob frames, more than the limit of \(limits.maxBlobs)")
+        }
+        for (index, blob) in blobs.enumerated() where blob.count > limits.maxBlobBytes {
+            throw ProtocolViolation(.frameTooLarge, command: command,
+                                    "blob frame \(index) is \(blob.count) bytes, more than \(limits.maxBlobBytes)")
+        }
+    }
+
+    // MARK: - Bodies
+
+    private static let decodingOptions: BinaryDecodingOptions = {
+        var options = BinaryDecodingOptions()
+        // Unknown fields come from newer peers (PROTOCOL.md, "Versioning"): skipped, and
+        // not kept, so they cannot ride along into re-encoded messages or memory.
+        options.discardUnknownFields = true
+        // Our deepest message is three levels; a hostile body should not recurse further.
+        options.messageDepthLimit = 8
+        return options
+    }()
+
+    private static func parse<Body: SwiftProtobuf.Message>(_ body: Data, _ command: Command) throws(ProtocolViolation) -> Body {
+        do {
+            return try Body(serializedBytes: body, options: decodingOptions)
+        } catch BinaryDecodingError.truncated {
+            throw ProtocolViolation(.truncatedBody, command: command, "\(command) body ends inside a field")
+        } catch {
+            throw ProtocolViolation(.malformedBody, command: command, "\(command) body is not a \(Body.protoMessageName): \(error)")
+        }
+    }
+
+    private static func serialize(_ body: any SwiftProtobuf.Message) -> Data {
+        do {
+            return try body.serializedBytes()
+        } catch {
+            // Proto3 messages without required fields, Any or extensions only fail to encode
+            // over 2 GiB, which no message within FieldBounds comes near.
+            preconditionFailure("encoding \(type(of: body)) failed: \(error)")
+        }
+    }
+
+    /// A frame from an untrusted peer, for a log line: short, and printable either way.
+    private static func describe(_ frame: Data) -> String {
+        let shown = frame.prefix(16).map { String(format: "%02x", $0) }.joined()
+        return "\(frame.count) bytes (\(shown)\(frame.count > 16 ? "…" : ""))"
+    }
+}

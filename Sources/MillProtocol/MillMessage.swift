@@ -1,0 +1,52 @@
+import Foundation
+import SwiftProtobuf
+
+/// One decoded message: the command, its protobuf body and, for the two commands that
+/// carry bytes, the blob frames that followed the body.
+public enum MillMessage: Sendable, Hashable {
+    case ready(Photomill_V1_Ready)
+    /// `blobs`: the file's bytes, split over frames, when `job.fileInBlobs`; else empty.
+    case job(Photomill_V1_Job, blobs: [Data])
+    case extend(Photomill_V1_Extend)
+    /// `blobs`: each referenced by exactly one index in the body (thumbnail JPEGs).
+    case result(Photomill_V1_Result, blobs: [Data])
+    case fail(Photomill_V1_Fail)
+    case ack(Photomill_V1_Ack)
+    case heartbeat(Photomill_V1_Heartbeat = .init())
+    case disconnect(Photomill_V1_Disconnect)
+
+    public var command: Command {
+        switch self {
+        case .ready: .ready
+        case .job: .job
+        case .extend: .extend
+        case .result: .result
+        case .fail: .fail
+        case .ack: .ack
+        case .heartbeat: .heartbeat
+        case .disconnect: .disconnect
+        }
+    }
+
+    /// The body as the protobuf message it is, for encoding.
+    var body: any SwiftProtobuf.Message {
+        switch self {
+        case .ready(let body): body
+        case .job(let body, _): body
+        case .extend(let body): body
+        case .result(let body, _): body
+        case .fail(let body): body
+        case .ack(let body): body
+        case .heartbeat(let body): body
+        case .disconnect(let body): body
+        }
+    }
+
+    /// The frames after the body.
+    public var blobs: [Data] {
+        switch self {
+        case .job(_, let blobs), .result(_, let blobs): blobs
+        default: []
+        }
+    }
+}

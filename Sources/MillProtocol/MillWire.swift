@@ -1,0 +1,19 @@
+import Foundation
+
+/// Constants of the wire protocol that both peers must agree on (PROTOCOL.md).
+public enum MillWire {
+    /// The first frame of every message. The digit is the major version: a peer speaking
+    /// another one fails the signature check instead of misreading bodies.
+    public static let signature = Data("PMILL1".utf8)
+    /// The minor revision this code speaks, sent in READY.protocol_version.
+    public static let protocolVersion: UInt32 = 1
+    /// Signature, command and body.
+    static let fixedFrameCount = 3
+
+    /// How often an idle peer sends HEARTBEAT unless READY asks for another interval.
+    public static let defaultHeartbeatIntervalMs: UInt32 = 1_000
+    /// Heartbeat intervals without a message after which a peer is taken for dead.
+    public static let heartbeatLiveness = 3
+    /// A worker's reconnect delay starts at the lower bound and doubles up to the upper one.
+    public static let reconnectBackoffMs: ClosedRange<UInt32> = 1_000...32_000
+}

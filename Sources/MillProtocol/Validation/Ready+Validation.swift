@@ -1,0 +1,31 @@
+extension Photomill_V1_Ready {
+    func validate(_ check: FieldChecker) throws(ProtocolViolation) {
+        try check.id(workerID, "worker_id")
+        try check.printable(host, "host", bytes: FieldBounds.hostBytes, allowSpace: false)
+        try check.printable(softwareVersion, "software_version", bytes: FieldBounds.softwareVersionBytes,
+                            allowSpace: false)
+        // Any revision from 1 up is valid: a newer worker speaks a superset of this one.
+        guard protocolVersion >= 1 else { throw check.violation("protocol_version", "is unset") }
+        try check.range(slots, FieldBounds.slots, "slots")
+        // Kinds from a newer revision are ignored, not refused (PROTOCOL.md, "Versioning").
+        let kinds = try check.kinds(self.kinds, "kinds", allowingNewer: true)
+
+        try check.count(ocrLanguages.count, FieldBounds.ocrLanguages, "ocr_languages")
+        for (index, language) in ocrLanguages.enumerated() {
+            try check.ocrLanguageName(language, "ocr_languages[\(index)]")
+        }
+        try check.unique(ocrLanguages, "ocr_languages")
+        // The coordinator routes OCR by language; the two fields must tell the same story.
+        if kinds.contains(.ocr) && ocrLanguages.isEmpty {
+            throw check.violation("ocr_languages", "is empty though kinds has ocr")
+        }
+        if !kinds.contains(.ocr) && !ocrLanguages.isEmpty {
+            throw check.violation("ocr_languages", "is set though kinds has no ocr")
+        }
+
+        try check.count(pathRoots.count, FieldBounds.pathRoots, "path_roots")
+        for (index, root) in pathRoots.enumerated() { try check.path(root, "path_roots[\(index)]") }
+        try check.unique(pathRoots, "path_roots")
+        try check.range(heartbeatIntervalMs, FieldBounds.heartbeatIntervalMs, "heartbeat_interval_ms")
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import MillProtocol
+import SwiftProtobuf
+import Testing
+
+@Suite("Round trips")
+struct RoundTripTests {
+    @Test("every command decodes to what was encoded", arguments: Samples.all)
+    func roundTrip(_ message: MillMessage) throws {
+        let frames = MillCodec.encode(message)
+        #expect(try MillCodec.decode(frames) == message)
+        #expect(frames[0] == Data("PMILL1".utf8))
+        #expect(frames[1] == Data([message.command.rawValue]))
+        #expect(Array(frames.dropFirst(3)) == message.blobs)
+    }
+
+    @Test("the command bytes are the ones PROTOCOL.md lists")
+    func commandBytes() {
+        #expect(Command.allCases.map(\.rawValue) == Array(0x01...0x08))
+        #expect(Command.allCases.map(\.description) == ["READY", "JOB", "EXTEND", "RESULT", "FAIL", "ACK", "HEARTBEAT", "DISCONNECT"])
+    }
+
+    @Test("blobs arrive in order and keep their bytes")
+    func blobs() throws {
+        guard case .job(let job, let blobs) = try MillCodec.decode(MillCodec.encode(Samples.jobWithFileBlobs)) else {
+            Issue.record("not a JOB")
+            return
+        }
+        #expect(job.fileInBlobs)
+        #expect(blobs.reduce(Data(), +) == Samples.fileBytes)
+    }
+
+    @Test("frames that are slices of a larger buffer decode the same")
+    func slicedFrames() throws {
+        // A socket layer may hand out frames that share one receive buffer.
+        let frames = MillCodec.encode(.result(Samples.result, blobs: [Samples.thumbnailJPEG]))
+        let sliced = frames.map { frame in (Data([0xAA, 0xBB]) + frame + Data([0xCC])).dropFirst(2).dropLast() }
+        #expect(try MillCodec.decode(sliced) == .result(Samples.result, blobs: [Samples.thumbnailJPEG]))
+    }
+
+    @Test("an absent optional field is not its zero value")
+    func presence() throws {
+        var metadata = Photomill_V1_Metadata()
+        metadata.gpsLatitude = 0
+        metadata.gpsLongitude = 0
+        let result = Photomill_V1_Result.with {
+            $0.jobID = "j"
+            $0.leaseToken = "t"
+            $0.results = [.with { $0.kind = .metadata; $0.recipe = "r"; $0.metadata = metadata }]
+        }
+        guard case .result(let decoded, _) = try MillCodec.decode(MillCodec.encode(.result(result, blobs: []))) else {
+            Issue.record("not a RESULT")
+            return
+        }
+        let back = decoded.results[0].metadata
+        #expect(back.hasGpsLatitude && back.gpsLatitude == 0)
+        #expect(!back.hasIso && !back.hasDateTaken && !back.hasOrientation)
+    }
+
+    @Test("fields from a newer revision are skipped, not kept")
+    func unknownFieldsIgnored() throws {
+        // Field 100, varint 7, and field 101, a length-delimited "new": what a newer
+        // worker's READY might add.
+        var body: Data = try Samples.ready.serializedBytes()
+        body.append(contentsOf: [0xA0, 0x06, 0x07, 0xAA, 0x06, 0x03, 0x6E, 0x65, 0x77])
+        let decoded = try MillCodec.decode([MillWire.signature, Data([Command.ready.rawValue]), body])
+        #expect(decoded == .ready(Samples.ready))
+        #expect(MillCodec.encode(decoded)[2] == (try Samples.ready.serializedBytes() as Data))
+    }
+
+    @Test("kind names match PhotoProcessing's")
+    func kindNames() {
+        #expect(Photomill_V1_Kind.known.map(\.name) == ["hash", "metadata", "thumbnail", "ocr"])
+        #expect(Photomill_V1_Kind(name: "ocr") == .ocr)
+        #expect(Photomill_V1_Kind(name: "unspecified") == nil)
+        #expect(Photomill_V1_Kind.UNRECOGNIZED(9).name == "kind(9)")
+    }
+}
