@@ -103,7 +103,8 @@ public nonisolated struct Photomill_V1_Ready: Sendable {
   /// Credits: the most JOBs the coordinator may have outstanding to this worker.
   public var slots: UInt32 = 0
 
-  /// What this worker can compute; the coordinator sends nothing else.
+  /// What this worker can compute; the coordinator sends nothing else. A kind the
+  /// coordinator does not know (a newer worker) is ignored, not an error.
   public var kinds: [Photomill_V1_Kind] = []
 
   /// Tesseract languages installed ("eng", "deu"); required when `kinds` has KIND_OCR.
@@ -179,8 +180,9 @@ public nonisolated struct Photomill_V1_Job: Sendable {
   /// Absolute path as the coordinator scanned it (the photo's identity).
   public var path: String = String()
 
-  /// Size and modification time the coordinator saw; a worker that reads something else
-  /// reports the file as changed rather than computing results for the wrong bytes.
+  /// Size and modification time (nanoseconds since the Unix epoch) the coordinator saw; a
+  /// worker that finds something else reports `file-changed` rather than computing
+  /// results for the wrong bytes.
   public var fileSize: UInt64 = 0
 
   public var fileMtimeNs: Int64 = 0
@@ -585,7 +587,8 @@ public nonisolated struct Photomill_V1_Ack: Sendable {
   /// Written to the catalog.
   public var committed: [String] = []
 
-  /// Received but not written: the lease had moved on (stale token). Never re-send them.
+  /// Received but not written: the lease had moved on (stale token) or the job was settled
+  /// before (a re-sent duplicate). Never re-send them either.
   public var discarded: [String] = []
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
