@@ -14,6 +14,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // C libraries from Debian, found with pkg-config.
@@ -50,15 +51,24 @@ let package = Package(
             dependencies: ["Catalog"]),
         .target(
             name: "Coordinator",
-            dependencies: ["MillProtocol", "ZeroMQ", "Catalog"]),
+            dependencies: [
+                "MillProtocol", "ZeroMQ", "Catalog",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ]),
         .target(
             name: "Worker",
-            dependencies: ["MillProtocol", "ZeroMQ", "PhotoProcessing"]),
+            dependencies: [
+                "MillProtocol", "ZeroMQ", "PhotoProcessing",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ]),
         .executableTarget(
             name: "photomill",
             dependencies: [
                 "Coordinator", "Worker", "Exports", "Catalog", "PhotoProcessing",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]),
 
         .testTarget(

@@ -54,3 +54,12 @@ extension Catalog {
         }
     }
 }
+
+extension Catalog {
+    /// Tasks not yet finished: pending (due or backing off) or leased.
+    public func unfinishedTaskCount() throws(CatalogError) -> Int {
+        try read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM tasks WHERE state IN ('pending', 'leased')") ?? 0
+        }
+    }
+}

@@ -39,7 +39,7 @@ enum MetadataReader {
             ?? positive(exif.number(.exif, ExifTag.apertureValue).map { pow(2, $0 / 2) })
         metadata.shutterSpeed = positive(exif.number(.exif, ExifTag.exposureTime))
             ?? positive(exif.number(.exif, ExifTag.shutterSpeedValue).map { pow(2, -$0) })
-        if let iso = positive(exif.number(.exif, ExifTag.isoSpeedRatings)) { metadata.iso = Int(iso) }
+        if let iso = positive(exif.number(.exif, ExifTag.isoSpeedRatings)), iso >= 1 { metadata.iso = Int(iso) }
         metadata.focalLength = positive(exif.number(.exif, ExifTag.focalLength))
 
         metadata.gpsLatitude = coordinate(exif, ExifTag.gpsLatitude, ref: ExifTag.gpsLatitudeRef,

@@ -6,7 +6,7 @@ import Foundation
 /// Not thread-safe: it keeps a tesseract engine for reuse, so give each thread its own
 /// processor (see `ProcessingPool`).
 public final class PhotoProcessor {
-    public let options: ProcessingOptions
+    public var options: ProcessingOptions
     private var recognizer: TextRecognizer?
 
     public init(options: ProcessingOptions = ProcessingOptions()) {

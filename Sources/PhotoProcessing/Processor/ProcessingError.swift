@@ -17,6 +17,9 @@ public struct ProcessingError: Error, Sendable, Hashable, CustomStringConvertibl
         public static let corrupt = Class(rawValue: "corrupt")
         /// The OCR engine could not be started or failed on the image.
         public static let ocrFailed = Class(rawValue: "ocr-failed")
+        /// The file's size or modification time differs from what the scan recorded;
+        /// the next scan re-queues it.
+        public static let changedSinceScan = Class(rawValue: "changed-since-scan")
 
         /// Whether trying again may succeed. Only I/O trouble is transient; the others
         /// are facts about the file's bytes.

@@ -12,3 +12,20 @@ public struct ProcessingOptions: Sendable, Hashable, Codable {
 
     public init() {}
 }
+
+extension ProcessingOptions {
+    /// Bumped when a processor's code changes what it produces for the same input.
+    public static let codeVersions: [Kind: Int] = [.hash: 1, .metadata: 1, .thumbnail: 1, .ocr: 1]
+
+    /// The recipe of a result: the code version and the parameters that shape it.
+    /// `reprocess --outdated` requeues results whose recipe differs from the current one.
+    public func recipe(for kind: Kind) -> String {
+        let version = Self.codeVersions[kind] ?? 0
+        switch kind {
+        case .hash: return "hash/\(version)"
+        case .metadata: return "metadata/\(version)"
+        case .thumbnail: return "thumbnail/\(version) size=\(thumbnailSize) q=\(thumbnailQuality)"
+        case .ocr: return "ocr/\(version) lang=\(ocrLanguage) side=\(ocrMaxSide)"
+        }
+    }
+}

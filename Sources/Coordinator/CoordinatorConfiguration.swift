@@ -1,0 +1,47 @@
+import Catalog
+import Foundation
+
+/// How a coordinator listens, what it scans and how it schedules.
+public struct CoordinatorConfiguration: Sendable {
+    /// Endpoints the ROUTER binds, e.g. tcp://*:5555 or ipc:///run/photomill.sock.
+    public var bind: [String]
+    /// Folders scanned recursively for photos.
+    public var roots: [String]
+    public var kinds: Set<TaskKind>
+    /// Whether a file is a photo candidate (by extension or leading bytes). Supplied by
+    /// the caller, since the coordinator itself never looks inside images.
+    public var isCandidate: @Sendable (_ path: String) -> Bool
+    public var parameters = Parameters()
+    public var heartbeatInterval: Double = 1
+    public var liveness = 3
+    /// Per-kind deadline of a lease; a worker renews it with EXTEND.
+    public var deadlines: [TaskKind: Double] = [.hash: 60, .metadata: 60, .thumbnail: 120, .ocr: 300]
+    public var retry = RetryPolicy()
+    /// One commit transaction per this many results, or per `commitInterval`.
+    public var commitBatchSize = 512
+    public var commitInterval = 0.05
+    /// Jobs paged from the catalog into memory at most (bounds memory whatever the catalog's size).
+    public var readyQueueLimit = 1024
+    /// Return from `run()` once every task is done or failed (the `photomill run` mode).
+    public var exitWhenDone = false
+    /// How long leases found in the catalog at start wait for their worker to come back.
+    public var orphanGrace: Double = 15
+
+    /// The parameters sent with each JOB (and so part of each result's recipe).
+    public struct Parameters: Sendable, Hashable {
+        public var thumbnailSize = 256
+        public var thumbnailQuality = 80
+        public var ocrLanguage = "eng"
+        public var ocrMaxSide = 4096
+        public var pixelLimit = 200_000_000
+        public init() {}
+    }
+
+    public init(bind: [String], roots: [String], kinds: Set<TaskKind>,
+                isCandidate: @escaping @Sendable (_ path: String) -> Bool) {
+        self.bind = bind
+        self.roots = roots
+        self.kinds = kinds
+        self.isCandidate = isCandidate
+    }
+}

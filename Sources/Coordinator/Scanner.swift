@@ -1,0 +1,101 @@
+import Catalog
+import Foundation
+import Logging
+
+/// Walks the photo folders and records every candidate in the catalog, in batches, on a
+/// thread of its own. Unchanged files (same path, size and mtime) create no work.
+final class Scanner: @unchecked Sendable {
+    // @unchecked: `summary`, `finished` and `failure` are guarded by `lock`; the rest is
+    // immutable or used only by the scanning thread.
+    private let catalog: Catalog
+    private let roots: [String]
+    private let kinds: Set<TaskKind>
+    private let isCandidate: @Sendable (String) -> Bool
+    private let logger: Logger
+    private let lock = NSLock()
+    private var _summary = ScanSummary()
+    private var _finished = false
+    private var _failure: CatalogError?
+    private let batchSize = 500
+
+    init(catalog: Catalog, roots: [String], kinds: Set<TaskKind>, isCandidate: @escaping @Sendable (String) -> Bool,
+         logger: Logger) {
+        self.catalog = catalog
+        self.roots = roots
+        self.kinds = kinds
+        self.isCandidate = isCandidate
+        self.logger = logger
+    }
+
+    var summary: ScanSummary { lock.withLock { _summary } }
+    var finished: Bool { lock.withLock { _finished } }
+    var failure: CatalogError? { lock.withLock { _failure } }
+
+    func start() {
+        let thread = Thread { [self] in
+            do throws(CatalogError) {
+                try scan()
+            } catch {
+                lock.withLock { _failure = error }
+                logger.error("scan stopped: \(error)")
+            }
+            lock.withLock { _finished = true }
+        }
+        thread.name = "photomill-scanner"
+        thread.start()
+    }
+
+    func scan() throws(CatalogError) {
+        var batch: [ScannedFile] = []
+        for root in roots {
+            let rootPath = URL(fileURLWithPath: root).standardizedFileURL.path
+            try walk(rootPath) { (file) throws(CatalogError) in
+                batch.append(file)
+                if batch.count >= batchSize {
+                    try record(batch)
+                    batch.removeAll(keepingCapacity: true)
+                }
+            } unreadable: { (path, reason) throws(CatalogError) in
+                try catalog.recordUnreadable(path: path, message: "\(path): \(reason)", kinds: kinds, now: Date().timeIntervalSince1970)
+            }
+        }
+        try record(batch)
+    }
+
+    private func record(_ batch: [ScannedFile]) throws(CatalogError) {
+        guard !batch.isEmpty else { return }
+        let added = try catalog.record(batch, kinds: kinds, now: Date().timeIntervalSince1970)
+        lock.withLock { _summary = _summary + added }
+    }
+
+    /// Depth-first, names sorted (so photo ids follow the folder order); hidden files and
+    /// folders (names starting with ".") are skipped, and symbolic links are not followed.
+    private func walk(_ directory: String, found: (ScannedFile) throws(CatalogError) -> Void,
+                      unreadable: (String, String) throws(CatalogError) -> Void) throws(CatalogError) {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+        } catch {
+            logger.warning("cannot list \(directory): \(error.localizedDescription)")
+            return
+        }
+        for name in names where !name.hasPrefix(".") {
+            let path = directory == "/" ? "/" + name : directory + "/" + name
+            var info = stat()
+            guard lstat(path, &info) == 0 else {
+                if isCandidate(path) { try unreadable(path, String(cString: strerror(errno))) }
+                continue
+            }
+            switch info.st_mode & S_IFMT {
+            case S_IFDIR:
+                try walk(path, found: found, unreadable: unreadable)
+            case S_IFREG:
+                guard isCandidate(path) else { continue }
+                let mtimeNs = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+                try found(ScannedFile(path: path, size: Int64(info.st_size), mtimeNs: mtimeNs))
+            default:
+                continue
+            }
+        }
+    }
+}

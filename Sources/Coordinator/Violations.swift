@@ -1,0 +1,28 @@
+import Foundation
+import Logging
+
+/// Malformed or unexpected messages: dropped, counted by reason, and logged at most once
+/// per peer per minute so a hostile peer cannot flood the log.
+struct Violations {
+    private(set) var counts: [String: Int] = [:]
+    private var lastLogged: [Data: Double] = [:]
+
+    mutating func record(_ reason: String, from peer: Data, detail: String, logger: Logger, at time: Double) {
+        counts[reason, default: 0] += 1
+        if time - (lastLogged[peer] ?? 0) >= 60 {
+            lastLogged[peer] = time
+            logger.warning("dropped a message from peer \(peer.printable) (\(reason)): \(detail)")
+        }
+        if lastLogged.count > 10_000 { lastLogged = lastLogged.filter { time - $0.value < 60 } }
+    }
+
+    var total: Int { counts.values.reduce(0, +) }
+}
+
+extension Data {
+    /// A routing id for logs: printable ASCII as is, anything else in hex.
+    var printable: String {
+        if allSatisfy({ (0x21...0x7e).contains($0) }) { return String(decoding: self, as: UTF8.self) }
+        return "0x" + map { String(format: "%02x", $0) }.joined()
+    }
+}

@@ -1,0 +1,41 @@
+import Catalog
+import Foundation
+
+/// The coordinator's view of one connected worker (one ROUTER peer).
+struct WorkerSession {
+    let routingId: Data
+    let workerId: String
+    let host: String
+    let slots: Int
+    let kinds: Set<TaskKind>
+    let ocrLanguages: Set<String>
+    let connectedAt: Double
+    var lastSeen: Double
+    var lastSent: Double
+    /// Lease tokens of jobs it holds (expired ones included: they occupy a slot until the
+    /// worker reports them).
+    var holding: Set<String> = []
+    var done = 0
+    var failed = 0
+
+    var credit: Int { slots - holding.count }
+
+    func canTake(_ kinds: [TaskKind], ocrLanguage: String) -> Bool {
+        kinds.allSatisfy { self.kinds.contains($0) } && (!kinds.contains(.ocr) || ocrLanguages.contains(ocrLanguage))
+    }
+
+    func row(state: String) -> WorkerRow {
+        WorkerRow(id: workerId, host: host, slots: slots, kinds: kinds.sorted().map(\.rawValue).joined(separator: ","),
+                  ocrLanguages: ocrLanguages.sorted().joined(separator: ","), state: state,
+                  connectedAt: connectedAt, lastSeen: lastSeen, inFlight: holding.count, done: done, failed: failed)
+    }
+}
+
+/// A job out at a worker (or, after a restart, a lease found in the catalog).
+struct InFlight {
+    var lease: Lease
+    let jobID: String
+    /// Nil for a lease inherited from a previous coordinator, until its worker is back.
+    var routingId: Data?
+    var expired = false
+}

@@ -1,0 +1,36 @@
+import Foundation
+import PhotoProcessing
+
+/// How a worker connects and what it offers.
+public struct WorkerConfiguration: Sendable {
+    public var endpoint: String
+    /// Stable across reconnects: the coordinator's catalog names attempts by it.
+    public var workerId: String
+    public var host: String
+    /// Jobs processed at once (the credit the coordinator may use); default: the cores.
+    public var slots: Int
+    public var kinds: Set<Kind>
+    public var ocrLanguages: [String]
+    /// Folders this worker may read photos under; empty means anywhere.
+    public var pathRoots: [String]
+    /// Prefix rewrites from the coordinator's paths to this host's, e.g. /volume1/photos → /mnt/photos.
+    public var pathMap: [(from: String, to: String)]
+    public var heartbeatInterval: Double = 1
+    /// Heartbeat intervals of silence after which the coordinator counts as gone.
+    public var liveness: Int = 3
+    public var reconnectInitial: Double = 1
+    public var reconnectMax: Double = 32
+
+    public init(endpoint: String, slots: Int = ProcessInfo.processInfo.activeProcessorCount,
+                kinds: Set<Kind> = Set(Kind.allCases), ocrLanguages: [String] = ["eng"],
+                pathRoots: [String] = [], pathMap: [(from: String, to: String)] = []) {
+        self.endpoint = endpoint
+        self.slots = slots
+        self.kinds = kinds
+        self.ocrLanguages = ocrLanguages
+        self.pathRoots = pathRoots
+        self.pathMap = pathMap
+        host = ProcessInfo.processInfo.hostName
+        workerId = "\(host)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    }
+}

@@ -1,0 +1,57 @@
+import ArgumentParser
+import Catalog
+import Coordinator
+import Foundation
+import PhotoProcessing
+
+/// What the coordinator needs besides its socket: catalog, exports, kinds, parameters.
+struct ClusterFlags: ParsableArguments {
+    @OptionGroup var catalog: CatalogFlags
+
+    @Option(help: ArgumentHelp("Folder for the exports (default: photomill-exports beside the catalog).", valueName: "DIR"))
+    var exports: String?
+
+    @Flag(help: "Write no exports (the catalog alone keeps the results; `photomill export` can write them later).")
+    var noExports = false
+
+    @OptionGroup var processing: ProcessingFlags
+
+    var exportRoot: URL? {
+        guard !noExports else { return nil }
+        if let exports { return URL(fileURLWithPath: exports) }
+        return URL(fileURLWithPath: catalog.path).deletingLastPathComponent().appendingPathComponent("photomill-exports")
+    }
+
+    func configuration(bind: [String], roots: [String]) -> CoordinatorConfiguration {
+        var configuration = CoordinatorConfiguration(
+            bind: bind, roots: roots, kinds: Set(processing.kinds.compactMap { TaskKind(rawValue: $0.rawValue) }),
+            isCandidate: Self.isCandidate)
+        let options = processing.options
+        configuration.parameters.thumbnailSize = options.thumbnailSize
+        configuration.parameters.thumbnailQuality = options.thumbnailQuality
+        configuration.parameters.ocrLanguage = options.ocrLanguage
+        configuration.parameters.ocrMaxSide = options.ocrMaxSide
+        configuration.parameters.pixelLimit = options.pixelLimit
+        return configuration
+    }
+
+    /// A photo candidate: an image extension, or image signature in the first bytes.
+    @Sendable static func isCandidate(_ path: String) -> Bool {
+        let ext = (path as NSString).pathExtension.lowercased()
+        if ImageFormat.extensions.contains(ext) { return true }
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: 16)) ?? Data()
+        return ImageFormat(sniffing: head) != nil
+    }
+}
+
+func validateRoots(_ directories: [String]) throws {
+    guard !directories.isEmpty else { throw ValidationError("name at least one photo folder") }
+    for directory in directories {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ValidationError("\(directory): no such folder")
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import ArgumentParser
+import Catalog
+import Foundation
+
+extension Photomill {
+    struct Status: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show counts per kind and state, and the workers (works during a run and after it).")
+
+        @OptionGroup var catalog: CatalogFlags
+
+        @Flag(help: "Print one JSON object.")
+        var json = false
+
+        func run() throws {
+            let status = try catalog.open(.readOnly).status()
+            if json {
+                print(StatusReport(status).jsonString())
+            } else {
+                print(StatusReport(status).text())
+            }
+        }
+    }
+}
+
+/// `status --json`: {"photos": N, "tasks": {"hash": {"pending": N, …}, …}, "workers": […]}.
+struct StatusReport: Encodable {
+    struct Worker: Encodable {
+        let id: String
+        let host: String
+        let state: String
+        let slots: Int
+        let inFlight: Int
+        let done: Int
+        let failed: Int
+        let lastSeen: String
+    }
+    let photos: Int
+    let tasks: [String: [String: Int]]
+    let workers: [Worker]
+
+    init(_ status: CatalogStatus) {
+        photos = status.photos
+        var tasks: [String: [String: Int]] = [:]
+        for kind in TaskKind.allCases where status.counts[kind] != nil {
+            tasks[kind.rawValue] = Dictionary(uniqueKeysWithValues: TaskState.allCases.map { ($0.rawValue, status.count(kind, $0)) })
+        }
+        self.tasks = tasks
+        workers = status.workers.map {
+            Worker(id: $0.id, host: $0.host, state: $0.state, slots: $0.slots, inFlight: $0.inFlight, done: $0.done,
+                   failed: $0.failed, lastSeen: Date(timeIntervalSince1970: $0.lastSeen).formatted(.iso8601))
+        }
+    }
+
+    func jsonString() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: (try? encoder.encode(self)) ?? Data(), as: UTF8.self)
+    }
+
+    func text() -> String {
+        var lines = ["\(photos) photos"]
+        lines.append(String(format: "%-10@ %8@ %8@ %8@ %8@", "kind", "pending", "leased", "done", "failed"))
+        for kind in TaskKind.allCases {
+            guard let counts = tasks[kind.rawValue] else { continue }
+            lines.append(String(format: "%-10@ %8d %8d %8d %8d", kind.rawValue, counts["pending"] ?? 0,
+                                counts["leased"] ?? 0, counts["done"] ?? 0, counts["failed"] ?? 0))
+        }
+        let connected = workers.filter { $0.state == "connected" }
+        lines.append("workers: \(connected.count) connected, \(workers.count - connected.count) gone")
+        for worker in workers {
+            lines.append("  \(worker.id) \(worker.host) \(worker.state) slots \(worker.slots) in flight \(worker.inFlight) done \(worker.done) failed \(worker.failed) last seen \(worker.lastSeen)")
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,71 @@
+import ArgumentParser
+import Foundation
+import PhotoProcessing
+import Worker
+
+extension Photomill {
+    struct WorkerCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "worker",
+            abstract: "Process photos for a coordinator (on this host or another).",
+            discussion: """
+                Connects to the coordinator, offers SLOTS concurrent jobs, and reconnects by \
+                itself (1 s doubling to 32 s) if the coordinator goes away. SIGTERM or SIGINT: \
+                finish the jobs in hand, deliver their results, then exit.
+                """)
+
+        @Option(help: ArgumentHelp("The coordinator's endpoint, e.g. tcp://nas:5555 or ipc:///run/photomill.sock.", valueName: "ENDPOINT"))
+        var connect: String
+
+        @Option(help: "Photos processed at once (default: the number of cores).")
+        var slots: Int = ProcessInfo.processInfo.activeProcessorCount
+
+        @Option(name: .customLong("kinds"), help: "Kinds this worker accepts (default: all).")
+        var kindList: String = Kind.allCases.map(\.rawValue).joined(separator: ",")
+
+        @Option(help: "OCR languages this worker offers (installed tesseract data), comma-separated.")
+        var ocrLanguages: String = "eng"
+
+        @Option(name: .customLong("root"), help: ArgumentHelp("Read photos only under this folder (repeatable).", valueName: "DIR"))
+        var roots: [String] = []
+
+        @Option(name: .customLong("map"), help: ArgumentHelp("Rewrite the coordinator's path prefix FROM to TO on this host (repeatable).", valueName: "FROM=TO"))
+        var maps: [String] = []
+
+        @OptionGroup var log: LogFlags
+
+        func validate() throws {
+            guard connect.hasPrefix("tcp://") || connect.hasPrefix("ipc://") else {
+                throw ValidationError("--connect must be a tcp:// or ipc:// endpoint, e.g. tcp://nas:5555")
+            }
+            guard (1...1024).contains(slots) else { throw ValidationError("--slots must be between 1 and 1024") }
+            if case .failure(let error) = Kind.parseList(kindList) { throw ValidationError("--kinds: \(error)") }
+            for map in maps where map.split(separator: "=", maxSplits: 1).count != 2 {
+                throw ValidationError("--map must look like /volume1/photos=/mnt/photos, not '\(map)'")
+            }
+        }
+
+        func run() throws {
+            let logger = Logs.make("photomill.worker", level: log.logLevel)
+            var configuration = WorkerConfiguration(
+                endpoint: connect, slots: slots, kinds: (try? Kind.parseList(kindList).get()) ?? Set(Kind.allCases),
+                ocrLanguages: ocrLanguages.split(separator: ",").map(String.init),
+                pathRoots: roots.map { URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath().path },
+                pathMap: maps.map { map in
+                    let parts = map.split(separator: "=", maxSplits: 1).map(String.init)
+                    return (parts[0], parts[1])
+                })
+            configuration.heartbeatInterval = 1
+            let service = WorkerService(configuration: configuration, logger: logger)
+            let trap = SignalTrap { service.stop() }
+            logger.info("worker \(configuration.workerId) connecting to \(connect) with \(slots) slots")
+            do {
+                try service.run()
+            } catch {
+                printError("photomill worker: \(error)")
+                throw ExitCode(1)
+            }
+            withExtendedLifetime(trap) {}
+        }
+    }
+}
