@@ -28,6 +28,10 @@ let package = Package(
             name: "CTesseract", pkgConfig: "tesseract",
             providers: [.apt(["libtesseract-dev", "tesseract-ocr-eng"])]),
 
+        // Thin wrapper over libzmq; imported only by Coordinator and Worker.
+        .target(
+            name: "ZeroMQ",
+            dependencies: ["CZeroMQ"]),
         .target(
             name: "PhotoProcessing",
             dependencies: [
