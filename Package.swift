@@ -46,6 +46,9 @@ let package = Package(
             ]),
 
         .testTarget(
+            name: "ZeroMQTests",
+            dependencies: ["ZeroMQ"]),
+        .testTarget(
             name: "PhotoProcessingTests",
             dependencies: ["PhotoProcessing"]),
         // Runs the built `photomill` binary as separate processes.
