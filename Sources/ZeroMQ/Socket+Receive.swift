@@ -1,0 +1,42 @@
+import CZeroMQ
+import Foundation
+
+extension ZMQSocket {
+    /// Receives one whole multipart message.
+    ///
+    /// Returns nil when none is waiting and `dontWait` is set, or when `receiveTimeout`
+    /// expires. With `maxFrames` set, a longer message is read to its end, discarded, and
+    /// reported by throwing ``ZMQError/tooManyFrames(_:limit:)``; the next call receives
+    /// the next message as usual. Frames of at least `ZMQ.zeroCopyThreshold` bytes share
+    /// libzmq's buffer instead of being copied.
+    public func receive(dontWait: Bool = false) throws(ZMQError) -> [Data]? {
+        let handle = try liveHandle("receive")
+        let limit = maxFrames ?? .max
+        var frames: [Data] = []
+        var count = 0
+        var more = true
+        while more {
+            let message = Message()
+            // Later frames are already here (libzmq delivers whole messages), so only the
+            // first one waits.
+            let errno = receiveFrame(message, handle, count == 0 && dontWait ? ZMQ_DONTWAIT : 0)
+            guard errno == 0 else {
+                if errno == EAGAIN && count == 0 { return nil }
+                throw ZMQError(code: .init(rawValue: errno), operation: "receive frame \(count + 1)")
+            }
+            count += 1
+            if count <= limit { frames.append(message.takeData()) }
+            more = message.hasMore
+        }
+        guard count <= limit else { throw .tooManyFrames(count, limit: limit) }
+        return frames
+    }
+
+    /// Receives one frame, retrying when a signal interrupts; returns 0 or the errno.
+    private func receiveFrame(_ message: Message, _ handle: UnsafeMutableRawPointer, _ flags: Int32) -> Int32 {
+        while true {
+            let errno = message.receive(from: handle, flags: flags)
+            if errno != EINTR { return errno }
+        }
+    }
+}

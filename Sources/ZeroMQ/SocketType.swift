@@ -1,0 +1,20 @@
+import CZeroMQ
+
+/// The ZeroMQ socket patterns this wrapper supports.
+public enum SocketType: Sendable, Hashable {
+    case pair, pub, sub, req, rep, dealer, router, pull, push
+
+    var rawValue: Int32 {
+        switch self {
+        case .pair: ZMQ_PAIR
+        case .pub: ZMQ_PUB
+        case .sub: ZMQ_SUB
+        case .req: ZMQ_REQ
+        case .rep: ZMQ_REP
+        case .dealer: ZMQ_DEALER
+        case .router: ZMQ_ROUTER
+        case .pull: ZMQ_PULL
+        case .push: ZMQ_PUSH
+        }
+    }
+}
