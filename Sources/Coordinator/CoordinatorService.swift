@@ -127,27 +127,29 @@ public final class CoordinatorService: @unchecked Sendable {
     // MARK: Receiving
 
     private func receiveAll(_ router: ZMQSocket) throws {
-        var received = 0
         // Bounded, so timers and dispatch keep running under a flood.
-        while received < 10_000 {
-            let frames: [Data]?
-            do {
-                frames = try router.receive(dontWait: true)
-            } catch where error.discardedFrameCount != nil {
-                violations.record("too-many-frames", from: Data(), detail: "\(error)", logger: logger, at: now())
-                continue
-            }
-            guard let frames else { return }
-            received += 1
+        for _ in 0..<10_000 {
+            guard let frames = try receiveOne(router) else { return }
             guard let peer = frames.first, frames.count > 1 else { continue }
             let message: MillMessage
             do {
                 message = try MillCodec.decode(Array(frames.dropFirst()))
             } catch {
-                violations.record(error.reason.rawValue, from: peer, detail: error.description, logger: logger, at: now())
+                reject(peer, reason: error.reason.rawValue, detail: error.description, at: now())
                 continue
             }
             handle(message, from: peer, router: router)
+        }
+    }
+
+    /// One message; a message over the frame cap is counted and yields an empty one.
+    private func receiveOne(_ router: ZMQSocket) throws(ZMQError) -> [Data]? {
+        do {
+            return try router.receive(dontWait: true)
+        } catch {
+            guard error.discardedFrameCount != nil else { throw error }
+            reject(Data(), reason: "too-many-frames", detail: error.description, at: now())
+            return []
         }
     }
 
@@ -157,49 +159,76 @@ public final class CoordinatorService: @unchecked Sendable {
             register(ready, peer: peer, at: time)
             return
         }
-        guard var session = sessions[peer] else {
+        guard sessions[peer] != nil else {
             // A worker of a previous coordinator (or a stranger): ask it to start over
             // with READY, which makes it re-send anything un-ACKed.
-            violations.record("unknown-peer", from: peer, detail: "\(message.command) before READY", logger: logger, at: time)
-            send(.disconnect(.with { $0.reason = "unknown worker: send READY" }), to: peer, router: router)
+            reject(peer, reason: "unknown-peer", detail: describe(message.command, "before READY"), at: time)
+            send(.disconnect(Self.startOver), to: peer, router: router)
             return
         }
-        session.lastSeen = time
-        sessions[peer] = session
+        sessions[peer]?.lastSeen = time
         switch message {
         case .result(let result, let blobs):
-            guard let flight = claim(result.jobID, token: result.leaseToken, peer: peer) else {
-                violations.record("unknown-job", from: peer, detail: "RESULT for job \(result.jobID) it does not hold", logger: logger, at: time)
-                acks.append((peer, result.jobID, result.leaseToken))
-                return
-            }
-            let results = ResultConversion.taskResults(result, blobs: blobs, lease: flight.lease)
-            accept(results, flight: flight, peer: peer, at: time)
+            handleResult(result, blobs: blobs, from: peer, at: time)
         case .fail(let fail):
-            guard let flight = claim(fail.jobID, token: fail.leaseToken, peer: peer) else {
-                violations.record("unknown-job", from: peer, detail: "FAIL for job \(fail.jobID) it does not hold", logger: logger, at: time)
-                acks.append((peer, fail.jobID, fail.leaseToken))
-                return
-            }
-            accept(ResultConversion.failures(fail, lease: flight.lease), flight: flight, peer: peer, at: time)
+            handleFail(fail, from: peer, at: time)
         case .extend(let extend):
-            guard let token = tokenForJob[extend.jobID], token == extend.leaseToken, var flight = inFlight[token],
-                  flight.routingId == peer, !flight.expired else {
-                violations.record("unknown-job", from: peer, detail: "EXTEND for job \(extend.jobID) it does not hold", logger: logger, at: time)
-                return
-            }
-            let extended: Double = time + Double(extend.extraMs) / 1000
-            flight.lease.expiresAt = Swift.max(flight.lease.expiresAt, extended)
-            inFlight[token] = flight
-            batch.extensions.append((token, flight.lease.expiresAt))
+            handleExtend(extend, from: peer, at: time)
         case .heartbeat:
             break
         case .disconnect:
-            logger.info("worker \(session.workerId) disconnected")
-            drop(peer, reason: .shutdown, message: "worker \(session.workerId) stopped")
+            workerLeft(peer)
         case .ready, .job, .ack:
-            violations.record("unexpected-command", from: peer, detail: "\(message.command) is not sent to the coordinator", logger: logger, at: time)
+            reject(peer, reason: "unexpected-command", detail: describe(message.command, "is not sent to the coordinator"), at: time)
         }
+    }
+
+    private static let startOver: Photomill_V1_Disconnect = {
+        var body = Photomill_V1_Disconnect()
+        body.reason = "unknown worker: send READY"
+        return body
+    }()
+
+    private func describe(_ command: Command, _ text: String) -> String { command.description + " " + text }
+
+    private func reject(_ peer: Data, reason: String, detail: String, at time: Double) {
+        violations.record(reason, from: peer, detail: detail, logger: logger, at: time)
+    }
+
+    private func handleResult(_ result: Photomill_V1_Result, blobs: [Data], from peer: Data, at time: Double) {
+        guard let flight = claim(result.jobID, token: result.leaseToken, peer: peer) else {
+            reject(peer, reason: "unknown-job", detail: "RESULT for a job it does not hold: " + result.jobID, at: time)
+            acks.append((peer, result.jobID, result.leaseToken))
+            return
+        }
+        accept(ResultConversion.taskResults(result, blobs: blobs, lease: flight.lease), flight: flight, peer: peer, at: time)
+    }
+
+    private func handleFail(_ fail: Photomill_V1_Fail, from peer: Data, at time: Double) {
+        guard let flight = claim(fail.jobID, token: fail.leaseToken, peer: peer) else {
+            reject(peer, reason: "unknown-job", detail: "FAIL for a job it does not hold: " + fail.jobID, at: time)
+            acks.append((peer, fail.jobID, fail.leaseToken))
+            return
+        }
+        accept(ResultConversion.failures(fail, lease: flight.lease), flight: flight, peer: peer, at: time)
+    }
+
+    private func handleExtend(_ extend: Photomill_V1_Extend, from peer: Data, at time: Double) {
+        guard let token = tokenForJob[extend.jobID], token == extend.leaseToken, var flight = inFlight[token],
+              flight.routingId == peer, !flight.expired else {
+            reject(peer, reason: "unknown-job", detail: "EXTEND for a job it does not hold: " + extend.jobID, at: time)
+            return
+        }
+        let extended: Double = time + Double(extend.extraMs) / 1000
+        flight.lease.expiresAt = Swift.max(flight.lease.expiresAt, extended)
+        inFlight[token] = flight
+        batch.extensions.append((token, flight.lease.expiresAt))
+    }
+
+    private func workerLeft(_ peer: Data) {
+        let worker = sessions[peer]?.workerId ?? "?"
+        logger.info("worker disconnected", metadata: ["worker": .string(worker)])
+        drop(peer, reason: .shutdown, message: "worker " + worker + " stopped")
     }
 
     private func register(_ ready: Photomill_V1_Ready, peer: Data, at time: Double) {
@@ -223,7 +252,13 @@ public final class CoordinatorService: @unchecked Sendable {
         }
         sessions[peer] = session
         changedWorkers.insert(peer)
-        logger.info("worker \(ready.workerID) on \(ready.host) ready with \(ready.slots) slots (\(session.kinds.sorted().map(\.rawValue).joined(separator: ",")))")
+        logReady(session)
+    }
+
+    private func logReady(_ session: WorkerSession) {
+        let kinds = session.kinds.sorted().map(\.rawValue).joined(separator: ",")
+        let text = "worker " + session.workerId + " on " + session.host + " ready: " + String(session.slots) + " slots, " + kinds
+        logger.info(Logger.Message(stringLiteral: text))
     }
 
     /// The in-flight job a RESULT or FAIL answers, if the sender holds it.

@@ -122,7 +122,7 @@ public final class WorkerService: @unchecked Sendable {
         .with {
             $0.workerID = configuration.workerId
             $0.host = configuration.host
-            $0.softwareVersion = "photomill 0.1.0"
+            $0.softwareVersion = "photomill/0.1.0"
             $0.protocolVersion = MillWire.protocolVersion
             $0.slots = UInt32(configuration.slots)
             $0.kinds = configuration.kinds.sorted().compactMap { Photomill_V1_Kind(name: $0.rawValue) }

@@ -40,7 +40,9 @@ extension Photomill {
                 ExportQueue(exporter: try Exporter(catalog: catalog, root: root), logger: logger)
             }
             exports?.start()
-            service.onCommitted = exports.map { queue in { queue.enqueue($0) } }
+            if let exports {
+                service.onCommitted = { @Sendable ids in exports.enqueue(ids) }
+            }
             let trap = SignalTrap { service.stop() }
             do {
                 let outcome = try service.run { endpoints in

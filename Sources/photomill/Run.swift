@@ -47,7 +47,9 @@ extension Photomill {
             let service = CoordinatorService(configuration: configuration, catalog: catalog, logger: logger)
             let exports = try cluster.exportRoot.map { ExportQueue(exporter: try Exporter(catalog: catalog, root: $0), logger: logger) }
             exports?.start()
-            service.onCommitted = exports.map { queue in { queue.enqueue($0) } }
+            if let exports {
+                service.onCommitted = { @Sendable ids in exports.enqueue(ids) }
+            }
 
             let slotsPerWorker = slots ?? max(1, ProcessInfo.processInfo.activeProcessorCount / workers)
             let pool = LocalWorkers(count: workers, endpoint: endpoint, slots: slotsPerWorker,

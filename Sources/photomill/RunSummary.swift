@@ -13,10 +13,9 @@ struct RunSummary {
     func text() -> String {
         var lines: [String] = []
         lines.append("scanned: \(scan.added) new, \(scan.changed) changed, \(scan.unchanged) unchanged photos; \(scan.queuedTasks) tasks queued")
-        lines.append(String(format: "%-10@ %8@ %8@ %8@ %8@", "kind", "done", "failed", "pending", "leased"))
+        lines.append(columns(["kind", "done", "failed", "pending", "leased"]))
         for kind in TaskKind.allCases where status.counts[kind] != nil {
-            lines.append(String(format: "%-10@ %8d %8d %8d %8d", kind.rawValue, status.count(kind, .done),
-                                status.count(kind, .failed), status.count(kind, .pending), status.count(kind, .leased)))
+            lines.append(columns([kind.rawValue] + [TaskState.done, .failed, .pending, .leased].map { String(status.count(kind, $0)) }))
         }
         if !failures.isEmpty {
             lines.append("failed tasks (first \(failures.count); all with `photomill status`):")
@@ -29,4 +28,11 @@ struct RunSummary {
         lines.append("time: \(duration(elapsed))")
         return lines.joined(separator: "\n")
     }
+}
+
+/// A table row: the first cell left-aligned in 10 columns, the others right-aligned in 9.
+func columns(_ cells: [String]) -> String {
+    guard let first = cells.first else { return "" }
+    let rest = cells.dropFirst().map { String(repeating: " ", count: max(0, 9 - $0.count)) + $0 }
+    return first.padding(toLength: max(10, first.count), withPad: " ", startingAt: 0) + rest.joined()
 }

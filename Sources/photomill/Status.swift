@@ -60,11 +60,10 @@ struct StatusReport: Encodable {
 
     func text() -> String {
         var lines = ["\(photos) photos"]
-        lines.append(String(format: "%-10@ %8@ %8@ %8@ %8@", "kind", "pending", "leased", "done", "failed"))
+        lines.append(columns(["kind", "pending", "leased", "done", "failed"]))
         for kind in TaskKind.allCases {
             guard let counts = tasks[kind.rawValue] else { continue }
-            lines.append(String(format: "%-10@ %8d %8d %8d %8d", kind.rawValue, counts["pending"] ?? 0,
-                                counts["leased"] ?? 0, counts["done"] ?? 0, counts["failed"] ?? 0))
+            lines.append(columns([kind.rawValue] + ["pending", "leased", "done", "failed"].map { String(counts[$0] ?? 0) }))
         }
         let connected = workers.filter { $0.state == "connected" }
         lines.append("workers: \(connected.count) connected, \(workers.count - connected.count) gone")

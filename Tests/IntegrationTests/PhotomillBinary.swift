@@ -32,7 +32,7 @@ enum PhotomillBinary {
         if let directory { process.currentDirectoryURL = directory }
         // stderr goes to a file so that neither stream can fill a pipe and block the child.
         let errURL = FileManager.default.temporaryDirectory.appendingPathComponent("photomill-stderr-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: errURL) }
         let out = Pipe()
         process.standardOutput = out
