@@ -7,11 +7,11 @@ swift build -c release --product photomill
 bin=$(swift build -c release --show-bin-path)/photomill
 demo=${1:-demo}
 "$bin" samples "$demo/photos" --count "${COUNT:-60}" --seed 7
-mkdir -p "$demo/thumbs"
 set +e
-"$bin" inspect --thumbnail-dir "$demo/thumbs" "$demo"/photos/*.*
+"$bin" run "$demo/photos" --catalog "$demo/photomill.sqlite" --exports "$demo/exports"
 status=$?
 set -e
 echo
-echo "demo: thumbnails in $demo/thumbs; exit status $status (1 = some files failed, as the broken samples should)"
+"$bin" status --catalog "$demo/photomill.sqlite"
+echo "demo: exports in $demo/exports; exit status $status (1 = some tasks failed, as the broken samples should)"
 [ "$status" -le 1 ]

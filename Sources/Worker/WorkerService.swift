@@ -49,6 +49,8 @@ public final class WorkerService: @unchecked Sendable {
     private var unacknowledged: [String: Unacknowledged] = [:]
     private var unacknowledgedOrder: [String] = []
     private var running: [String: Running] = [:]
+    /// FAILs for JOBs that arrived while draining, sent by the socket's owner.
+    private var refusals: [MillMessage] = []
     private var violations: [String: Int] = [:]
     private var lastViolationLog = 0.0
 
@@ -184,8 +186,17 @@ public final class WorkerService: @unchecked Sendable {
         }
         switch message {
         case .job(let job, let blobs):
-            // A stopping worker takes no new work; its DISCONNECT hands it back.
-            guard !isStopping else { return .ok }
+            // A draining worker takes no new work (PROTOCOL.md, "Shutdown").
+            guard !isStopping else {
+                refusals.append(.fail(.with {
+                    $0.jobID = job.jobID
+                    $0.leaseToken = job.leaseToken
+                    $0.errorClass = "shutting-down"
+                    $0.message = "worker \(configuration.workerId) is stopping"
+                    $0.retryable = true
+                }))
+                return .ok
+            }
             let deadlineMs = job.deadlines.map(\.deadlineMs).max() ?? 60_000
             running[job.jobID] = Running(token: job.leaseToken, kinds: job.kinds,
                                          deadline: Double(deadlineMs) / 1000, since: now())
@@ -273,6 +284,8 @@ public final class WorkerService: @unchecked Sendable {
                 }
                 if item.index == 0 {
                     while let frames = try? socket.receive(dontWait: true) { _ = handle(frames) }
+                    for refusal in refusals { send(refusal, on: socket) }
+                    refusals.removeAll()
                 }
             }
         }
