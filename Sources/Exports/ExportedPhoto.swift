@@ -1,48 +1,37 @@
 import Catalog
 
 /// The content of `metadata/{md5}.plist`: the photo metadata vocabulary (the same names
-/// as `inspect --json`), the content hashes and the recognised text. Absent values are
-/// left out of the plist. docs/exports.md documents every key.
-public struct ExportedPhoto: Codable, Sendable, Hashable {
-    public var dateTaken: String?
-    public var fileModificationDate: String?
-    public var fileSize: Int64?
-    public var pixelWidth: Int?
-    public var pixelHeight: Int?
-    public var cameraMake: String?
-    public var cameraModel: String?
-    public var orientation: Int?
-    public var gpsLatitude: Double?
-    public var gpsLongitude: Double?
-    public var aperture: Double?
-    public var shutterSpeed: Double?
-    public var iso: Int?
-    public var focalLength: Double?
-    public var lensModel: String?
+/// as `inspect --json`), the file size, the content hashes and the recognised text, in
+/// one flat dictionary. Absent values are left out. docs/exports.md documents every key.
+public struct ExportedPhoto: Encodable, Sendable, Hashable {
+    public var metadata: MetadataValues
+    public var fileSize: Int64
     public var md5: String
     public var sha256: String?
     public var ocrText: String?
 
     public init(_ record: ExportRecord, stripGPS: Bool) {
-        let m = record.metadata ?? MetadataValues()
-        dateTaken = m.dateTaken
-        fileModificationDate = m.fileModificationDate
+        metadata = record.metadata ?? MetadataValues()
+        if stripGPS {
+            metadata.gpsLatitude = nil
+            metadata.gpsLongitude = nil
+        }
         fileSize = record.size
-        pixelWidth = m.pixelWidth
-        pixelHeight = m.pixelHeight
-        cameraMake = m.cameraMake
-        cameraModel = m.cameraModel
-        orientation = m.orientation
-        gpsLatitude = stripGPS ? nil : m.gpsLatitude
-        gpsLongitude = stripGPS ? nil : m.gpsLongitude
-        aperture = m.aperture
-        shutterSpeed = m.shutterSpeed
-        iso = m.iso
-        focalLength = m.focalLength
-        lensModel = m.lensModel
         md5 = record.md5
         sha256 = record.sha256
         ocrText = record.ocrText
+    }
+
+    private enum CodingKeys: String, CodingKey { case fileSize, md5, sha256, ocrText }
+
+    public func encode(to encoder: any Encoder) throws {
+        // The metadata's keys and these share one dictionary.
+        try metadata.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(fileSize, forKey: .fileSize)
+        try container.encode(md5, forKey: .md5)
+        try container.encodeIfPresent(sha256, forKey: .sha256)
+        try container.encodeIfPresent(ocrText, forKey: .ocrText)
     }
 }
 

@@ -94,10 +94,12 @@ public struct ExportError: Error, Sendable, CustomStringConvertible {
     public var description: String { "export \(path): \(message)" }
 }
 
-enum AtomicWrite {
+/// Atomic, write-if-changed file output, shared by the exports and the CLI.
+public enum AtomicWrite {
     /// Writes `data` to `url` through a temporary file and rename(2), unless the file
     /// already holds exactly these bytes. Returns whether it wrote.
-    static func writeIfChanged(_ data: Data, to url: URL) throws(ExportError) -> Bool {
+    @discardableResult
+    public static func writeIfChanged(_ data: Data, to url: URL) throws(ExportError) -> Bool {
         if let existing = try? Data(contentsOf: url, options: .mappedIfSafe), existing == data { return false }
         let temporary = url.deletingLastPathComponent()
             .appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")

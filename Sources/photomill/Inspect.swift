@@ -1,4 +1,5 @@
 import ArgumentParser
+import Exports
 import Foundation
 import PhotoProcessing
 
@@ -42,7 +43,7 @@ extension Photomill {
                     let name = result.hashes?.md5 ?? URL(fileURLWithPath: result.path).deletingPathExtension().lastPathComponent
                     let path = URL(fileURLWithPath: thumbnailDir).appendingPathComponent("\(name).jpg").path
                     do {
-                        try AtomicFile.write(Data(thumbnail.jpeg), to: path)
+                        try AtomicWrite.writeIfChanged(Data(thumbnail.jpeg), to: URL(fileURLWithPath: path))
                         thumbnailPath = path
                     } catch {
                         failedThumbnailWrites += 1
