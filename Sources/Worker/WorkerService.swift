@@ -148,7 +148,8 @@ public final class WorkerService: @unchecked Sendable {
             if send(entry.frames, on: socket) { entry.sentAt = now(); unacknowledged[id] = entry }
         }
         while !isStopping {
-            let ready = try poller.poll(timeoutMilliseconds: Int(interval * 1000 / 4))
+            // Short enough that stop() is noticed quickly.
+            let ready = try poller.poll(timeoutMilliseconds: min(100, Int(interval * 1000 / 4)))
             for item in ready {
                 if item.index == 1 {
                     drain(wake)

@@ -55,7 +55,7 @@ final class LocalWorkers: @unchecked Sendable {
         }
         for process in running where process.isRunning { kill(process.processIdentifier, SIGTERM) }
         let deadline = Date().addingTimeInterval(10)
-        while running.contains(where: \.isRunning) && Date() < deadline { usleep(20_000) }
+        while running.contains(where: \.isRunning) && Date() < deadline { usleep(2_000) }
         for process in running where process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
 }

@@ -7,7 +7,7 @@ import Foundation
 final class ProgressReporter: @unchecked Sendable {
     // @unchecked: `running` is guarded by `lock`; the rest is used by the reporter thread only.
     private let catalog: Catalog
-    private let lock = NSLock()
+    private let lock = NSCondition()
     private var running = true
     private var thread: Thread?
     private let isTerminal = isatty(STDERR_FILENO) != 0
@@ -20,7 +20,10 @@ final class ProgressReporter: @unchecked Sendable {
             var lastLine = Date.distantPast
             var firstFinished: (Date, Int)?
             while lock.withLock({ running }) {
-                Thread.sleep(forTimeInterval: isTerminal ? 0.5 : 1)
+                // Waits on the condition, so that `stop()` ends the wait at once.
+                lock.lock()
+                if running { _ = lock.wait(until: Date().addingTimeInterval(isTerminal ? 0.5 : 1)) }
+                lock.unlock()
                 guard Date().timeIntervalSince(lastLine) >= (isTerminal ? 0.5 : 5),
                       let status = try? catalog.status() else { continue }
                 lastLine = Date()
@@ -37,7 +40,10 @@ final class ProgressReporter: @unchecked Sendable {
     }
 
     func stop() {
-        lock.withLock { running = false }
+        lock.lock()
+        running = false
+        lock.broadcast()
+        lock.unlock()
         while let thread, !thread.isFinished { usleep(10_000) }
     }
 
