@@ -87,6 +87,7 @@ public final class PhotoProcessor {
         do {
             let image = try VipsImageRef.thumbnail(of: bytes, size: options.ocrMaxSide).flattenedSRGB(grey: true)
             page = GreyImage(width: image.width, height: image.height, pixels: try image.pixels())
+            Vips.clearError()
         } catch {
             throw ProcessingError(.corrupt, "\(path): image data is damaged: \(error.message)")
         }

@@ -8,6 +8,7 @@ enum Thumbnailer {
     static func make(from bytes: UnsafeRawBufferPointer, longestSide: Int, quality: Int) throws(VipsError) -> Thumbnail {
         let image = try VipsImageRef.thumbnail(of: bytes, size: longestSide).flattenedSRGB()
         let jpeg = try image.encode { pm_vips_jpegsave($0, $1, $2, Int32(quality), 1) }
+        Vips.clearError()
         return Thumbnail(width: image.width, height: image.height, jpeg: jpeg)
     }
 }

@@ -17,6 +17,12 @@ enum Vips {
         guard initialised else { throw VipsError(message: "libvips failed to initialise: \(takeError())") }
     }
 
+    /// Forgets what libvips wrote to its error buffer during an operation that succeeded
+    /// anyway (HEIF loads leave "bad seek" notes there), so a later failure's message is
+    /// only its own. The buffer is process-wide: this narrows, not closes, the window in
+    /// which another thread's failure can pick up foreign text.
+    static func clearError() { vips_error_clear() }
+
     /// Takes libvips' error buffer (which is process-wide) and clears it.
     static func takeError() -> String {
         guard let copy = vips_error_buffer_copy() else { return "unknown libvips error" }
