@@ -143,6 +143,8 @@ public final class CoordinatorService: @unchecked Sendable {
     }
 
     /// One message; a message over the frame cap is counted and yields an empty one.
+    /// A function of its own because Swift 6.3.1's SIL optimizer (AllocBoxToStack) never
+    /// finishes on a typed-throws `catch … where` written inside `receiveAll`'s loop.
     private func receiveOne(_ router: ZMQSocket) throws(ZMQError) -> [Data]? {
         do {
             return try router.receive(dontWait: true)
