@@ -212,52 +212,41 @@ extension Catalog {
     private func applyResult(_ db: Database, _ reported: ReportedResult, now: Double, retry: RetryPolicy,
                              report: inout CommitReport) throws {
         let result = reported.result
-        let attempt = try db.cachedStatement(sql: """
-            INSERT INTO attempts (photoId, kind, worker, leaseToken, startedAt, endedAt, outcome, errorClass, errorMessage)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        let held = try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT attempts, maxAttempts FROM tasks WHERE photoId = ? AND kind = ? AND leaseToken = ? AND state = 'leased'
-            """), arguments: [result.photoId, result.kind.rawValue, result.leaseToken])
-        guard let held else {
-            report.stale.insert(result.leaseToken)
-            try attempt.execute(arguments: [result.photoId, result.kind.rawValue, reported.worker, result.leaseToken,
-                                            reported.startedAt, reported.endedAt, "stale", nil, nil])
-            return
+        func recordAttempt(_ outcome: String, _ errorClass: String? = nil, _ message: String? = nil) throws {
+            try db.cachedStatement(sql: """
+                INSERT INTO attempts (photoId, kind, worker, leaseToken, startedAt, endedAt, outcome, errorClass, errorMessage)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [result.photoId, result.kind.rawValue, reported.worker, result.leaseToken,
+                                         reported.startedAt, reported.endedAt, outcome, errorClass, message])
         }
-        report.committed.insert(result.leaseToken)
-        report.touchedPhotos.insert(result.photoId)
-        let key: StatementArguments = [result.photoId, result.kind.rawValue]
 
         if case .failure(let errorClass, let message, let retryable) = result.outcome {
-            let attempts: Int = held["attempts"], maxAttempts: Int = held["maxAttempts"]
-            let again = retryable && attempts < maxAttempts
-            if again {
-                report.retriedTasks += 1
-                try db.execute(sql: """
-                    UPDATE tasks SET state = 'pending', notBefore = ?, leaseToken = NULL, leasedTo = NULL, leasedAt = NULL,
-                        leaseExpires = NULL, errorClass = ?, errorMessage = ?, updatedAt = ?
-                    WHERE photoId = ? AND kind = ?
-                    """, arguments: [now + retry.delay(afterAttempt: attempts), errorClass, message, now] + key)
-            } else {
-                report.failedTasks += 1
-                try db.execute(sql: """
-                    UPDATE tasks SET state = 'failed', recipe = ?, leaseToken = NULL, leasedTo = NULL, leasedAt = NULL,
-                        leaseExpires = NULL, errorClass = ?, errorMessage = ?, updatedAt = ?
-                    WHERE photoId = ? AND kind = ?
-                    """, arguments: [result.recipe, errorClass, message, now] + key)
+            guard let held = try heldAttempts(db, result.photoId, result.kind, token: result.leaseToken) else {
+                report.stale.insert(result.leaseToken)
+                return try recordAttempt("stale")
             }
-            try attempt.execute(arguments: [result.photoId, result.kind.rawValue, reported.worker, result.leaseToken,
-                                            reported.startedAt, reported.endedAt, again ? "retry" : "failed",
-                                            errorClass, message])
-            return
+            report.committed.insert(result.leaseToken)
+            report.touchedPhotos.insert(result.photoId)
+            let again = retryable && held.attempts < held.maxAttempts
+            if again { report.retriedTasks += 1 } else { report.failedTasks += 1 }
+            try endLease(db, result.photoId, result.kind, token: result.leaseToken,
+                         retryAt: again ? now + retry.delay(afterAttempt: held.attempts) : nil,
+                         errorClass: errorClass, message: message, recipe: result.recipe, now: now)
+            return try recordAttempt(again ? "retry" : "failed", errorClass, message)
         }
 
+        // The lease check and the state change are one statement: a success costs no read.
         try db.cachedStatement(sql: """
             UPDATE tasks SET state = 'done', recipe = ?, leaseToken = NULL, leasedTo = NULL, leasedAt = NULL,
                 leaseExpires = NULL, errorClass = NULL, errorMessage = NULL, updatedAt = ?
-            WHERE photoId = ? AND kind = ?
-            """).execute(arguments: [result.recipe, now] + key)
+            WHERE photoId = ? AND kind = ? AND leaseToken = ? AND state = 'leased'
+            """).execute(arguments: [result.recipe, now, result.photoId, result.kind.rawValue, result.leaseToken])
+        guard db.changesCount == 1 else {
+            report.stale.insert(result.leaseToken)
+            return try recordAttempt("stale")
+        }
+        report.committed.insert(result.leaseToken)
+        report.touchedPhotos.insert(result.photoId)
         switch result.outcome {
         case .hash(let md5, let sha256):
             try db.cachedStatement(sql: "UPDATE photos SET md5 = ?, sha256 = ? WHERE id = ?")
@@ -279,38 +268,50 @@ extension Catalog {
         case .failure:
             break
         }
-        try attempt.execute(arguments: [result.photoId, result.kind.rawValue, reported.worker, result.leaseToken,
-                                        reported.startedAt, reported.endedAt, "done", nil, nil])
+        try recordAttempt("done")
+    }
+
+    /// Attempts used and allowed, if the task is still leased under `token`.
+    private func heldAttempts(_ db: Database, _ photoId: Int64, _ kind: TaskKind,
+                              token: String) throws -> (attempts: Int, maxAttempts: Int)? {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT attempts, maxAttempts FROM tasks WHERE photoId = ? AND kind = ? AND leaseToken = ? AND state = 'leased'
+            """), arguments: [photoId, kind.rawValue, token]) else { return nil }
+        return (row["attempts"], row["maxAttempts"])
+    }
+
+    /// Ends a lease without a result: back to `pending` at `retryAt`, or `failed` when nil.
+    private func endLease(_ db: Database, _ photoId: Int64, _ kind: TaskKind, token: String, retryAt: Double?,
+                          attempts: Int? = nil, errorClass: String, message: String, recipe: String? = nil,
+                          now: Double) throws {
+        let key: StatementArguments = [photoId, kind.rawValue, token]
+        if let retryAt {
+            try db.cachedStatement(sql: """
+                UPDATE tasks SET state = 'pending', attempts = COALESCE(?, attempts), notBefore = ?, leaseToken = NULL,
+                    leasedTo = NULL, leasedAt = NULL, leaseExpires = NULL, errorClass = ?, errorMessage = ?, updatedAt = ?
+                WHERE photoId = ? AND kind = ? AND leaseToken = ?
+                """).execute(arguments: [attempts, retryAt, errorClass, message, now] + key)
+        } else {
+            try db.cachedStatement(sql: """
+                UPDATE tasks SET state = 'failed', recipe = COALESCE(?, recipe), leaseToken = NULL, leasedTo = NULL,
+                    leasedAt = NULL, leaseExpires = NULL, errorClass = ?, errorMessage = ?, updatedAt = ?
+                WHERE photoId = ? AND kind = ? AND leaseToken = ?
+                """).execute(arguments: [recipe, errorClass, message, now] + key)
+        }
     }
 
     private func applyRelease(_ db: Database, _ release: Release, now: Double, retry: RetryPolicy,
                               report: inout CommitReport) throws {
         let lease = release.lease
         for kind in lease.kinds {
-            let key: StatementArguments = [lease.photoId, kind.rawValue, lease.token]
-            guard let held = try Row.fetchOne(db, sql: """
-                SELECT attempts, maxAttempts FROM tasks WHERE photoId = ? AND kind = ? AND leaseToken = ? AND state = 'leased'
-                """, arguments: key) else { continue }
-            var attempts: Int = held["attempts"]
-            let maxAttempts: Int = held["maxAttempts"]
-            if release.reason == .shutdown { attempts -= 1 }
-            let final = attempts >= maxAttempts
-            if final {
-                report.failedTasks += 1
-                try db.execute(sql: """
-                    UPDATE tasks SET state = 'failed', leaseToken = NULL, leasedTo = NULL, leasedAt = NULL, leaseExpires = NULL,
-                        errorClass = ?, errorMessage = ?, updatedAt = ?
-                    WHERE photoId = ? AND kind = ? AND leaseToken = ?
-                    """, arguments: [release.reason.finalErrorClass, release.message, now] + key)
-            } else {
-                report.retriedTasks += 1
-                let delay = release.reason == .shutdown ? 0 : retry.delay(afterAttempt: attempts)
-                try db.execute(sql: """
-                    UPDATE tasks SET state = 'pending', attempts = ?, notBefore = ?, leaseToken = NULL, leasedTo = NULL,
-                        leasedAt = NULL, leaseExpires = NULL, errorClass = ?, errorMessage = ?, updatedAt = ?
-                    WHERE photoId = ? AND kind = ? AND leaseToken = ?
-                    """, arguments: [attempts, now + delay, release.reason.finalErrorClass, release.message, now] + key)
-            }
+            guard let held = try heldAttempts(db, lease.photoId, kind, token: lease.token) else { continue }
+            // A coordinator's own shutdown hands the attempt back.
+            let attempts = release.reason == .shutdown ? held.attempts - 1 : held.attempts
+            let final = attempts >= held.maxAttempts
+            if final { report.failedTasks += 1 } else { report.retriedTasks += 1 }
+            let delay = release.reason == .shutdown ? 0 : retry.delay(afterAttempt: attempts)
+            try endLease(db, lease.photoId, kind, token: lease.token, retryAt: final ? nil : now + delay,
+                         attempts: attempts, errorClass: release.reason.finalErrorClass, message: release.message, now: now)
             if release.reason != .shutdown {
                 try db.execute(sql: """
                     INSERT INTO attempts (photoId, kind, worker, leaseToken, startedAt, endedAt, outcome, errorClass, errorMessage)

@@ -48,7 +48,7 @@ extension Catalog {
     }
 
     /// Marks every worker gone (a coordinator starting afresh knows none of them yet).
-    public func forgetWorkers(now: Double) throws(CatalogError) {
+    public func forgetWorkers() throws(CatalogError) {
         try write { db in
             try db.execute(sql: "UPDATE workers SET state = 'gone', inFlight = 0 WHERE state = 'connected'")
         }

@@ -76,7 +76,7 @@ public final class CoordinatorService: @unchecked Sendable {
         }
         onBound?(boundEndpoints)
         startedAt = now()
-        try catalog.forgetWorkers(now: startedAt)
+        try catalog.forgetWorkers()
         adoptOutstandingLeases()
 
         let scanner = Scanner(catalog: catalog, roots: configuration.roots, kinds: configuration.kinds,

@@ -15,8 +15,6 @@ struct Violations {
         }
         if lastLogged.count > 10_000 { lastLogged = lastLogged.filter { time - $0.value < 60 } }
     }
-
-    var total: Int { counts.values.reduce(0, +) }
 }
 
 extension Data {

@@ -43,8 +43,9 @@ final class JobRunner {
             path = to + path.dropFirst(from.count)
             break
         }
-        let resolved = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+        // Resolving symlinks costs syscalls per photo: only when there are roots to check.
         if !configuration.pathRoots.isEmpty,
+           case let resolved = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path,
            !configuration.pathRoots.contains(where: { resolved == $0 || resolved.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }) {
             return .failure(ProcessingError(.unreadable, "\(job.path): outside this worker's roots (\(configuration.pathRoots.joined(separator: ", ")))"))
         }

@@ -16,11 +16,7 @@ import Testing
     @Test func oneBadFileDoesNotStopTheOthers() throws {
         let directory = try temporaryDirectory()
         let good = directory.appendingPathComponent("good.png")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["vips", "black", good.path, "300", "200"]
-        try process.run()
-        process.waitUntilExit()
+        try blackImage(good.path, width: 300, height: 200)
         let bad = directory.appendingPathComponent("bad.jpg")
         try Data("not a photo".utf8).write(to: bad)
         let thumbs = directory.appendingPathComponent("thumbs")
@@ -45,14 +41,19 @@ import Testing
     @Test func allGoodExitsZeroAndTableNamesEachFile() throws {
         let directory = try temporaryDirectory()
         let file = directory.appendingPathComponent("grey.png")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["vips", "black", file.path, "64", "48"]
-        try process.run()
-        process.waitUntilExit()
+        try blackImage(file.path, width: 64, height: 48)
         let outcome = try PhotomillBinary.run(["inspect", "--kinds", "hash,metadata,thumbnail", file.path])
         #expect(outcome.status == 0)
         #expect(outcome.stdout.contains(file.path))
         #expect(outcome.stdout.contains("64×48"))
     }
+}
+
+/// A black image written by the `vips` command (not by the code under test).
+private func blackImage(_ path: String, width: Int, height: Int) throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["vips", "black", path, String(width), String(height)]
+    try process.run()
+    process.waitUntilExit()
 }
