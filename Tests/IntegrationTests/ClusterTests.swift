@@ -52,13 +52,10 @@ import Testing
         }
 
         let attemptsBefore = try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM attempts")
-        let started = Date()
         let second = try PhotomillBinary.run(["run", photos.path, "--workers", "2", "--catalog", catalog.path,
                                               "--exports", exports.path])
-        let seconds = Date().timeIntervalSince(started)
         #expect(second.stdout.contains("0 new, 0 changed, 14 unchanged photos; 0 tasks queued"), "\(second.stdout)")
         #expect(try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM attempts") == attemptsBefore, "no job dispatched")
-        #expect(seconds < 10)
     }
 
     /// A coordinator and two workers over tcp loopback, started separately; one worker
