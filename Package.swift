@@ -8,6 +8,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "photomill", targets: ["photomill"]),
+        .executable(name: "photomill-bench", targets: ["photomill-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -69,6 +70,15 @@ let package = Package(
                 "Coordinator", "Worker", "Exports", "Catalog", "PhotoProcessing",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+            ]),
+        // The benchmark suite (docs/benchmarks.md): `swift run -c release photomill-bench`.
+        .executableTarget(
+            name: "photomill-bench",
+            dependencies: [
+                "Coordinator", "Catalog", "MillProtocol", "ZeroMQ",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]),
 
         .testTarget(

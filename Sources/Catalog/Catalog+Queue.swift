@@ -176,16 +176,22 @@ extension Catalog {
     /// Commits leases, results and releases in one transaction. A result counts only if
     /// its task is still leased under the same token (checked in this transaction), so
     /// each is committed exactly once; anything else is reported stale.
+    ///
+    /// A lease whose successful result is in the same batch is never written as `leased`:
+    /// the task goes from `pending` to `done` in one statement, in the same transaction,
+    /// which is all a reader could ever have seen of it. Quick jobs so cost one write, not two.
     public func commit(_ batch: CommitBatch, now: Double, retry: RetryPolicy = RetryPolicy()) throws(CatalogError) -> CommitReport {
         try write { db in
             var report = CommitReport()
-            try applyLeases(db, batch.leases, now: now)
+            let folded = Self.foldedLeases(batch)
+            try applyLeases(db, batch.leases, skipping: folded, now: now)
             for (token, expiresAt) in batch.extensions {
                 try db.execute(sql: "UPDATE tasks SET leaseExpires = ? WHERE leaseToken = ? AND state = 'leased'",
                                arguments: [expiresAt, token])
             }
             for reported in batch.results {
-                try applyResult(db, reported, now: now, retry: retry, report: &report)
+                let key = FoldKey(photoId: reported.result.photoId, kind: reported.result.kind, token: reported.result.leaseToken)
+                try applyResult(db, reported, leasedAt: folded[key], now: now, retry: retry, report: &report)
             }
             for release in batch.releases {
                 try applyRelease(db, release, now: now, retry: retry, report: &report)
@@ -195,21 +201,43 @@ extension Catalog {
         }
     }
 
-    private func applyLeases(_ db: Database, _ leases: [Lease], now: Double) throws {
+    private struct FoldKey: Hashable {
+        var photoId: Int64
+        var kind: TaskKind
+        var token: String
+    }
+
+    /// The leases of this batch with a successful result in it, and when each was granted.
+    private static func foldedLeases(_ batch: CommitBatch) -> [FoldKey: Double] {
+        guard !batch.leases.isEmpty else { return [:] }
+        var granted: [String: Double] = [:]
+        for lease in batch.leases { granted[lease.token] = lease.leasedAt }
+        var folded: [FoldKey: Double] = [:]
+        for reported in batch.results {
+            let result = reported.result
+            if case .failure = result.outcome { continue }
+            guard let leasedAt = granted[result.leaseToken] else { continue }
+            folded[FoldKey(photoId: result.photoId, kind: result.kind, token: result.leaseToken)] = leasedAt
+        }
+        return folded
+    }
+
+    private func applyLeases(_ db: Database, _ leases: [Lease], skipping folded: [FoldKey: Double], now: Double) throws {
         let statement = try db.cachedStatement(sql: """
             UPDATE tasks SET state = 'leased', attempts = attempts + 1, leaseToken = ?, leasedTo = ?, leasedAt = ?,
                 leaseExpires = ?, updatedAt = ?
             WHERE photoId = ? AND kind = ? AND state = 'pending'
             """)
         for lease in leases {
-            for kind in lease.kinds {
+            for kind in lease.kinds where folded[FoldKey(photoId: lease.photoId, kind: kind, token: lease.token)] == nil {
                 try statement.execute(arguments: [lease.token, lease.worker, lease.leasedAt, lease.expiresAt, now,
                                                   lease.photoId, kind.rawValue])
             }
         }
     }
 
-    private func applyResult(_ db: Database, _ reported: ReportedResult, now: Double, retry: RetryPolicy,
+    /// `leasedAt`: set when the result's lease is in the same batch and was not written.
+    private func applyResult(_ db: Database, _ reported: ReportedResult, leasedAt: Double?, now: Double, retry: RetryPolicy,
                              report: inout CommitReport) throws {
         let result = reported.result
         func recordAttempt(_ outcome: String, _ errorClass: String? = nil, _ message: String? = nil) throws {
@@ -236,11 +264,21 @@ extension Catalog {
         }
 
         // The lease check and the state change are one statement: a success costs no read.
-        try db.cachedStatement(sql: """
-            UPDATE tasks SET state = 'done', recipe = ?, leaseToken = NULL, leasedTo = NULL, leasedAt = NULL,
-                leaseExpires = NULL, errorClass = NULL, errorMessage = NULL, updatedAt = ?
-            WHERE photoId = ? AND kind = ? AND leaseToken = ? AND state = 'leased'
-            """).execute(arguments: [result.recipe, now, result.photoId, result.kind.rawValue, result.leaseToken])
+        if let leasedAt {
+            // Its lease was never written: the task must still be as it was when leased
+            // (a re-scan of a changed file since then re-queues it with a later updatedAt).
+            try db.cachedStatement(sql: """
+                UPDATE tasks SET state = 'done', attempts = attempts + 1, recipe = ?, errorClass = NULL,
+                    errorMessage = NULL, updatedAt = ?
+                WHERE photoId = ? AND kind = ? AND state = 'pending' AND updatedAt <= ?
+                """).execute(arguments: [result.recipe, now, result.photoId, result.kind.rawValue, leasedAt])
+        } else {
+            try db.cachedStatement(sql: """
+                UPDATE tasks SET state = 'done', recipe = ?, leaseToken = NULL, leasedTo = NULL, leasedAt = NULL,
+                    leaseExpires = NULL, errorClass = NULL, errorMessage = NULL, updatedAt = ?
+                WHERE photoId = ? AND kind = ? AND leaseToken = ? AND state = 'leased'
+                """).execute(arguments: [result.recipe, now, result.photoId, result.kind.rawValue, result.leaseToken])
+        }
         guard db.changesCount == 1 else {
             report.stale.insert(result.leaseToken)
             return try recordAttempt("stale")

@@ -27,12 +27,14 @@ public final class CoordinatorService: @unchecked Sendable {
     private var sessions: [Data: WorkerSession] = [:]
     private var inFlight: [String: InFlight] = [:]            // by lease token
     private var tokenForJob: [String: String] = [:]           // job id → lease token
-    private var readyQueue: [PendingJob] = []
+    private var readyQueue = ReadyQueue()
     private var cursor: Int64 = 0
     private var reachedEnd = false
     private var nextRefill = 0.0
     private var batch = CommitBatch()
-    private var acks: [(routingId: Data, jobID: String, token: String)] = []
+    private var acks: [PendingAck] = []
+    /// Set at the start of `run()`; writes the batches on its own thread.
+    private var committer: Committer!
     private var lastFlush = 0.0
     private var violations = Violations()
     private var jobCounter = 0
@@ -76,6 +78,8 @@ public final class CoordinatorService: @unchecked Sendable {
         }
         onBound?(boundEndpoints)
         startedAt = now()
+        committer = try Committer(catalog: catalog, retry: configuration.retry)
+        defer { committer.stop() }
         try catalog.forgetWorkers()
         adoptOutstandingLeases()
 
@@ -84,18 +88,27 @@ public final class CoordinatorService: @unchecked Sendable {
         scanner.start()
 
         var poller = Poller()
-        _ = poller.register(router)
+        let socketIndex = poller.register(router)
+        let committedIndex = poller.register(fileDescriptor: committer.wakeDescriptor)
         var lastDoneCheck = 0.0
+        var nextLeaseCheck = 0.0
         while !isStopping {
-            let ready = try poller.poll(timeoutMilliseconds: nextTimeout())
-            if !ready.isEmpty { try receiveAll(router) }
+            for ready in try poller.poll(timeoutMilliseconds: nextTimeout()) {
+                if ready.index == socketIndex { try receiveAll(router) }
+                if ready.index == committedIndex, let done = committer.collect() { try settle(done, router: router) }
+            }
             let time = now()
             let sinceFlush: Double = time - lastFlush
             if batch.results.count >= configuration.commitBatchSize || sinceFlush >= configuration.commitInterval {
                 try flush(router)
             }
-            checkLiveness(at: time)
-            checkLeases(at: time)
+            if time >= nextLeaseCheck {
+                // Liveness and deadlines are whole seconds: ten looks a second suffice,
+                // where a look per loop turn would walk every lease per message.
+                nextLeaseCheck = time + 0.1
+                checkLiveness(at: time)
+                checkLeases(at: time)
+            }
             if readyQueue.count < configuration.readyQueueLimit / 4 && time >= nextRefill { try refill(at: time) }
             dispatch(router, at: time)
             heartbeat(router, at: time)
@@ -104,7 +117,7 @@ public final class CoordinatorService: @unchecked Sendable {
             let sinceCheck: Double = time - lastDoneCheck
             if configuration.exitWhenDone && scanner.finished && idle && sinceCheck > 0.2 {
                 lastDoneCheck = time
-                try flush(router)
+                try flushAndWait(router)
                 if try catalog.unfinishedTaskCount() == 0 { break }
             }
         }
@@ -116,7 +129,7 @@ public final class CoordinatorService: @unchecked Sendable {
 
     private func nextTimeout() -> Int {
         var timeout: Double = configuration.heartbeatInterval / 4
-        if !batch.isEmpty {
+        if !batch.isEmpty && !committer.isBusy {
             let untilFlush: Double = lastFlush + configuration.commitInterval - now()
             timeout = Swift.min(timeout, Swift.max(0.0, untilFlush))
         }
@@ -200,7 +213,7 @@ public final class CoordinatorService: @unchecked Sendable {
     private func handleResult(_ result: Photomill_V1_Result, blobs: [Data], from peer: Data, at time: Double) {
         guard let flight = claim(result.jobID, token: result.leaseToken, peer: peer) else {
             reject(peer, reason: "unknown-job", detail: "RESULT for a job it does not hold: " + result.jobID, at: time)
-            acks.append((peer, result.jobID, result.leaseToken))
+            acks.append(PendingAck(routingId: peer, jobID: result.jobID, token: result.leaseToken))
             return
         }
         accept(ResultConversion.taskResults(result, blobs: blobs, lease: flight.lease), flight: flight, peer: peer, at: time)
@@ -209,7 +222,7 @@ public final class CoordinatorService: @unchecked Sendable {
     private func handleFail(_ fail: Photomill_V1_Fail, from peer: Data, at time: Double) {
         guard let flight = claim(fail.jobID, token: fail.leaseToken, peer: peer) else {
             reject(peer, reason: "unknown-job", detail: "FAIL for a job it does not hold: " + fail.jobID, at: time)
-            acks.append((peer, fail.jobID, fail.leaseToken))
+            acks.append(PendingAck(routingId: peer, jobID: fail.jobID, token: fail.leaseToken))
             return
         }
         accept(ResultConversion.failures(fail, lease: flight.lease), flight: flight, peer: peer, at: time)
@@ -286,29 +299,50 @@ public final class CoordinatorService: @unchecked Sendable {
         for result in results {
             batch.results.append(ReportedResult(result: result, worker: worker, startedAt: flight.lease.leasedAt, endedAt: time))
         }
-        acks.append((peer, flight.jobID, flight.lease.token))
+        acks.append(PendingAck(routingId: peer, jobID: flight.jobID, token: flight.lease.token))
     }
 
     // MARK: Committing
 
+    /// Hands what came in to the committer, unless it is still writing the previous
+    /// batch: then this one goes on growing until the committer is free.
     private func flush(_ router: ZMQSocket) throws {
+        guard !committer.isBusy else { return }
         lastFlush = now()
         for peer in changedWorkers { if let session = sessions[peer] { batch.workers.append(session.row(state: "connected")) } }
         batch.workers += departed
         guard !batch.isEmpty || !acks.isEmpty else { return }
-        let report = try catalog.commit(batch, now: lastFlush, retry: configuration.retry)
+        committer.submit(batch, acks: acks, now: lastFlush)
         batch = CommitBatch()
+        acks.removeAll()
         changedWorkers.removeAll()
         departed.removeAll()
-        // Only now, with the transaction committed, may the workers forget their results.
+    }
+
+    /// A batch is committed: only now may the workers forget their results.
+    private func settle(_ done: Committer.Done, router: ZMQSocket) throws {
+        let report = try done.report.get()
         var byPeer: [Data: Photomill_V1_Ack] = [:]
-        for (peer, jobID, token) in acks {
-            if report.committed.contains(token) { byPeer[peer, default: .init()].committed.append(jobID) }
-            else { byPeer[peer, default: .init()].discarded.append(jobID) }
+        var seen: Set<PendingAck> = []
+        let most = FieldBounds.ackEntries.upperBound
+        for ack in done.acks where seen.insert(ack).inserted {
+            if report.committed.contains(ack.token) { byPeer[ack.routingId, default: .init()].committed.append(ack.jobID) }
+            else { byPeer[ack.routingId, default: .init()].discarded.append(ack.jobID) }
+            // An ACK names at most `most` jobs: a batch that grew while the committer was busy goes out in several.
+            if let full = byPeer[ack.routingId], full.committed.count + full.discarded.count == most {
+                send(.ack(full), to: ack.routingId, router: router)
+                byPeer[ack.routingId] = nil
+            }
         }
-        acks.removeAll()
         for (peer, ack) in byPeer { send(.ack(ack), to: peer, router: router) }
         if !report.touchedPhotos.isEmpty { onCommitted?(Array(report.touchedPhotos)) }
+    }
+
+    /// Commits everything received so far and waits until it is written.
+    private func flushAndWait(_ router: ZMQSocket) throws {
+        if let done = committer.collect(wait: true) { try settle(done, router: router) }
+        try flush(router)
+        if let done = committer.collect(wait: true) { try settle(done, router: router) }
     }
 
     // MARK: Leases
@@ -372,31 +406,34 @@ public final class CoordinatorService: @unchecked Sendable {
 
     // MARK: Dispatching
 
-    /// Pages due work from the catalog. Leases granted since the last commit are committed
-    /// first, so that the catalog never offers a job that is already out.
+    /// Pages due work from the catalog. Leases granted since the last commit are not in
+    /// the catalog yet (they are written with a later batch, together with the results
+    /// that already came back, or are being written now), so the page is filtered
+    /// against them.
     private func refill(at time: Double) throws {
         if reachedEnd {
             guard readyQueue.isEmpty else { return }
             cursor = 0
             reachedEnd = false
         }
-        if !batch.leases.isEmpty { try flushLeasesOnly() }
         let limit = configuration.readyQueueLimit - readyQueue.count
         let page = try catalog.pendingJobs(afterPhoto: cursor, now: time, limit: limit)
-        readyQueue += page
         if let last = page.last { cursor = last.photoId }
         if page.count < limit {
             reachedEnd = true
             // Nothing more is due now: look again shortly, not on every loop turn.
             if page.isEmpty { nextRefill = time + 0.25 }
         }
+        let unwritten = batch.leases + committer.leasesInFlight
+        guard !unwritten.isEmpty else { return readyQueue.append(contentsOf: page) }
+        var out: Set<TaskKey> = []
+        for lease in unwritten { for kind in lease.kinds { out.insert(TaskKey(photoId: lease.photoId, kind: kind)) } }
+        readyQueue.append(contentsOf: page.filter { job in !job.kinds.contains { out.contains(TaskKey(photoId: job.photoId, kind: $0)) } })
     }
 
-    private func flushLeasesOnly() throws {
-        var leases = CommitBatch()
-        leases.leases = batch.leases
-        batch.leases.removeAll()
-        _ = try catalog.commit(leases, now: now(), retry: configuration.retry)
+    private struct TaskKey: Hashable {
+        var photoId: Int64
+        var kind: TaskKind
     }
 
     private func dispatch(_ router: ZMQSocket, at time: Double) {
@@ -405,8 +442,7 @@ public final class CoordinatorService: @unchecked Sendable {
         let byCredit: [Data] = sessions.values.sorted { $0.credit > $1.credit }.map(\.routingId)
         for peer in byCredit {
             while let session = sessions[peer], session.credit > 0 {
-                guard let index = readyQueue.prefix(256).firstIndex(where: { session.canTake($0.kinds, ocrLanguage: language) }) else { break }
-                let job = readyQueue.remove(at: index)
+                guard let job = readyQueue.takeFirst(within: 256, where: { session.canTake($0.kinds, ocrLanguage: language) }) else { break }
                 if !send(job, to: session, router: router, at: time) { break }
             }
         }
@@ -415,7 +451,7 @@ public final class CoordinatorService: @unchecked Sendable {
     private func send(_ job: PendingJob, to session: WorkerSession, router: ZMQSocket, at time: Double) -> Bool {
         jobCounter += 1
         let jobID = "\(job.photoId).\(jobCounter)"
-        let token = Self.newToken()
+        let token = tokenPrefix + String(jobCounter, radix: 16)
         let deadlines: [Photomill_V1_KindDeadline] = job.kinds.map { kind in
             var entry = Photomill_V1_KindDeadline()
             entry.kind = kind.wire
@@ -434,11 +470,14 @@ public final class CoordinatorService: @unchecked Sendable {
         message.deadlines = deadlines
         message.parameters = jobParameters
         guard send(.job(message, blobs: []), to: session.routingId, router: router) else {
-            readyQueue.insert(job, at: 0)
+            readyQueue.putBack(job)
             return false
         }
+        // The clock read now, not the loop turn's: a commit earlier in this turn may have
+        // re-queued the task, and the catalog tells a lease from a later re-queue by time.
+        let leasedAt = now()
         let lease = Lease(photoId: job.photoId, kinds: job.kinds, token: token, worker: session.workerId,
-                          leasedAt: time, expiresAt: time + deadline)
+                          leasedAt: leasedAt, expiresAt: leasedAt + deadline)
         batch.leases.append(lease)
         inFlight[token] = InFlight(lease: lease, jobID: jobID, routingId: session.routingId)
         tokenForJob[jobID] = token
@@ -498,14 +537,16 @@ public final class CoordinatorService: @unchecked Sendable {
             batch.releases.append(Release(lease: flight.lease, reason: .shutdown, message: "coordinator stopped"))
         }
         inFlight.removeAll()
-        try flush(router)
+        try flushAndWait(router)
     }
 
-    static func newToken() -> String {
+    /// Lease tokens are this run's random prefix and the job counter: unique across
+    /// restarts (a new prefix each run) without a call to the kernel's random source per job.
+    private let tokenPrefix: String = {
         var generator = SystemRandomNumberGenerator()
         let high: UInt64 = generator.next(), low: UInt64 = generator.next()
-        return String(high, radix: 16) + "-" + String(low, radix: 16)
-    }
+        return String(high, radix: 16) + String(low, radix: 16) + "-"
+    }()
 
     func now() -> Double { Date().timeIntervalSince1970 }
 }

@@ -61,6 +61,52 @@ import Testing
         #expect(md5 == .some(nil))
     }
 
+    /// A lease and its successful result in one batch: the task goes straight to done
+    /// with its attempt counted, and a lease that failed in the same batch is still written.
+    @Test func leaseAndResultInOneBatchCostOneWrite() throws {
+        _ = try catalog.record(files(2), kinds: [.hash], now: 1)
+        let jobs = try catalog.pendingJobs(afterPhoto: 0, now: 10, limit: 10)
+        #expect(jobs.count == 2)
+        var batch = CommitBatch()
+        batch.leases = [lease(jobs[0], token: "ok"), lease(jobs[1], token: "bad")]
+        batch.results = [
+            ReportedResult(result: TaskResult(photoId: jobs[0].photoId, kind: .hash, leaseToken: "ok",
+                                              outcome: .hash(md5: "aa", sha256: "bb"), recipe: "r"),
+                           worker: "w1", startedAt: 100, endedAt: 101),
+            ReportedResult(result: TaskResult(photoId: jobs[1].photoId, kind: .hash, leaseToken: "bad",
+                                              outcome: .failure(errorClass: "unreadable", message: "gone", retryable: true), recipe: ""),
+                           worker: "w1", startedAt: 100, endedAt: 101),
+        ]
+        let report = try catalog.commit(batch, now: 101)
+        #expect(report.committed == ["ok", "bad"] && report.stale.isEmpty)
+        let done = try #require(try taskRow(jobs[0].photoId, .hash))
+        #expect(done["state"] as String? == "done")
+        #expect(done["attempts"] as Int? == 1)
+        #expect(done["leaseToken"] as String? == nil)
+        let retried = try #require(try taskRow(jobs[1].photoId, .hash))
+        #expect(retried["state"] as String? == "pending")
+        #expect(retried["attempts"] as Int? == 1)
+        #expect(retried["errorClass"] as String? == "unreadable")
+        let outcomes = try catalog.pool.read { db in try String.fetchAll(db, sql: "SELECT outcome FROM attempts ORDER BY photoId") }
+        #expect(outcomes == ["done", "retry"])
+    }
+
+    /// A file re-scanned as changed after its job went out: the result of the old
+    /// version is stale even though its lease was never written.
+    @Test func unwrittenLeaseOfARequeuedTaskIsStale() throws {
+        _ = try catalog.record(files(1), kinds: [.hash], now: 1)
+        let job = try #require(try catalog.pendingJobs(afterPhoto: 0, now: 10, limit: 10).first)
+        _ = try catalog.record(files(1, size: 999), kinds: [.hash], now: 150)   // after the lease at 100
+        var batch = CommitBatch()
+        batch.leases = [lease(job, token: "t1", now: 100)]
+        batch.results = [ReportedResult(result: TaskResult(photoId: job.photoId, kind: .hash, leaseToken: "t1",
+                                                           outcome: .hash(md5: "aa", sha256: "bb"), recipe: "r"),
+                                        worker: "w1", startedAt: 100, endedAt: 160)]
+        let report = try catalog.commit(batch, now: 160)
+        #expect(report.stale == ["t1"] && report.committed.isEmpty)
+        #expect(try taskRow(job.photoId, .hash)?["state"] == "pending")
+    }
+
     @Test func resultIsCommittedExactlyOnce() throws {
         _ = try catalog.record(files(1), kinds: [.metadata], now: 1)
         let job = try #require(try catalog.pendingJobs(afterPhoto: 0, now: 10, limit: 10).first)

@@ -1,0 +1,52 @@
+import Catalog
+import Foundation
+
+/// The catalog alone, doing what the coordinator asks of it per trivial task (page it in,
+/// commit its lease, commit its result), with no messaging: the ceiling SQLite sets.
+struct CatalogBench {
+    var tasks: Int
+
+    func run(in directory: URL) throws -> Double {
+        let catalog = try Catalog(path: directory.appendingPathComponent("catalog-alone.sqlite").path)
+        var queued = 0
+        while queued < tasks {
+            let files = (queued..<min(tasks, queued + 5_000)).map { ScannedFile(path: "/bench/\($0).jpg", size: 0, mtimeNs: 0) }
+            _ = try catalog.record(files, kinds: [.hash], now: Date().timeIntervalSince1970)
+            queued += files.count
+        }
+        let start = Date()
+        let cpuStart = threadCPUSeconds()
+        var cursor: Int64 = 0
+        var committed = 0
+        var phases = [0.0, 0.0, 0.0]
+        var mark = Date()
+        func lap(_ i: Int) { let t = Date(); phases[i] += t.timeIntervalSince(mark); mark = t }
+        while true {
+            let now = Date().timeIntervalSince1970
+            let page = try catalog.pendingJobs(afterPhoto: cursor, now: now, limit: 512)
+            lap(0)
+            guard let last = page.last else { break }
+            cursor = last.photoId
+            var leases = CommitBatch()
+            leases.leases = page.enumerated().map { index, job in
+                Lease(photoId: job.photoId, kinds: job.kinds, token: "t\(cursor)-\(index)", worker: "w", leasedAt: now, expiresAt: now + 60)
+            }
+            _ = try catalog.commit(leases, now: now)
+            lap(1)
+            var results = CommitBatch()
+            results.results = leases.leases.map { lease in
+                ReportedResult(result: TaskResult(photoId: lease.photoId, kind: .hash, leaseToken: lease.token,
+                                                  outcome: .hash(md5: "d41d8cd98f00b204e9800998ecf8427e",
+                                                                 sha256: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
+                                                  recipe: "echo"),
+                               worker: "w", startedAt: now, endedAt: now)
+            }
+            committed += try catalog.commit(results, now: now).committed.count
+            lap(2)
+        }
+        let perTask = { (seconds: Double) in String(format: "%.1f µs", seconds / Double(tasks) * 1e6) }
+        print("  per task: page \(perTask(phases[0])), lease \(perTask(phases[1])), result \(perTask(phases[2])); CPU \(perTask(threadCPUSeconds() - cpuStart))")
+        guard committed == tasks else { throw BenchError("catalog alone committed \(committed) of \(tasks)") }
+        return Double(committed) / Date().timeIntervalSince(start)
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import MillProtocol
+import ZeroMQ
+
+/// What is left of a worker when the work costs nothing: it answers every JOB at once
+/// with the hashes of an empty file, so that a benchmark measures the coordinator (and
+/// the wire) alone. It speaks the real protocol over a real socket: READY with its
+/// slots, RESULT per JOB, HEARTBEAT while idle, and it counts the ACKs.
+final class EchoWorker: @unchecked Sendable {
+    // @unchecked: every field is written by the worker's thread only, and read by the
+    // benchmark after `join()`.
+    let endpoint: String
+    let id: String
+    let slots: Int
+    private(set) var committed = 0
+    private(set) var firstJob: Double?
+    private(set) var lastAck: Double?
+    private let finished = DispatchSemaphore(value: 0)
+    private var failure: (any Error)?
+
+    init(endpoint: String, id: String, slots: Int) {
+        self.endpoint = endpoint
+        self.id = id
+        self.slots = slots
+    }
+
+    func start(context: ZMQContext) {
+        let thread = Thread { [self] in
+            do { try serve(context) } catch {
+                failure = error
+                FileHandle.standardError.write(Data("\(id): \(error)\n".utf8))
+            }
+            finished.signal()
+        }
+        thread.name = id
+        thread.start()
+    }
+
+    /// Waits for the coordinator's DISCONNECT (it sends one when every task is done).
+    func join() throws {
+        finished.wait()
+        if let failure { throw failure }
+    }
+
+    private func serve(_ context: ZMQContext) throws {
+        let socket = try ZMQSocket(context: context, type: .dealer)
+        defer { socket.close() }
+        try socket.set(.linger, to: 0)
+        try socket.connect(endpoint)
+        var ready = Photomill_V1_Ready()
+        ready.workerID = id
+        ready.host = "bench"
+        ready.softwareVersion = "bench"
+        ready.protocolVersion = 1
+        ready.slots = UInt32(slots)
+        ready.kinds = [.hash]
+        ready.heartbeatIntervalMs = 1000
+        _ = try socket.send(try MillCodec.encode(.ready(ready)))
+        var poller = Poller()
+        _ = poller.register(socket)
+        var lastSent = Date().timeIntervalSince1970
+        while true {
+            if try poller.poll(timeoutMilliseconds: 250).isEmpty {
+                _ = try socket.send(try MillCodec.encode(.heartbeat()))
+                lastSent = Date().timeIntervalSince1970
+                continue
+            }
+            while let frames = try socket.receive(dontWait: true) {
+                switch try MillCodec.decode(frames) {
+                case .job(let job, _):
+                    if firstJob == nil { firstJob = Date().timeIntervalSince1970 }
+                    _ = try socket.send(try MillCodec.encode(.result(Self.answer(job), blobs: [])))
+                case .ack(let ack):
+                    committed += ack.committed.count
+                    lastAck = Date().timeIntervalSince1970
+                case .disconnect:
+                    return
+                default:
+                    break
+                }
+            }
+            let now = Date().timeIntervalSince1970
+            if now - lastSent >= 1 {
+                _ = try socket.send(try MillCodec.encode(.heartbeat()))
+                lastSent = now
+            }
+        }
+    }
+
+    private static func answer(_ job: Photomill_V1_Job) -> Photomill_V1_Result {
+        var result = Photomill_V1_Result()
+        result.jobID = job.jobID
+        result.leaseToken = job.leaseToken
+        result.results = job.kinds.map { kind in
+            var entry = Photomill_V1_KindResult()
+            entry.kind = kind
+            entry.recipe = "echo"
+            var hashes = Photomill_V1_Hashes()
+            hashes.md5 = "d41d8cd98f00b204e9800998ecf8427e"
+            hashes.sha256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+            hashes.fileSize = job.fileSize
+            entry.hashes = hashes
+            return entry
+        }
+        return result
+    }
+}

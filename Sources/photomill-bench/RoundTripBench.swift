@@ -1,0 +1,56 @@
+import Foundation
+import ZeroMQ
+
+/// libzmq's own ceiling on this machine: a DEALER sends small messages to a ROUTER that
+/// echoes them, with `window` messages outstanding (as a worker with that many credits
+/// would), for `seconds`. No protobuf, no catalog.
+struct RoundTripBench {
+    var endpoint: String
+    var window: Int
+    var seconds: Double
+
+    func run() throws -> Double {
+        let context = try ZMQContext()
+        let router = try ZMQSocket(context: context, type: .router)
+        defer { router.close() }
+        try router.set(.linger, to: 0)
+        try router.bind(endpoint)
+        let bound = try router.lastEndpoint
+        let stop = Atomic()
+        let echo = Thread {
+            var poller = Poller()
+            _ = poller.register(router)
+            while !stop.isSet {
+                guard let ready = try? poller.poll(timeoutMilliseconds: 50), !ready.isEmpty else { continue }
+                while let frames = try? router.receive(dontWait: true) {
+                    _ = try? router.send(frames, dontWait: false)
+                }
+            }
+        }
+        echo.start()
+        defer { stop.set() }
+
+        let dealer = try ZMQSocket(context: context, type: .dealer)
+        defer { dealer.close() }
+        try dealer.set(.linger, to: 0)
+        try dealer.connect(bound)
+        let payload = [Data("PMILL1".utf8), Data([6]), Data(repeating: 0x2a, count: 96)]
+        for _ in 0..<window { _ = try dealer.send(payload, dontWait: false) }
+        var count = 0
+        let start = Date()
+        while Date().timeIntervalSince(start) < seconds {
+            guard try dealer.receive() != nil else { continue }
+            count += 1
+            _ = try dealer.send(payload, dontWait: false)
+        }
+        return Double(count) / Date().timeIntervalSince(start)
+    }
+}
+
+/// A flag set by one thread and read by another.
+final class Atomic: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool { lock.withLock { value } }
+    func set() { lock.withLock { value = true } }
+}
