@@ -86,7 +86,7 @@ func processCPUSeconds() -> Double {
     cpuSeconds(__rusage_who_t(RUSAGE_SELF.rawValue))
 }
 
-private func cpuSeconds(_ who: __rusage_who_t) -> Double {
+func cpuSeconds(_ who: __rusage_who_t) -> Double {
     var usage = rusage()
     getrusage(who, &usage)
     return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6

@@ -1,11 +1,27 @@
 import ArgumentParser
 import Foundation
 
-/// `swift run -c release photomill-bench`: the figures of docs/benchmarks.md.
+/// `swift build -c release && .build/release/photomill-bench`: the figures of docs/benchmarks.md.
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "photomill-bench",
-        abstract: "Measure photomill against its limits and against the tools a user would use instead.")
+        abstract: "Measure photomill against its limits and against the tools a user would use instead.",
+        discussion: "Build first with `swift build -c release`; the bench runs the photomill binary beside it.")
+
+    @Option(help: "Comma-separated parts to run: processing, ocr, coordinator, catalog, zmq.")
+    var only = "processing,ocr,coordinator,zmq"
+
+    @Option(help: ArgumentHelp("A folder of JPEGs to measure processing on (default: 12-megapixel photos of `photomill samples`).", valueName: "DIR"))
+    var folder: String?
+
+    @Option(help: "How many 12-megapixel photos to generate.")
+    var photos = 96
+
+    @Option(help: "How many samples to generate for the pages of text (about one in seven is a page).")
+    var samples = 70
+
+    @Option(help: "Run each processing measurement this many times and keep the fastest.")
+    var repeats = 1
 
     @Option(help: "Trivial tasks the coordinator benchmark commits.")
     var trivialTasks = 100_000
@@ -19,33 +35,61 @@ struct Bench: ParsableCommand {
     @Option(help: "Transport of the coordinator benchmark: ipc or tcp.")
     var transport = "ipc"
 
-    @Option(help: "Comma-separated parts to run: catalog, coordinator, zmq (default: all).")
-    var only = "catalog,coordinator,zmq"
+    private static let parts: Set<String> = ["processing", "ocr", "coordinator", "catalog", "zmq"]
 
     func validate() throws {
-        guard ["ipc", "tcp"].contains(transport) else { throw ValidationError("--transport must be ipc or tcp") }
+        guard ["ipc", "tcp"].contains(transport) else { throw ValidationError("--transport must be ipc or tcp, not '\(transport)'") }
+        let unknown = Set(only.split(separator: ",").map(String.init)).subtracting(Self.parts)
+        guard unknown.isEmpty else {
+            throw ValidationError("--only: unknown part \(unknown.sorted().joined(separator: ", ")); choose from \(Self.parts.sorted().joined(separator: ", "))")
+        }
+        guard photos > 0, samples > 0, repeats > 0, trivialTasks > 0, echoWorkers > 0, echoSlots > 0 else {
+            throw ValidationError("counts must be positive")
+        }
     }
 
     func run() throws {
+        let parts = Set(only.split(separator: ",").map(String.init))
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("photomill-bench-\(getpid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { if ProcessInfo.processInfo.environment["PHOTOMILL_BENCH_KEEP"] == nil { try? FileManager.default.removeItem(at: directory) } }
-        let endpoint = transport == "ipc" ? "ipc://\(directory.path)/coordinator.sock" : "tcp://127.0.0.1:*"
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let photomill = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent("photomill").path
+        if parts.contains("processing") || parts.contains("ocr") {
+            guard FileManager.default.isExecutableFile(atPath: photomill) else {
+                throw BenchError("no photomill binary beside the bench at \(photomill): run `swift build -c release` first")
+            }
+        }
+        print("photomill-bench: \(cores) cores, \(ProcessInfo.processInfo.operatingSystemVersionString)")
 
-        let parts = Set(only.split(separator: ",").map(String.init))
+        if parts.contains("processing") {
+            let set = try folder.map(PhotoSet.folder) ?? PhotoSet.photos(photomill, count: photos, in: directory)
+            let figures = try ProcessingBench(photomill: photomill, set: set, scratch: directory, cores: cores, repeats: repeats).run()
+            Report.processing(figures, set: set, cores: cores)
+        }
+        if parts.contains("ocr") {
+            let pages = try PhotoSet.pages(photomill, count: samples, in: directory)
+            let figures = try OCRBench(photomill: photomill, set: pages, scratch: directory, cores: cores).run()
+            Report.ocr(figures, pages: pages.files.count)
+        }
         if parts.contains("catalog") {
             let alone = try CatalogBench(tasks: trivialTasks).run(in: directory)
             print("catalog alone (page, lease, commit): \(Int(alone)) results/s")
         }
-        guard parts.contains("coordinator") else { return }
-        let trivial = try CoordinatorBench(tasks: trivialTasks, workers: echoWorkers, slots: echoSlots, endpoint: endpoint)
-            .run(in: directory)
-        print("coordinator, trivial results: \(Int(trivial.perSecond)) committed/s (\(trivial.committed) in \(String(format: "%.2f", trivial.seconds)) s; coordinator thread CPU \(String(format: "%.2f", trivial.coordinatorCPUSeconds)) s = \(String(format: "%.1f", trivial.coordinatorCPUSeconds / Double(trivial.committed) * 1e6)) µs/result; whole process \(String(format: "%.1f", trivial.processCPUSeconds / Double(trivial.committed) * 1e6)) µs/result)")
-        let rawEndpoint = transport == "ipc" ? "ipc://\(directory.path)/echo.sock" : "tcp://127.0.0.1:*"
-        let raw = try RoundTripBench(endpoint: rawEndpoint, window: echoWorkers * echoSlots, seconds: 2).run()
-        print("libzmq round trips (window \(echoWorkers * echoSlots)): \(Int(raw))/s")
-        let lockstep = try RoundTripBench(endpoint: rawEndpoint.replacingOccurrences(of: "echo", with: "echo1"), window: 1, seconds: 2).run()
-        print("libzmq round trips (lockstep): \(Int(lockstep))/s")
+        let endpoint = { (name: String) in transport == "ipc" ? "ipc://\(directory.path)/\(name).sock" : "tcp://127.0.0.1:*" }
+        if parts.contains("coordinator") {
+            let trivial = try CoordinatorBench(tasks: trivialTasks, workers: echoWorkers, slots: echoSlots, endpoint: endpoint("coordinator"))
+                .run(in: directory)
+            Report.coordinator(trivial, workers: echoWorkers, slots: echoSlots)
+        }
+        if parts.contains("zmq") {
+            let window = echoWorkers * echoSlots
+            let pipelined = try RoundTripBench(endpoint: endpoint("echo"), window: window, seconds: 2).run()
+            let lockstep = try RoundTripBench(endpoint: endpoint("echo1"), window: 1, seconds: 2).run()
+            print(Report.row("libzmq round trips, \(window) outstanding (\(transport))", String(Int(pipelined)) + "/s"))
+            print(Report.row("libzmq round trips, one at a time (\(transport))", String(Int(lockstep)) + "/s"))
+        }
     }
 }
 

@@ -1,0 +1,49 @@
+import Foundation
+
+/// The bench's printed tables.
+enum Report {
+    static func row(_ label: String, _ values: String...) -> String {
+        label.padding(toLength: 58, withPad: " ", startingAt: 0) + values.map { $0.padding(toLength: 14, withPad: " ", startingAt: 0) }.joined()
+    }
+
+    private static func rate(_ count: Int, _ seconds: Double) -> String { String(format: "%.2f", Double(count) / seconds) }
+
+    static func processing(_ f: ProcessingBench.Figures, set: PhotoSet, cores: Int) {
+        let n = set.files.count, mb = set.megabytes
+        let perSecond = { (m: Measured) in (rate(n, m.seconds), String(format: "%.1f", mb / m.seconds)) }
+        print("\nhash + metadata + thumbnail: \(n) photos, \(String(format: "%.0f", mb)) MB")
+        print(row("", "photos/s", "MB/s"))
+        let limit = Double(cores) / f.cpuPerPhoto
+        for (label, measured) in [("photomill run, 1 worker", f.oneWorker), ("photomill run, \(cores) workers", f.twoWorkers),
+                                  ("shell: GNU parallel -j\(cores) md5sum+exiftool+vipsthumbnail", f.shellPerFile),
+                                  ("shell: each tool once over all files", f.shellBatch)] {
+            let (photos, megabytes) = perSecond(measured)
+            print(row(label, photos, megabytes))
+        }
+        print(row("in-process limit: CPU per photo \(String(format: "%.1f", f.cpuPerPhoto * 1000)) ms ÷ \(cores) cores",
+                  String(format: "%.2f", limit), String(format: "%.1f", limit * mb / Double(n))))
+        let two = Double(n) / f.twoWorkers.seconds
+        print("  \(cores) workers ÷ 1 worker: ×\(String(format: "%.2f", f.oneWorker.seconds / f.twoWorkers.seconds)); "
+              + "÷ per-file shell: ×\(String(format: "%.2f", f.shellPerFile.seconds / f.twoWorkers.seconds)); "
+              + "÷ batch shell: ×\(String(format: "%.2f", f.shellBatch.seconds / f.twoWorkers.seconds)); "
+              + "of the in-process limit: \(String(format: "%.0f", two / limit * 100)) %")
+        print("  peak RSS with \(cores) workers: coordinator (the run process) \(String(format: "%.0f", f.twoWorkers.peakRSS)) MB, "
+              + "largest worker \(String(format: "%.0f", f.twoWorkers.peakChildRSS)) MB")
+    }
+
+    static func ocr(_ f: OCRBench.Figures, pages: Int) {
+        print("\nOCR: \(pages) pages of text")
+        print(row("", "pages/s", "char. errors"))
+        print(row("photomill run, OCR (and hash)", rate(pages, f.photomill.seconds), String(format: "%.1f %%", f.photomillErrorRate * 100)))
+        print(row("tesseract command under GNU parallel", rate(pages, f.tesseract.seconds), String(format: "%.1f %%", f.tesseractErrorRate * 100)))
+        print("  photomill ÷ tesseract: ×\(String(format: "%.2f", f.tesseract.seconds / f.photomill.seconds))")
+    }
+
+    static func coordinator(_ f: CoordinatorBench.Figures, workers: Int, slots: Int) {
+        print("")
+        print(row("coordinator alone, trivial results (\(workers) echo workers × \(slots))", "\(Int(f.perSecond))/s"))
+        print("  \(f.committed) results in \(String(format: "%.2f", f.seconds)) s; CPU per result: coordinator thread "
+              + "\(String(format: "%.1f", f.coordinatorCPUSeconds / Double(f.committed) * 1e6)) µs, whole process "
+              + "\(String(format: "%.1f", f.processCPUSeconds / Double(f.committed) * 1e6)) µs")
+    }
+}
