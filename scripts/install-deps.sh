@@ -13,6 +13,7 @@ packages=(
   fonts-dejavu-core      # the fonts sample and test pages are rendered with
   libimage-exiftool-perl # the independent reference the tests compare metadata with
   time                   # /usr/bin/time -v for memory measurements
+  iproute2               # `ip netns`: the multi-host test (MultiHostTests, as root)
 )
 
 missing=()
