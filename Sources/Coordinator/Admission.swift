@@ -4,8 +4,8 @@ import ZeroMQ
 
 /// The public keys of the workers a coordinator admits: a text file with one Z85 key
 /// (40 characters) per line, optionally followed by a label (`KEY desktop-1`); blank
-/// lines and comments (`#` followed by a space or the end of the line) are skipped. A
-/// key may itself start with `#`, which is why a comment needs the space.
+/// lines and comment lines (starting with `#`) are skipped. No key starts with `#`: the
+/// first character of a Z85 group is at most the 83rd (2^32 / 85^4 < 83), `#` the 85th.
 public struct AllowList: Sendable, Equatable {
     public var keys: Set<String>
 
@@ -23,10 +23,10 @@ public struct AllowList: Sendable, Equatable {
         var keys: Set<String> = []
         for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if trimmed.isEmpty || trimmed == "#" || trimmed.hasPrefix("# ") || trimmed.hasPrefix("#\t") { continue }
+            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
             let key = String(trimmed.prefix { !$0.isWhitespace })
             guard isPublicKey(key) else {
-                throw AdmissionError("\(file):\(number + 1)", "not a Z85 public key (40 characters, from `photomill keys generate`); write comments as '# text'")
+                throw AdmissionError("\(file):\(number + 1)", "not a Z85 public key (40 characters, from `photomill keys generate`)")
             }
             keys.insert(key)
         }
@@ -88,7 +88,11 @@ public final class Admission: @unchecked Sendable {
         let thread = Thread { [self] in serve(socket, stamp: stamp) }
         thread.name = "photomill-zap"
         thread.start()
-        logger.info("admitting \(keyCount) worker keys from \(path)")
+        if keyCount == 0 {
+            logger.warning("the allow-list \(path) has no key: no worker will be admitted until one is added")
+        } else {
+            logger.info("admitting \(keyCount) worker keys from \(path)")
+        }
     }
 
     /// Asks the handler thread to read the allow-list again (SIGHUP).

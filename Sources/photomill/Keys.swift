@@ -50,7 +50,7 @@ extension Photomill {
 }
 
 /// Reading and writing key files. A key file holds one Z85 key (40 characters) on its
-/// first line that is not a comment ('# text'), optionally followed by a label.
+/// first line that is not a comment (`#`), optionally followed by a label.
 enum KeyFile {
     struct Failure: Error, CustomStringConvertible {
         let description: String
@@ -104,7 +104,7 @@ enum KeyFile {
         }
         for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if trimmed.isEmpty || trimmed == "#" || trimmed.hasPrefix("# ") { continue }
+            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
             let key = String(trimmed.prefix { !$0.isWhitespace })
             guard key.utf8.count == Curve.keyLength else { break }
             return key

@@ -80,7 +80,7 @@ enum TestKeys {
 
     private static func token(_ path: String) throws -> String {
         let text = try String(contentsOfFile: path, encoding: .utf8)
-        let line = text.split(separator: "\n").first { !$0.hasPrefix("# ") } ?? ""
+        let line = text.split(separator: "\n").first { !$0.hasPrefix("#") } ?? ""
         return String(line.prefix(40))
     }
 }
