@@ -298,7 +298,7 @@ public final class CoordinatorService: @unchecked Sendable {
     /// why the others wait.
     private func capabilitiesChanged() {
         let language = configuration.parameters.ocrLanguage
-        let now = Routing.available(sessions.values, ocrLanguage: language)
+        let offered = Routing.available(sessions.values, ocrLanguage: language)
         let waits = Routing.waiting(kinds: configuration.kinds, sessions: sessions.values, ocrLanguage: language)
         if waits != recordedWaits {
             do {
@@ -308,8 +308,8 @@ public final class CoordinatorService: @unchecked Sendable {
                 logger.warning("cannot record why tasks wait: \(error)")
             }
         }
-        guard now != available else { return }
-        if !now.isSubset(of: available) {
+        guard offered != available else { return }
+        if !offered.isSubset(of: available) {
             // Work skipped so far may be takeable now: page the catalog from the start.
             readyQueue.removeAll()
             cursor = 0
@@ -318,16 +318,17 @@ public final class CoordinatorService: @unchecked Sendable {
         } else {
             readyQueue = readyQueue.compactMap { job in
                 var job = job
-                job.kinds.removeAll { !now.contains($0) }
+                job.kinds.removeAll { !offered.contains($0) }
                 return job.kinds.isEmpty ? nil : job
             }
         }
-        available = now
+        available = offered
     }
 
     private func logReady(_ session: WorkerSession) {
         let kinds = session.kinds.sorted().map(\.rawValue).joined(separator: ",")
-        let text = "worker " + session.workerId + " on " + session.host + " ready: " + String(session.slots) + " slots, " + kinds
+        let files = session.pathRoots.isEmpty ? "files as bytes" : "reads " + session.pathRoots.joined(separator: ", ")
+        let text = "worker " + session.workerId + " on " + session.host + " ready: " + String(session.slots) + " slots, " + kinds + "; " + files
         logger.info(Logger.Message(stringLiteral: text))
     }
 

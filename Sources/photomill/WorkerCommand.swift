@@ -47,6 +47,12 @@ extension Photomill {
             for map in maps where map.split(separator: "=", maxSplits: 1).count != 2 {
                 throw ValidationError("--map must look like /volume1/photos=/mnt/photos, not '\(map)'")
             }
+            for root in roots {
+                var isDirectory: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
+                    throw ValidationError("--root \(root): no such folder (mount it first, or leave it out to get photos as bytes)")
+                }
+            }
             for map in maps {
                 let to = String(map.split(separator: "=", maxSplits: 1)[1])
                 guard roots.contains(where: { to == $0 || to.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }) else {
