@@ -7,9 +7,8 @@ import MillProtocol
 /// out to a worker, so at most that many files per worker are held (by libzmq, zero
 /// copy, until written to the socket), each at most `maxFileBytes`.
 enum BlobTransfer {
-    /// Bytes per blob frame: the protocol's largest frame.
-    static let chunkBytes = Limits.default.maxBlobBytes
-    /// The largest file that fits one JOB: the blob frames left after the three fixed ones.
+    /// The largest file that fits one JOB: the blob frames left after the three fixed ones,
+    /// each of the protocol's largest size (64 MiB; `MillCodec.fileBlobs` splits).
     static let maxFileBytes = Int64(Limits.default.maxFileBytes)
 
     static func canSend(size: Int64) -> Bool { size <= maxFileBytes }
@@ -21,7 +20,7 @@ enum BlobTransfer {
         case changed(String)
     }
 
-    /// The file's bytes in frames of at most `chunkBytes`, checked against the size and
+    /// The file's bytes in frames of at most 64 MiB, checked against the size and
     /// mtime the catalog holds (a file changed since the scan would give results for
     /// content the catalog does not describe).
     static func frames(of job: PendingJob) -> Result<[Data], Failure> {
@@ -40,19 +39,15 @@ enum BlobTransfer {
         guard Int64(info.st_size) == job.size, mtimeNs == job.mtimeNs else {
             return .failure(.changed("\(job.path): changed since it was scanned (size \(job.size) → \(info.st_size)); it will be processed again at the next scan"))
         }
-        var frames: [Data] = []
-        var remaining = Int(job.size)
+        let bytes: Data
         do {
-            while remaining > 0 {
-                let chunk = try handle.read(upToCount: min(chunkBytes, remaining)) ?? Data()
-                guard !chunk.isEmpty else { break }
-                frames.append(chunk)
-                remaining -= chunk.count
-            }
+            bytes = try handle.readToEnd() ?? Data()
         } catch {
             return .failure(.unreadable("\(job.path): read failed: \((error as NSError).localizedDescription)"))
         }
-        guard remaining == 0 else { return .failure(.changed("\(job.path): shorter than scanned (\(job.size) bytes)")) }
+        guard Int64(bytes.count) == job.size, let frames = MillCodec.fileBlobs(bytes) else {
+            return .failure(.changed("\(job.path): read \(bytes.count) bytes, scanned \(job.size)"))
+        }
         return .success(frames)
     }
 }

@@ -71,6 +71,33 @@ import ZeroMQ
         #expect(try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM thumbnails") >= 6)
     }
 
+    /// A file larger than one blob frame (64 MiB) travels split over two and arrives
+    /// whole: its MD5 matches hashlib's.
+    @Test func fileLargerThanAFrameTravelsSplit() throws {
+        let directory = try temporaryDirectory()
+        let photos = directory.appendingPathComponent("photos")
+        try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
+        let big = photos.appendingPathComponent("big.jpg")
+        var bytes = Data(count: 70_000_000)
+        bytes.withUnsafeMutableBytes { buffer in
+            var generator = SystemRandomNumberGenerator()
+            for offset in stride(from: 0, to: buffer.count - 7, by: 8) {
+                buffer.storeBytes(of: generator.next() as UInt64, toByteOffset: offset, as: UInt64.self)
+            }
+        }
+        try bytes.write(to: big)
+        let catalog = directory.appendingPathComponent("catalog.sqlite")
+        let endpoint = "ipc://\(directory.path)/coordinator.sock"
+        let coordinator = try BackgroundProcess(["coordinator", "--bind", endpoint, "--catalog", catalog.path, "--no-exports",
+                                                 "--kinds", "hash", photos.path])
+        defer { coordinator.signal(SIGKILL) }
+        let worker = try BackgroundProcess(["worker", "--connect", endpoint, "--slots", "1"])
+        defer { worker.signal(SIGKILL) }
+        #expect(eventually(seconds: 90) { (try? CatalogQuery.count(catalog, "SELECT COUNT(*) FROM tasks WHERE state = 'done'")) == 1 },
+                "\(coordinator.stderr)\n\(worker.stderr)")
+        #expect(try CatalogQuery.rows(catalog, "SELECT md5 FROM photos").first?.first == (try pythonMD5(big.path)))
+    }
+
     /// A coordinator of the test's making sends JOBs for files outside the worker's
     /// root, directly and through a symlink inside it: the worker refuses both without
     /// reading them. Its READY advertises its roots in the coordinator's namespace.
