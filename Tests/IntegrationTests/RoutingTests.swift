@@ -6,9 +6,10 @@ import ZeroMQ
 /// Capability routing and file access, with the built binary over ipc (CURVE is for
 /// tcp; SecurityTests covers it).
 @Suite(.serialized) struct RoutingTests {
-    /// OCR goes only to a worker with the coordinator's language; a worker limited to
-    /// hash takes its part of each photo; while no connected worker can take OCR, its
-    /// tasks wait and `status` says why.
+    /// A worker limited to hash and one limited to metadata share each photo's job (each
+    /// takes its part, whatever the timing); OCR goes only to a worker with the
+    /// coordinator's language; while no connected worker can take OCR, its tasks wait and
+    /// `status` says why.
     @Test func jobsWaitForACapableWorkerAndStatusSaysWhy() throws {
         let directory = try temporaryDirectory()
         let photos = directory.appendingPathComponent("photos")
@@ -16,30 +17,37 @@ import ZeroMQ
         let catalog = directory.appendingPathComponent("catalog.sqlite")
         let endpoint = "ipc://\(directory.path)/coordinator.sock"
         let coordinator = try BackgroundProcess(["coordinator", "--bind", endpoint, "--catalog", catalog.path, "--no-exports",
-                                                 "--kinds", "hash,ocr", photos.path])
+                                                 "--kinds", "hash,metadata,ocr", photos.path])
         defer { coordinator.signal(SIGKILL) }
         let settled = "SELECT COUNT(*) FROM tasks WHERE state IN ('done', 'failed') AND kind = "
+        let attemptsNotBy = { (kind: String, process: BackgroundProcess) in
+            "SELECT COUNT(*) FROM attempts WHERE kind = '\(kind)' AND worker NOT LIKE '%-\(process.pid)-%'"
+        }
 
         let hashOnly = try BackgroundProcess(["worker", "--connect", endpoint, "--kinds", "hash", "--root", photos.path, "--slots", "1"])
         defer { hashOnly.signal(SIGKILL) }
-        #expect(eventually(seconds: 60) { (try? CatalogQuery.count(catalog, settled + "'hash'")) == 4 }, "\(coordinator.stderr)")
-        #expect(try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM tasks WHERE kind = 'ocr' AND state = 'pending'") == 4)
-        #expect(eventually(seconds: 10) { statusText(catalog).contains("waiting: 4 ocr tasks: no connected worker offers ocr") },
-                "\(statusText(catalog))")
-
-        let german = try BackgroundProcess(["worker", "--connect", endpoint, "--kinds", "ocr", "--ocr-languages", "deu",
+        let german = try BackgroundProcess(["worker", "--connect", endpoint, "--kinds", "metadata,ocr", "--ocr-languages", "deu",
                                             "--root", photos.path, "--slots", "1"])
         defer { german.signal(SIGKILL) }
-        #expect(eventually(seconds: 20) { statusText(catalog).contains("no connected worker offers OCR in eng (they offer deu)") },
+        #expect(eventually(seconds: 60) {
+            (try? CatalogQuery.count(catalog, settled + "'hash'")) == 4 && (try? CatalogQuery.count(catalog, settled + "'metadata'")) == 4
+        }, "\(coordinator.stderr)")
+        #expect(try CatalogQuery.count(catalog, attemptsNotBy("hash", hashOnly)) == 0, "hash only on the hash worker")
+        #expect(try CatalogQuery.count(catalog, attemptsNotBy("metadata", german)) == 0, "metadata only on the metadata worker")
+        #expect(try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM tasks WHERE kind = 'ocr' AND state = 'pending'") == 4)
+        #expect(try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM attempts WHERE kind = 'ocr'") == 0, "no OCR without eng")
+        #expect(eventually(seconds: 10) {
+            statusText(catalog).contains("waiting: 4 ocr tasks: no connected worker offers OCR in eng (they offer deu)")
+        }, "\(statusText(catalog))")
+
+        german.signal(SIGKILL)
+        #expect(eventually(seconds: 20) { statusText(catalog).contains("waiting: 4 ocr tasks: no connected worker offers ocr") },
                 "\(statusText(catalog))")
-        #expect(try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM attempts WHERE kind = 'ocr'") == 0)
 
         let english = try BackgroundProcess(["worker", "--connect", endpoint, "--kinds", "ocr", "--root", photos.path, "--slots", "1"])
         defer { english.signal(SIGKILL) }
         #expect(eventually(seconds: 120) { (try? CatalogQuery.count(catalog, settled + "'ocr'")) == 4 }, "\(coordinator.stderr)")
-        #expect(try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM attempts WHERE kind = 'ocr' AND worker NOT LIKE '%-\(english.pid)-%'") == 0,
-                "OCR only on the worker with eng")
-        #expect(try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM attempts WHERE kind = 'hash' AND worker NOT LIKE '%-\(hashOnly.pid)-%'") == 0)
+        #expect(try CatalogQuery.count(catalog, attemptsNotBy("ocr", english)) == 0, "OCR only on the worker with eng")
         #expect(eventually(seconds: 10) { !statusText(catalog).contains("waiting") }, "\(statusText(catalog))")
     }
 
