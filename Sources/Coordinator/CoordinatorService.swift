@@ -520,14 +520,14 @@ public final class CoordinatorService: @unchecked Sendable {
             case .failure(let failure):
                 // Settled here like a FAIL from the worker: an attempt, with the cause.
                 batch.leases.append(lease)
-                let (errorClass, text, retryable) = switch failure {
-                case .unreadable(let text): ("unreadable", text, true)
-                case .changed(let text): ("changed-since-scan", text, true)
+                let (errorClass, text) = switch failure {
+                case .unreadable(let text): ("unreadable", text)
+                case .changed(let text): ("changed-since-scan", text)
                 }
                 let fail = Photomill_V1_Fail.with {
                     $0.errorClass = errorClass
                     $0.message = text
-                    $0.retryable = retryable
+                    $0.retryable = true
                 }
                 for result in ResultConversion.failures(fail, lease: lease) {
                     batch.results.append(ReportedResult(result: result, worker: session.workerId, startedAt: time, endedAt: time))

@@ -79,6 +79,29 @@ import ZeroMQ
         #expect(try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM thumbnails") >= 6)
     }
 
+    /// A file the coordinator cannot read any more (deleted after the scan) is not sent:
+    /// its tasks get a retryable `unreadable` attempt that names the file and the cause.
+    @Test func fileGoneBeforeTransferIsAnExplainedAttempt() throws {
+        let directory = try temporaryDirectory()
+        let photos = directory.appendingPathComponent("photos")
+        _ = try PhotomillBinary.run(["samples", photos.path, "--count", "2", "--seed", "23", "--photo-size", "640x480"])
+        let catalog = directory.appendingPathComponent("catalog.sqlite")
+        let endpoint = "ipc://\(directory.path)/coordinator.sock"
+        let coordinator = try BackgroundProcess(["coordinator", "--bind", endpoint, "--catalog", catalog.path, "--no-exports",
+                                                 "--kinds", "hash", photos.path])
+        defer { coordinator.signal(SIGKILL) }
+        #expect(eventually(seconds: 30) { (try? CatalogQuery.count(catalog, "SELECT COUNT(*) FROM tasks")) == 2 })
+        let victim = try #require(try CatalogQuery.rows(catalog, "SELECT path FROM photos ORDER BY path").first?.first)
+        try FileManager.default.removeItem(atPath: victim)
+        let worker = try BackgroundProcess(["worker", "--connect", endpoint, "--slots", "1"])
+        defer { worker.signal(SIGKILL) }
+        let query = "SELECT errorClass, errorMessage FROM attempts a JOIN photos p ON p.id = a.photoId WHERE p.path = '\(victim)'"
+        #expect(eventually(seconds: 30) { !((try? CatalogQuery.rows(catalog, query)) ?? []).isEmpty }, "\(coordinator.stderr)")
+        let attempt = try #require(try CatalogQuery.rows(catalog, query).first)
+        #expect(attempt[0] == "unreadable")
+        #expect(attempt[1].contains(victim) && attempt[1].contains("cannot read it to send it"), "\(attempt[1])")
+    }
+
     /// A file larger than one blob frame (64 MiB) travels split over two and arrives
     /// whole: its MD5 matches hashlib's.
     @Test func fileLargerThanAFrameTravelsSplit() throws {
