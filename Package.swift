@@ -67,7 +67,7 @@ let package = Package(
         .executableTarget(
             name: "photomill",
             dependencies: [
-                "Coordinator", "Worker", "Exports", "Catalog", "PhotoProcessing",
+                "Coordinator", "Worker", "Exports", "Catalog", "PhotoProcessing", "ZeroMQ",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -101,7 +101,8 @@ let package = Package(
         // Runs the built `photomill` binary as separate processes over real sockets.
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["photomill"]),
+            // ZeroMQ and MillProtocol: raw sockets that play an unlisted or plaintext worker.
+            dependencies: ["photomill", "ZeroMQ", "MillProtocol"]),
     ]
 )
 

@@ -14,6 +14,7 @@ packages=(
   libimage-exiftool-perl # the independent reference the tests compare metadata with
   time                   # /usr/bin/time -v for memory measurements
   parallel               # GNU parallel: the shell pipeline photomill-bench compares with
+  iproute2               # `ip netns`: the multi-host test (MultiHostTests, as root)
 )
 
 missing=()

@@ -124,12 +124,15 @@ extension Catalog {
     /// Pending work whose backoff has passed, for photos after `photoId`, in photo order:
     /// hash, metadata and thumbnail travel together (one read of the file serves all);
     /// OCR, a hundred times slower, travels as a job of its own.
-    public func pendingJobs(afterPhoto photoId: Int64, now: Double, limit: Int) throws(CatalogError) -> [PendingJob] {
+    /// Only tasks of `kinds` (those some connected worker offers; the others wait).
+    public func pendingJobs(afterPhoto photoId: Int64, now: Double, limit: Int,
+                            kinds: Set<TaskKind> = Set(TaskKind.allCases)) throws(CatalogError) -> [PendingJob] {
         try read { db in
+            let names = kinds.map { "'\($0.rawValue)'" }.sorted().joined(separator: ",")
             let rows = try Row.fetchCursor(db.cachedStatement(sql: """
                 SELECT t.photoId, t.kind, p.path, p.size, p.mtimeNs
                 FROM tasks t JOIN photos p ON p.id = t.photoId
-                WHERE t.state = 'pending' AND t.photoId > ? AND t.notBefore <= ?
+                WHERE t.state = 'pending' AND t.photoId > ? AND t.notBefore <= ? AND t.kind IN (\(names))
                 ORDER BY t.photoId
                 LIMIT ?
                 """), arguments: [photoId, now, limit * 4])

@@ -115,6 +115,16 @@ enum Schema {
                 );
                 """)
         }
+        // Why tasks of a kind wait (no connected worker offers it), kept by the
+        // coordinator for `photomill status`.
+        migrator.registerMigration("v2-routing") { db in
+            try db.execute(sql: """
+                CREATE TABLE waits (
+                    kind TEXT PRIMARY KEY,
+                    reason TEXT NOT NULL
+                );
+                """)
+        }
         return migrator
     }
 }

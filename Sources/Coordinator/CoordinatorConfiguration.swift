@@ -27,6 +27,20 @@ public struct CoordinatorConfiguration: Sendable {
     /// How long leases found in the catalog at start wait for their worker to come back.
     public var orphanGrace: Double = 15
 
+    /// CURVE on the ROUTER (every endpoint it binds): the coordinator's secret key and the
+    /// workers it admits. Nil: plaintext (ipc://, or tcp:// with `--insecure`).
+    public var security: Security?
+
+    public struct Security: Sendable {
+        /// Z85; never logged.
+        public var secretKey: String
+        public var admission: Admission
+        public init(secretKey: String, admission: Admission) {
+            self.secretKey = secretKey
+            self.admission = admission
+        }
+    }
+
     /// The parameters sent with each JOB (and so part of each result's recipe).
     public struct Parameters: Sendable, Hashable {
         public var thumbnailSize = 256

@@ -41,6 +41,10 @@ public final class CoordinatorService: @unchecked Sendable {
     private var startedAt = 0.0
     private var changedWorkers: Set<Data> = []
     private var departed: [WorkerRow] = []
+    /// Kinds some connected worker offers; the catalog is paged for these only.
+    private var available: Set<TaskKind> = []
+    private var admittedGeneration = 0
+    private var recordedWaits: [TaskKind: String]?
 
     public private(set) var boundEndpoints: [String] = []
 
@@ -72,6 +76,17 @@ public final class CoordinatorService: @unchecked Sendable {
         try router.set(.linger, to: 0)
         try router.set(.maxMessageSize, to: Int64(Limits.default.maxFrameBytes))
         router.maxFrames = Limits.default.maxFrames + 1          // + the routing id frame
+        let admission = configuration.security?.admission
+        defer { admission?.stop() }
+        if let security = configuration.security {
+            // Handler first, options before bind (docs/zeromq.md): no handshake without a verdict.
+            try security.admission.start(context: context)
+            try router.set(.zapDomain, to: Admission.zapDomain)
+            try router.set(.zapEnforceDomain, to: true)
+            try router.set(.curveServer, to: true)
+            try router.set(.curveSecretKey, to: security.secretKey)
+            admittedGeneration = security.admission.generation
+        }
         for endpoint in configuration.bind {
             try router.bind(endpoint)
             boundEndpoints.append(try router.lastEndpoint)
@@ -81,6 +96,7 @@ public final class CoordinatorService: @unchecked Sendable {
         committer = try Committer(catalog: catalog, retry: configuration.retry)
         defer { committer.stop() }
         try catalog.forgetWorkers()
+        capabilitiesChanged()
         adoptOutstandingLeases()
 
         let scanner = Scanner(catalog: catalog, roots: configuration.roots, kinds: configuration.kinds,
@@ -102,6 +118,7 @@ public final class CoordinatorService: @unchecked Sendable {
             if batch.results.count >= configuration.commitBatchSize || sinceFlush >= configuration.commitInterval {
                 try flush(router)
             }
+            if let admission, admission.generation != admittedGeneration { checkKeys(admission, router: router) }
             if time >= nextLeaseCheck {
                 // Liveness and deadlines are whole seconds: ten looks a second suffice,
                 // where a look per loop turn would walk every lease per message.
@@ -142,7 +159,7 @@ public final class CoordinatorService: @unchecked Sendable {
     private func receiveAll(_ router: ZMQSocket) throws {
         // Bounded, so timers and dispatch keep running under a flood.
         for _ in 0..<10_000 {
-            guard let frames = try receiveOne(router) else { return }
+            guard let (frames, key) = try receiveOne(router) else { return }
             guard let peer = frames.first, frames.count > 1 else { continue }
             let message: MillMessage
             do {
@@ -151,27 +168,34 @@ public final class CoordinatorService: @unchecked Sendable {
                 reject(peer, reason: error.reason.rawValue, detail: error.description, at: now())
                 continue
             }
-            handle(message, from: peer, router: router)
+            handle(message, from: peer, key: key, router: router)
         }
     }
 
     /// One message; a message over the frame cap is counted and yields an empty one.
     /// A function of its own because Swift 6.3.1's SIL optimizer (AllocBoxToStack) never
     /// finishes on a typed-throws `catch … where` written inside `receiveAll`'s loop.
-    private func receiveOne(_ router: ZMQSocket) throws(ZMQError) -> [Data]? {
+    /// With CURVE, also the sender's public key (the User-Id our ZAP handler gave it).
+    private func receiveOne(_ router: ZMQSocket) throws(ZMQError) -> (frames: [Data], property: String?)? {
         do {
-            return try router.receive(dontWait: true)
+            return try router.receive(dontWait: true, property: configuration.security == nil ? nil : "User-Id")
         } catch {
             guard error.discardedFrameCount != nil else { throw error }
             reject(Data(), reason: "too-many-frames", detail: error.description, at: now())
-            return []
+            return ([], nil)
         }
     }
 
-    private func handle(_ message: MillMessage, from peer: Data, router: ZMQSocket) {
+    private func handle(_ message: MillMessage, from peer: Data, key: String?, router: ZMQSocket) {
         let time = now()
         if case .ready(let ready) = message {
-            register(ready, peer: peer, at: time)
+            if let admission = configuration.security?.admission, !(key.map(admission.allows) ?? false) {
+                // Admitted at the handshake, removed from the allow-list since.
+                reject(peer, reason: "key-not-allowed", detail: "READY from a key no longer in the allow-list", at: time)
+                send(.disconnect(.with { $0.reason = "key not allowed" }), to: peer, router: router)
+                return
+            }
+            register(ready, peer: peer, key: key, at: time)
             return
         }
         guard sessions[peer] != nil else {
@@ -246,7 +270,7 @@ public final class CoordinatorService: @unchecked Sendable {
         drop(peer, reason: .shutdown, message: "worker " + worker + " stopped")
     }
 
-    private func register(_ ready: Photomill_V1_Ready, peer: Data, at time: Double) {
+    private func register(_ ready: Photomill_V1_Ready, peer: Data, key: String?, at time: Double) {
         if sessions[peer] != nil {
             violations.record("duplicate-ready", from: peer, detail: "READY twice on one connection", logger: logger, at: time)
             return
@@ -259,7 +283,7 @@ public final class CoordinatorService: @unchecked Sendable {
         var session = WorkerSession(
             routingId: peer, workerId: ready.workerID, host: ready.host, slots: Int(ready.slots),
             kinds: Set(ready.kinds.compactMap(TaskKind.init)), ocrLanguages: Set(ready.ocrLanguages),
-            connectedAt: time, lastSeen: time, lastSent: 0)
+            pathRoots: ready.pathRoots, publicKey: key, connectedAt: time, lastSeen: time, lastSent: 0)
         for (token, var flight) in inFlight where flight.lease.worker == ready.workerID {
             flight.routingId = peer
             inFlight[token] = flight
@@ -268,11 +292,56 @@ public final class CoordinatorService: @unchecked Sendable {
         sessions[peer] = session
         changedWorkers.insert(peer)
         logReady(session)
+        capabilitiesChanged()
+    }
+
+    /// After an allow-list reload: workers whose key was removed are told to go and lose
+    /// their leases; their reconnection then fails the handshake.
+    private func checkKeys(_ admission: Admission, router: ZMQSocket) {
+        admittedGeneration = admission.generation
+        for (peer, session) in sessions {
+            guard let key = session.publicKey, !admission.allows(key) else { continue }
+            logger.warning("worker \(session.workerId) on \(session.host): its key was removed from the allow-list; disconnecting it")
+            send(.disconnect(.with { $0.reason = "key not allowed" }), to: peer, router: router)
+            drop(peer, reason: .workerLost, message: "worker \(session.workerId): key removed from the allow-list")
+        }
+    }
+
+    /// The connected workers changed: page only the kinds someone can take, and record
+    /// why the others wait.
+    private func capabilitiesChanged() {
+        let language = configuration.parameters.ocrLanguage
+        let offered = Routing.available(sessions.values, ocrLanguage: language)
+        let waits = Routing.waiting(kinds: configuration.kinds, sessions: sessions.values, ocrLanguage: language)
+        if waits != recordedWaits {
+            do {
+                try catalog.recordWaiting(waits.reduce(into: [:]) { $0[$1.key.rawValue] = $1.value })
+                recordedWaits = waits
+            } catch {
+                logger.warning("cannot record why tasks wait: \(error)")
+            }
+        }
+        guard offered != available else { return }
+        if !offered.isSubset(of: available) {
+            // Work skipped so far may be takeable now: page the catalog from the start.
+            readyQueue.removeAll()
+            cursor = 0
+            reachedEnd = false
+            nextRefill = 0
+        } else {
+            readyQueue.update { job in
+                var job = job
+                job.kinds.removeAll { !offered.contains($0) }
+                return job.kinds.isEmpty ? nil : job
+            }
+        }
+        available = offered
     }
 
     private func logReady(_ session: WorkerSession) {
         let kinds = session.kinds.sorted().map(\.rawValue).joined(separator: ",")
-        let text = "worker " + session.workerId + " on " + session.host + " ready: " + String(session.slots) + " slots, " + kinds
+        let files = session.pathRoots.isEmpty ? "files as bytes" : "reads " + session.pathRoots.joined(separator: ", ")
+        let text = "worker " + session.workerId + " on " + session.host + " ready: " + String(session.slots) + " slots, " + kinds + "; " + files
         logger.info(Logger.Message(stringLiteral: text))
     }
 
@@ -385,6 +454,7 @@ public final class CoordinatorService: @unchecked Sendable {
         var row = session.row(state: "gone")
         row.inFlight = 0
         departed.append(row)
+        capabilitiesChanged()
     }
 
     private func checkLeases(at time: Double) {
@@ -416,8 +486,9 @@ public final class CoordinatorService: @unchecked Sendable {
             cursor = 0
             reachedEnd = false
         }
+        guard !available.isEmpty else { return }
         let limit = configuration.readyQueueLimit - readyQueue.count
-        let page = try catalog.pendingJobs(afterPhoto: cursor, now: time, limit: limit)
+        let page = try catalog.pendingJobs(afterPhoto: cursor, now: time, limit: limit, kinds: available)
         if let last = page.last { cursor = last.photoId }
         if page.count < limit {
             reachedEnd = true
@@ -442,7 +513,9 @@ public final class CoordinatorService: @unchecked Sendable {
         let byCredit: [Data] = sessions.values.sorted { $0.credit > $1.credit }.map(\.routingId)
         for peer in byCredit {
             while let session = sessions[peer], session.credit > 0 {
-                guard let job = readyQueue.takeFirst(within: 256, where: { session.canTake($0.kinds, ocrLanguage: language) }) else { break }
+                // What this worker does not offer stays queued for another.
+                guard let job = readyQueue.takeShare(within: 256, share: { session.share(of: $0, ocrLanguage: language) })
+                else { break }
                 if !send(job, to: session, router: router, at: time) { break }
             }
         }
@@ -469,15 +542,39 @@ public final class CoordinatorService: @unchecked Sendable {
         message.leaseToken = token
         message.deadlines = deadlines
         message.parameters = jobParameters
-        guard send(.job(message, blobs: []), to: session.routingId, router: router) else {
-            readyQueue.putBack(job)
-            return false
-        }
         // The clock read now, not the loop turn's: a commit earlier in this turn may have
         // re-queued the task, and the catalog tells a lease from a later re-queue by time.
         let leasedAt = now()
         let lease = Lease(photoId: job.photoId, kinds: job.kinds, token: token, worker: session.workerId,
                           leasedAt: leasedAt, expiresAt: leasedAt + deadline)
+        var blobs: [Data] = []
+        if !session.reads(job.path) {
+            switch BlobTransfer.frames(of: job) {
+            case .success(let frames):
+                blobs = frames
+                message.fileInBlobs = true
+            case .failure(let failure):
+                // Settled here like a FAIL from the worker: an attempt, with the cause.
+                batch.leases.append(lease)
+                let (errorClass, text) = switch failure {
+                case .unreadable(let text): ("unreadable", text)
+                case .changed(let text): ("changed-since-scan", text)
+                }
+                let fail = Photomill_V1_Fail.with {
+                    $0.errorClass = errorClass
+                    $0.message = text
+                    $0.retryable = true
+                }
+                for result in ResultConversion.failures(fail, lease: lease) {
+                    batch.results.append(ReportedResult(result: result, worker: session.workerId, startedAt: time, endedAt: time))
+                }
+                return true
+            }
+        }
+        guard send(.job(message, blobs: blobs), to: session.routingId, router: router) else {
+            readyQueue.putBack(job)
+            return false
+        }
         batch.leases.append(lease)
         inFlight[token] = InFlight(lease: lease, jobID: jobID, routingId: session.routingId)
         tokenForJob[jobID] = token

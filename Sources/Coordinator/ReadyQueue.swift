@@ -18,15 +18,33 @@ struct ReadyQueue {
         storage += jobs
     }
 
-    /// Removes and returns the first of the next `window` jobs that `accepts` takes.
-    mutating func takeFirst(within window: Int, where accepts: (PendingJob) -> Bool) -> PendingJob? {
+    /// Takes, from the first of the next `window` jobs with a non-empty `share`, the kinds
+    /// of that share; the job's other kinds stay queued (for a worker that offers them).
+    mutating func takeShare(within window: Int, share: (PendingJob) -> [TaskKind]) -> PendingJob? {
         let end = Swift.min(storage.count, head + window)
-        guard let index = storage[head..<end].firstIndex(where: accepts) else { return nil }
-        if index == head {
-            head += 1
-            return storage[index]
+        for index in head..<end {
+            let kinds = share(storage[index])
+            guard !kinds.isEmpty else { continue }
+            var taken = storage[index]
+            taken.kinds = kinds
+            storage[index].kinds.removeAll { kinds.contains($0) }
+            if storage[index].kinds.isEmpty {
+                if index == head { head += 1 } else { storage.remove(at: index) }
+            }
+            return taken
         }
-        return storage.remove(at: index)
+        return nil
+    }
+
+    mutating func removeAll() {
+        storage.removeAll()
+        head = 0
+    }
+
+    /// Replaces each job by `transform(job)`, dropping those it returns nil for.
+    mutating func update(_ transform: (PendingJob) -> PendingJob?) {
+        storage = storage[head...].compactMap(transform)
+        head = 0
     }
 
     /// Puts a job that could not be sent back at the front.

@@ -9,6 +9,10 @@ struct WorkerSession {
     let slots: Int
     let kinds: Set<TaskKind>
     let ocrLanguages: Set<String>
+    /// Path prefixes (the coordinator's namespace) it reads itself; other files travel as bytes.
+    let pathRoots: [String]
+    /// The CURVE key it connected with (nil without CURVE).
+    let publicKey: String?
     let connectedAt: Double
     var lastSeen: Double
     var lastSent: Double
@@ -19,10 +23,6 @@ struct WorkerSession {
     var failed = 0
 
     var credit: Int { slots - holding.count }
-
-    func canTake(_ kinds: [TaskKind], ocrLanguage: String) -> Bool {
-        kinds.allSatisfy { self.kinds.contains($0) } && (!kinds.contains(.ocr) || ocrLanguages.contains(ocrLanguage))
-    }
 
     func row(state: String) -> WorkerRow {
         WorkerRow(id: workerId, host: host, slots: slots, kinds: kinds.sorted().map(\.rawValue).joined(separator: ","),

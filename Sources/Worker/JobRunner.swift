@@ -8,9 +8,12 @@ import SwiftProtobuf
 final class JobRunner {
     private let processor = PhotoProcessor()
     private let configuration: WorkerConfiguration
+    /// The roots with symlinks resolved, as the paths they are compared with.
+    private let roots: [String]
 
     init(configuration: WorkerConfiguration) {
         self.configuration = configuration
+        roots = configuration.pathRoots.map { URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath().path }
     }
 
     func run(_ job: Photomill_V1_Job, blobs: [Data]) -> (Photomill_V1_Result, blobs: [Data]) {
@@ -39,15 +42,16 @@ final class JobRunner {
     /// results for content the catalog does not describe).
     private func localPath(for job: Photomill_V1_Job) -> Result<String, ProcessingError> {
         var path = job.path
-        for (from, to) in configuration.pathMap where path.hasPrefix(from) {
+        // Component-wise: /volume1/photos maps /volume1/photos/a.jpg, not /volume1/photos2/a.jpg.
+        for (from, to) in configuration.pathMap where path == from || path.hasPrefix(from.hasSuffix("/") ? from : from + "/") {
             path = to + path.dropFirst(from.count)
             break
         }
-        // Resolving symlinks costs syscalls per photo: only when there are roots to check.
-        if !configuration.pathRoots.isEmpty,
-           case let resolved = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path,
-           !configuration.pathRoots.contains(where: { resolved == $0 || resolved.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }) {
-            return .failure(ProcessingError(.unreadable, "\(job.path): outside this worker's roots (\(configuration.pathRoots.joined(separator: ", ")))"))
+        // Whatever a JOB says, nothing outside the roots is opened (symlinks resolved first).
+        let resolved = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+        guard roots.contains(where: { $0 == "/" || resolved == $0 || resolved.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }) else {
+            let roots = configuration.pathRoots.isEmpty ? "none: it takes files as bytes only" : configuration.pathRoots.joined(separator: ", ")
+            return .failure(ProcessingError(.unreadable, "\(job.path): outside this worker's roots (\(roots))"))
         }
         var info = stat()
         guard stat(path, &info) == 0 else {

@@ -11,7 +11,8 @@ public struct WorkerConfiguration: Sendable {
     public var slots: Int
     public var kinds: Set<Kind>
     public var ocrLanguages: [String]
-    /// Folders this worker may read photos under; empty means anywhere.
+    /// Folders (this host's paths) the worker may read photos under; empty: it reads no
+    /// path, and every photo comes as bytes in the JOB.
     public var pathRoots: [String]
     /// Prefix rewrites from the coordinator's paths to this host's, e.g. /volume1/photos → /mnt/photos.
     public var pathMap: [(from: String, to: String)]
@@ -20,6 +21,32 @@ public struct WorkerConfiguration: Sendable {
     public var liveness: Int = 3
     public var reconnectInitial: Double = 1
     public var reconnectMax: Double = 32
+    /// CURVE: the coordinator's public key (pinned: a server without its secret key
+    /// cannot complete the handshake) and this worker's key pair. Nil: plaintext.
+    public var security: Security?
+
+    public struct Security: Sendable {
+        public var serverKey: String
+        public var publicKey: String
+        /// Never logged.
+        public var secretKey: String
+        public init(serverKey: String, publicKey: String, secretKey: String) {
+            self.serverKey = serverKey
+            self.publicKey = publicKey
+            self.secretKey = secretKey
+        }
+    }
+
+    /// The roots in the coordinator's namespace (READY.path_roots): each root with the
+    /// prefix map undone, so that the coordinator sends paths only for files under them.
+    public var advertisedRoots: [String] {
+        pathRoots.map { root in
+            for (from, to) in pathMap where root == to || root.hasPrefix(to.hasSuffix("/") ? to : to + "/") {
+                return from + root.dropFirst(to.count)
+            }
+            return root
+        }
+    }
 
     public init(endpoint: String, slots: Int = ProcessInfo.processInfo.activeProcessorCount,
                 kinds: Set<Kind> = Set(Kind.allCases), ocrLanguages: [String] = ["eng"],

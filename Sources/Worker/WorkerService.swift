@@ -95,7 +95,9 @@ public final class WorkerService: @unchecked Sendable {
                 return
             }
             socket.close()
-            logger.warning("coordinator \(configuration.endpoint) \(reason.rawValue); reconnecting in \(backoff) s")
+            let hint = reason == .silent && configuration.security != nil
+                ? " (with CURVE, silence can also mean a wrong --server-key, or this worker's key missing from the coordinator's allow-list)" : ""
+            logger.warning("coordinator \(configuration.endpoint) \(reason.rawValue)\(hint); reconnecting in \(backoff) s")
             waitOut(backoff, wake: wake)
             backoff = min(backoff * 2, configuration.reconnectMax)
         }
@@ -115,6 +117,11 @@ public final class WorkerService: @unchecked Sendable {
         try socket.set(.linger, to: 0)
         try socket.set(.maxMessageSize, to: Int64(Limits.default.maxFrameBytes))
         socket.maxFrames = Limits.default.maxFrames
+        if let security = configuration.security {
+            try socket.set(.curveServerKey, to: security.serverKey)
+            try socket.set(.curvePublicKey, to: security.publicKey)
+            try socket.set(.curveSecretKey, to: security.secretKey)
+        }
         try socket.connect(configuration.endpoint)
         send(.ready(readyMessage()), on: socket)
         return socket
@@ -129,7 +136,7 @@ public final class WorkerService: @unchecked Sendable {
             $0.slots = UInt32(configuration.slots)
             $0.kinds = configuration.kinds.sorted().compactMap { Photomill_V1_Kind(name: $0.rawValue) }
             $0.ocrLanguages = configuration.kinds.contains(.ocr) ? configuration.ocrLanguages : []
-            $0.pathRoots = configuration.pathRoots
+            $0.pathRoots = configuration.advertisedRoots
             $0.heartbeatIntervalMs = UInt32(configuration.heartbeatInterval * 1000)
         }
     }

@@ -57,6 +57,12 @@ final class Message: @unchecked Sendable {
         zmq_msg_recv(pointer, socket, flags) == -1 ? zmq_errno() : 0
     }
 
+    /// A metadata property of the connection the frame came from (zmq_msg_gets).
+    func property(_ name: String) -> String? {
+        guard let value = zmq_msg_gets(pointer, name) else { return nil }
+        return String(cString: value)
+    }
+
     /// Whether more frames of the same message follow.
     var hasMore: Bool { zmq_msg_more(pointer) == 1 }
 

@@ -10,11 +10,20 @@ extension ZMQSocket {
     /// the next message as usual. Frames of at least `ZMQ.zeroCopyThreshold` bytes share
     /// libzmq's buffer instead of being copied.
     public func receive(dontWait: Bool = false) throws(ZMQError) -> [Data]? {
+        try receive(dontWait: dontWait, property: nil)?.frames
+    }
+
+    /// Receives one whole message, as `receive(dontWait:)`, and a metadata property of
+    /// its connection (zmq_msg_gets): "User-Id" is what the ZAP handler answered for the
+    /// peer (photomill: its Z85 public key), "Peer-Address" its IP address. Nil when the
+    /// connection has no such property.
+    public func receive(dontWait: Bool = false, property name: String?) throws(ZMQError) -> (frames: [Data], property: String?)? {
         let handle = try liveHandle("receive")
         let limit = maxFrames ?? .max
         var frames: [Data] = []
         var count = 0
         var more = true
+        var property: String?
         while more {
             let message = Message()
             // Later frames are already here (libzmq delivers whole messages), so only the
@@ -25,11 +34,12 @@ extension ZMQSocket {
                 throw ZMQError(code: .init(rawValue: errno), operation: "receive frame \(count + 1)")
             }
             count += 1
+            if let name, property == nil { property = message.property(name) }
             if count <= limit { frames.append(message.takeData()) }
             more = message.hasMore
         }
         guard count <= limit else { throw .tooManyFrames(count, limit: limit) }
-        return frames
+        return (frames, property)
     }
 
     /// Receives one frame, retrying when a signal interrupts; returns 0 or the errno.

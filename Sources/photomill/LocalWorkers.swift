@@ -12,10 +12,11 @@ final class LocalWorkers: @unchecked Sendable {
     private var stopping = false
     private var _restarts = 0
 
-    init(count: Int, endpoint: String, slots: Int, kinds: String, ocrLanguage: String) {
+    /// `roots`: the folders being processed, which local workers read directly.
+    init(count: Int, endpoint: String, slots: Int, kinds: String, ocrLanguage: String, roots: [String]) {
         self.count = count
         arguments = ["worker", "--connect", endpoint, "--slots", String(slots), "--kinds", kinds,
-                     "--ocr-languages", ocrLanguage, "--log-level", "error"]
+                     "--ocr-languages", ocrLanguage, "--log-level", "error"] + roots.flatMap { ["--root", $0] }
     }
 
     var restarts: Int { lock.withLock { _restarts } }

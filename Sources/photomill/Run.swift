@@ -53,7 +53,8 @@ extension Photomill {
 
             let slotsPerWorker = slots ?? max(1, ProcessInfo.processInfo.activeProcessorCount / workers)
             let pool = LocalWorkers(count: workers, endpoint: endpoint, slots: slotsPerWorker,
-                                    kinds: cluster.processing.kindList, ocrLanguage: cluster.processing.ocrLanguage)
+                                    kinds: cluster.processing.kindList, ocrLanguage: cluster.processing.ocrLanguage,
+                                    roots: directories.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
             let trap = SignalTrap { service.stop() }
             let progress = ProgressReporter(catalog: catalog)
 

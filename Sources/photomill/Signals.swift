@@ -34,3 +34,16 @@ final class SignalTrap: @unchecked Sendable {
         }
     }
 }
+
+/// SIGHUP calls `handler` (on a Dispatch queue) each time: the coordinator re-reads its allow-list.
+final class HangupTrap: @unchecked Sendable {
+    // @unchecked: the source is created once and only read afterwards.
+    private let source: any DispatchSourceSignal
+
+    init(_ handler: @escaping @Sendable () -> Void) {
+        signal(SIGHUP, SIG_IGN)
+        source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: DispatchQueue(label: "photomill.hangup"))
+        source.setEventHandler(handler: handler)
+        source.resume()
+    }
+}

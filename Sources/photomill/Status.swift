@@ -38,6 +38,8 @@ struct StatusReport: Encodable {
     let photos: Int
     let tasks: [String: [String: Int]]
     let workers: [Worker]
+    /// Kind → why its pending tasks wait for a worker.
+    let waiting: [String: String]
 
     init(_ status: CatalogStatus) {
         photos = status.photos
@@ -46,6 +48,7 @@ struct StatusReport: Encodable {
             tasks[kind.rawValue] = Dictionary(uniqueKeysWithValues: TaskState.allCases.map { ($0.rawValue, status.count(kind, $0)) })
         }
         self.tasks = tasks
+        waiting = Dictionary(uniqueKeysWithValues: status.waiting.filter { status.count($0.key, .pending) > 0 }.map { ($0.key.rawValue, $0.value) })
         workers = status.workers.map {
             Worker(id: $0.id, host: $0.host, state: $0.state, slots: $0.slots, inFlight: $0.inFlight, done: $0.done,
                    failed: $0.failed, lastSeen: Date(timeIntervalSince1970: $0.lastSeen).formatted(.iso8601))
@@ -65,6 +68,7 @@ struct StatusReport: Encodable {
             guard let counts = tasks[kind.rawValue] else { continue }
             lines.append(columns([kind.rawValue] + ["pending", "leased", "done", "failed"].map { String(counts[$0] ?? 0) }))
         }
+        lines += waiting.sorted { $0.key < $1.key }.map { "waiting: \(tasks[$0.key]?["pending"] ?? 0) \($0.key) tasks: \($0.value)" }
         let connected = workers.filter { $0.state == "connected" }
         lines.append("workers: \(connected.count) connected, \(workers.count - connected.count) gone")
         for worker in workers {

@@ -11,8 +11,10 @@ extension Photomill {
             abstract: "Process photos for a coordinator (on this host or another).",
             discussion: """
                 Connects to the coordinator, offers SLOTS concurrent jobs, and reconnects by \
-                itself (1 s doubling to 32 s) if the coordinator goes away. SIGTERM or SIGINT: \
-                finish the jobs in hand, deliver their results, then exit.
+                itself (1 s doubling to 32 s) if the coordinator goes away. tcp:// runs CURVE: \
+                --key and --server-key (docs/deploy.md), or --insecure. The worker opens files \
+                only under its --root folders; every other photo comes as bytes in the JOB. \
+                SIGTERM or SIGINT: finish the jobs in hand, deliver their results, then exit.
                 """)
 
         @Option(help: ArgumentHelp("The coordinator's endpoint, e.g. tcp://nas:5555 or ipc:///run/photomill.sock.", valueName: "ENDPOINT"))
@@ -27,12 +29,13 @@ extension Photomill {
         @Option(help: "OCR languages this worker offers (installed tesseract data), comma-separated.")
         var ocrLanguages: String = "eng"
 
-        @Option(name: .customLong("root"), help: ArgumentHelp("Read photos only under this folder (repeatable).", valueName: "DIR"))
+        @Option(name: .customLong("root"), help: ArgumentHelp("Read photos under this folder itself (repeatable); other photos come as bytes in the JOB (default: none, every photo comes as bytes).", valueName: "DIR"))
         var roots: [String] = []
 
-        @Option(name: .customLong("map"), help: ArgumentHelp("Rewrite the coordinator's path prefix FROM to TO on this host (repeatable).", valueName: "FROM=TO"))
+        @Option(name: .customLong("map"), help: ArgumentHelp("The coordinator's FROM is TO on this host (repeatable); TO must lie under a --root.", valueName: "FROM=TO"))
         var maps: [String] = []
 
+        @OptionGroup var security: WorkerSecurityFlags
         @OptionGroup var log: LogFlags
 
         func validate() throws {
@@ -44,6 +47,19 @@ extension Photomill {
             for map in maps where map.split(separator: "=", maxSplits: 1).count != 2 {
                 throw ValidationError("--map must look like /volume1/photos=/mnt/photos, not '\(map)'")
             }
+            for root in roots {
+                var isDirectory: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
+                    throw ValidationError("--root \(root): no such folder (mount it first, or leave it out to get photos as bytes)")
+                }
+            }
+            for map in maps {
+                let to = String(map.split(separator: "=", maxSplits: 1)[1])
+                guard roots.contains(where: { to == $0 || to.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }) else {
+                    throw ValidationError("--map \(map): \(to) is under no --root, so the worker would never read it; add --root \(to)")
+                }
+            }
+            try security.validate(connect: connect)
         }
 
         func run() throws {
@@ -51,12 +67,18 @@ extension Photomill {
             var configuration = WorkerConfiguration(
                 endpoint: connect, slots: slots, kinds: (try? Kind.parseList(kindList).get()) ?? Set(Kind.allCases),
                 ocrLanguages: ocrLanguages.split(separator: ",").map(String.init),
-                pathRoots: roots.map { URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath().path },
+                pathRoots: roots.map { URL(fileURLWithPath: $0).standardizedFileURL.path },
                 pathMap: maps.map { map in
-                    let parts = map.split(separator: "=", maxSplits: 1).map(String.init)
+                    let parts = map.split(separator: "=", maxSplits: 1).map { URL(fileURLWithPath: String($0)).standardizedFileURL.path }
                     return (parts[0], parts[1])
                 })
             configuration.heartbeatInterval = 1
+            do {
+                configuration.security = try security.security()
+            } catch {
+                printError("photomill worker: \(error)")
+                throw ExitCode(64)
+            }
             let service = WorkerService(configuration: configuration, logger: logger)
             let trap = SignalTrap { service.stop() }
             logger.info("worker \(configuration.workerId) connecting to \(connect) with \(slots) slots")

@@ -5,9 +5,16 @@ final class BackgroundProcess {
     let process = Process()
     let stderrURL: URL
 
-    init(_ arguments: [String], in directory: URL? = nil) throws {
-        process.executableURL = PhotomillBinary.url
-        process.arguments = arguments
+    /// `netns`: run inside that network namespace (`ip netns exec` execs in place, so
+    /// `pid` is photomill's).
+    init(_ arguments: [String], in directory: URL? = nil, netns: String? = nil) throws {
+        if let netns {
+            process.executableURL = URL(fileURLWithPath: "/usr/sbin/ip")
+            process.arguments = ["netns", "exec", netns, PhotomillBinary.url.path] + arguments
+        } else {
+            process.executableURL = PhotomillBinary.url
+            process.arguments = arguments
+        }
         if let directory { process.currentDirectoryURL = directory }
         stderrURL = FileManager.default.temporaryDirectory.appendingPathComponent("photomill-bg-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)

@@ -67,11 +67,11 @@ import Testing
         #expect(try PhotomillBinary.run(["samples", photos.path, "--count", "40", "--seed", "8"]).status == 0)
         let catalog = directory.appendingPathComponent("catalog.sqlite")
         let port = freePort()
-        let coordinator = try BackgroundProcess(["coordinator", "--bind", "tcp://127.0.0.1:\(port)", "--catalog", catalog.path,
+        let coordinator = try BackgroundProcess(["coordinator", "--bind", "tcp://127.0.0.1:\(port)", "--insecure", "--catalog", catalog.path,
                                                  "--no-exports", "--kinds", "hash,metadata,thumbnail,ocr", photos.path])
         let endpoint = "tcp://127.0.0.1:\(port)"
-        let doomed = try BackgroundProcess(["worker", "--connect", endpoint, "--slots", "1"])
-        let survivor = try BackgroundProcess(["worker", "--connect", endpoint, "--slots", "1"])
+        let doomed = try BackgroundProcess(["worker", "--connect", endpoint, "--insecure", "--slots", "1"])
+        let survivor = try BackgroundProcess(["worker", "--connect", endpoint, "--insecure", "--slots", "1"])
 
         // Kill one worker once some work is committed (it then holds a job).
         #expect(try eventually(seconds: 60) { try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM attempts WHERE outcome = 'done'") >= 8 })

@@ -1,0 +1,53 @@
+import Catalog
+import Foundation
+import MillProtocol
+
+/// A file sent as the JOB's blob frames to a worker that cannot read its path
+/// (PROTOCOL.md, "File transfer"). Memory is bounded by credits: at most `slots` JOBs are
+/// out to a worker, so at most that many files per worker are held (by libzmq, zero
+/// copy, until written to the socket), each at most `maxFileBytes`.
+enum BlobTransfer {
+    /// The largest file that fits one JOB: the blob frames left after the three fixed ones,
+    /// each of the protocol's largest size (64 MiB; `MillCodec.fileBlobs` splits).
+    static let maxFileBytes = Int64(Limits.default.maxFileBytes)
+
+    static func canSend(size: Int64) -> Bool { size <= maxFileBytes }
+
+    enum Failure: Error {
+        /// The file cannot be read (class `unreadable`, retryable).
+        case unreadable(String)
+        /// It no longer has the scanned size or mtime (class `changed-since-scan`).
+        case changed(String)
+    }
+
+    /// The file's bytes in frames of at most 64 MiB, checked against the size and
+    /// mtime the catalog holds (a file changed since the scan would give results for
+    /// content the catalog does not describe).
+    static func frames(of job: PendingJob) -> Result<[Data], Failure> {
+        let handle: FileHandle
+        do {
+            handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: job.path))
+        } catch {
+            return .failure(.unreadable("\(job.path): the coordinator cannot read it to send it: \((error as NSError).localizedDescription)"))
+        }
+        defer { try? handle.close() }
+        var info = stat()
+        guard fstat(handle.fileDescriptor, &info) == 0 else {
+            return .failure(.unreadable("\(job.path): cannot stat: \(String(cString: strerror(errno)))"))
+        }
+        let mtimeNs = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        guard Int64(info.st_size) == job.size, mtimeNs == job.mtimeNs else {
+            return .failure(.changed("\(job.path): changed since it was scanned (size \(job.size) → \(info.st_size)); it will be processed again at the next scan"))
+        }
+        let bytes: Data
+        do {
+            bytes = try handle.readToEnd() ?? Data()
+        } catch {
+            return .failure(.unreadable("\(job.path): read failed: \((error as NSError).localizedDescription)"))
+        }
+        guard Int64(bytes.count) == job.size, let frames = MillCodec.fileBlobs(bytes) else {
+            return .failure(.changed("\(job.path): read \(bytes.count) bytes, scanned \(job.size)"))
+        }
+        return .success(frames)
+    }
+}
