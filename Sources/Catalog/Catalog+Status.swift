@@ -5,6 +5,8 @@ public struct CatalogStatus: Sendable {
     public var counts: [TaskKind: [TaskState: Int]] = [:]
     public var photos = 0
     public var workers: [WorkerRow] = []
+    /// Messages the coordinator dropped (malformed, unexpected, from strangers), by reason.
+    public var violations: [String: Int] = [:]
 
     public func count(_ kind: TaskKind, _ state: TaskState) -> Int { counts[kind]?[state] ?? 0 }
     public func total(_ state: TaskState) -> Int { counts.values.reduce(0) { $0 + ($1[state] ?? 0) } }
@@ -30,6 +32,7 @@ extension Catalog {
             }
             status.photos = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM photos") ?? 0
             status.workers = try WorkerRow.fetchAll(db, sql: "SELECT * FROM workers ORDER BY state, id")
+            status.violations = try violationCounts(db)
             return status
         }
     }
