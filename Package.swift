@@ -89,9 +89,10 @@ let package = Package(
             name: "ExportsTests",
             dependencies: ["Exports", "Catalog"]),
         // Runs the built `photomill` binary as separate processes over real sockets.
+        // (ZeroMQ and MillProtocol for a hostile peer that speaks raw frames.)
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["photomill"]),
+            dependencies: ["photomill", "ZeroMQ", "MillProtocol", .product(name: "SwiftProtobuf", package: "swift-protobuf")]),
     ]
 )
 

@@ -5,10 +5,14 @@ final class BackgroundProcess {
     let process = Process()
     let stderrURL: URL
 
-    init(_ arguments: [String], in directory: URL? = nil) throws {
+    /// `environment` adds to (or overrides) this process's environment.
+    init(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws {
         process.executableURL = PhotomillBinary.url
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         stderrURL = FileManager.default.temporaryDirectory.appendingPathComponent("photomill-bg-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
         process.standardError = try FileHandle(forWritingTo: stderrURL)
@@ -48,6 +52,7 @@ enum CatalogQuery {
             """, catalog.path, sql]
         let pipe = Pipe()
         process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice   // "unable to open" while a catalog is being created
         try process.run()
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
