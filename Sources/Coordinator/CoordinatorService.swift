@@ -382,10 +382,12 @@ public final class CoordinatorService: @unchecked Sendable {
     }
 
     private func checkLeases(at time: Double) {
-        for (token, flight) in inFlight {
-            guard !flight.expired, time > flight.lease.expiresAt else { continue }
+        let graceOver: Bool = time > startedAt + configuration.orphanGrace
+        for (token, flight) in inFlight where !flight.expired {
             if flight.routingId == nil {
-                // An inherited lease whose worker never came back.
+                // An inherited lease whose worker did not come back within the grace (its
+                // own deadline may be minutes away: it does not matter, nobody works on it).
+                guard graceOver else { continue }
                 inFlight[token] = nil
                 tokenForJob[flight.jobID] = nil
                 departures.remember(flight)
@@ -393,6 +395,7 @@ public final class CoordinatorService: @unchecked Sendable {
                                               message: "worker \(flight.lease.worker) did not come back after a coordinator restart"))
                 continue
             }
+            guard time > flight.lease.expiresAt else { continue }
             inFlight[token]?.expired = true
             batch.releases.append(Release(lease: flight.lease, reason: .leaseExpired,
                                           message: "job ran past its deadline on worker \(flight.lease.worker)"))
