@@ -78,7 +78,7 @@ import Testing
     /// coordinator: it commits what comes in, hands the rest back (no attempt used, no
     /// lease left), tells the workers and exits 0. A new coordinator then finishes the run.
     @Test func sigtermDrainsWorkerAndCoordinator() throws {
-        let bench = try FaultBench(count: 100, seed: 32, copies: 2)
+        let bench = try FaultBench(count: 80, seed: 32)
         let endpoint = "tcp://127.0.0.1:\(freePort())"
         var coordinator = try BackgroundProcess.coordinator(endpoint, bench)
         let slow = ["PHOTOMILL_FAULT_HANG_ON": "*:0.2"]
