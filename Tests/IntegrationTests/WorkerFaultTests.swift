@@ -4,7 +4,9 @@ import Testing
 /// Faults of workers (docs/reliability.md): killed, frozen, hung on a job, crashing on a
 /// poison photo. Real processes over tcp loopback, a real catalog, books checked with
 /// Python's sqlite3. Waits are bounded and generous; times are reported, not asserted.
-@Suite(.serialized) struct WorkerFaultTests {
+// Not serialized: each test has its own processes, port and catalog, and mostly waits
+// (heartbeat silences, backoffs, sleeping jobs), so they overlap well.
+@Suite struct WorkerFaultTests {
     /// 2,000 photos (100 samples, 20 copies of each), three single-slot workers, one of them SIGKILLed at a random moment
     /// every 0.3–0.7 s and replaced (as `run` replaces dead workers), at least 20 times.
     /// Each job sleeps 20 ms (PHOTOMILL_FAULT_HANG_ON=*) so the run outlasts the kills on
