@@ -9,23 +9,29 @@ import Foundation
 ///   "poison photo".
 /// - `PHOTOMILL_FAULT_HANG_ON=NAME:SECONDS`: the slot thread sleeps SECONDS before
 ///   processing NAME, while the rest of the worker (its socket thread) carries on: a job
-///   hung in a decoder. NAME `*` slows every job down (a slow worker).
+///   hung in a decoder. NAME `*` slows every other job down (a slow worker); entries are
+///   separated by commas (`IMG_0007.jpg:8,*:0.2`).
 enum FaultInjection {
     static let crashOn: String? = ProcessInfo.processInfo.environment["PHOTOMILL_FAULT_CRASH_ON"]
-    static let hangOn: (name: String, seconds: Double)? = {
-        guard let value = ProcessInfo.processInfo.environment["PHOTOMILL_FAULT_HANG_ON"],
-              let colon = value.lastIndex(of: ":"), let seconds = Double(value[value.index(after: colon)...]) else { return nil }
-        return (String(value[..<colon]), seconds)
+    static let hangOn: [(name: String, seconds: Double)] = {
+        let value = ProcessInfo.processInfo.environment["PHOTOMILL_FAULT_HANG_ON"] ?? ""
+        return value.split(separator: ",").compactMap { entry in
+            guard let colon = entry.lastIndex(of: ":"), let seconds = Double(entry[entry.index(after: colon)...]) else { return nil }
+            return (String(entry[..<colon]), seconds)
+        }
     }()
 
     /// Called by a slot thread before it processes `path`.
     static func beforeJob(path: String) {
-        guard crashOn != nil || hangOn != nil else { return }
+        guard crashOn != nil || !hangOn.isEmpty else { return }
         let name = (path as NSString).lastPathComponent
         if name == crashOn {
             FileHandle.standardError.write(Data("photomill worker: PHOTOMILL_FAULT_CRASH_ON: dying on \(name)\n".utf8))
             kill(getpid(), SIGKILL)
         }
-        if let hangOn, hangOn.name == "*" || name == hangOn.name { Thread.sleep(forTimeInterval: hangOn.seconds) }
+        // The first entry that names the file, else the first `*`.
+        if let hang = hangOn.first(where: { $0.name == name }) ?? hangOn.first(where: { $0.name == "*" }) {
+            Thread.sleep(forTimeInterval: hang.seconds)
+        }
     }
 }

@@ -76,15 +76,19 @@ import Testing
 
     /// SIGTERM to a busy worker: it finishes the jobs in hand, delivers them, refuses new
     /// ones (handed back without using an attempt) and exits 0. SIGTERM to the busy
-    /// coordinator: it commits what comes in, hands the rest back (no attempt used, no
-    /// lease left), tells the workers and exits 0. A new coordinator then finishes the run.
+    /// coordinator while a job is stuck: it commits what comes in for 5 s, hands the stuck
+    /// job back (no attempt used, no lease left), tells the workers and exits 0. A new
+    /// coordinator then finishes the run with the remaining worker.
     @Test func sigtermDrainsWorkerAndCoordinator() throws {
         let bench = try FaultBench(count: 80, seed: 32)
         let endpoint = "tcp://127.0.0.1:\(freePort())"
         var coordinator = try BackgroundProcess.coordinator(endpoint, bench)
         let slow = ["PHOTOMILL_FAULT_HANG_ON": "*:0.2"]
+        // The staying worker is stuck on one photo past the coordinator's 5 s drain.
+        let stuck = bench.goodFile(30)
         let leaving = try BackgroundProcess.worker(endpoint, slots: 2, environment: slow)
-        let staying = try BackgroundProcess.worker(endpoint, slots: 2, environment: slow)
+        let staying = try BackgroundProcess.worker(endpoint, slots: 2, environment: [
+            "PHOTOMILL_FAULT_HANG_ON": (stuck as NSString).lastPathComponent + ":9,*:0.2"])
         #expect(eventually(seconds: 120) { bench.doneAttempts >= 20 }, "\(coordinator.stderr)")
 
         let workerStopped = Date().timeIntervalSince1970
@@ -96,12 +100,16 @@ import Testing
         #expect(try bench.count("SELECT COUNT(*) FROM attempts WHERE \(byLeaving) AND outcome != 'done'") == 0,
                 "a stopping worker loses nothing and uses no attempt")
 
+        let stuckLeased = "SELECT COUNT(*) FROM tasks t JOIN photos p ON p.id = t.photoId WHERE p.path = '\(stuck)' AND t.state = 'leased' AND t.leasedTo LIKE '%-\(staying.pid)-%'"
+        #expect(eventually(seconds: 120) { ((try? bench.count(stuckLeased)) ?? 0) == 2 }, "\(coordinator.stderr)")
         let coordinatorStopped = Date()
         coordinator.signal(SIGTERM)
         #expect(coordinator.wait(seconds: 60) == 0, "\(coordinator.stderr)")
         let coordinatorDrain = Date().timeIntervalSince(coordinatorStopped)
         #expect(try bench.count("SELECT COUNT(*) FROM tasks WHERE state = 'leased'") == 0, "every lease handed back")
         let handedBack = try bench.count("SELECT COUNT(*) FROM tasks WHERE state = 'pending' AND errorMessage = 'coordinator stopped'")
+        let stuckBack = "SELECT COUNT(*) FROM tasks t JOIN photos p ON p.id = t.photoId WHERE p.path = '\(stuck)' AND t.state = 'pending' AND t.attempts = 0 AND t.errorMessage = 'coordinator stopped'"
+        #expect(try bench.count(stuckBack) == 2, "the job still running is handed back, its attempt given back")
         #expect(bench.unfinished > 0, "stopped mid-run")
         #expect(try bench.ledger().unaccounted == 0)
 
