@@ -99,10 +99,11 @@ let package = Package(
             name: "ExportsTests",
             dependencies: ["Exports", "Catalog"]),
         // Runs the built `photomill` binary as separate processes over real sockets.
+        // (ZeroMQ and MillProtocol for a hostile peer that speaks raw frames.)
         .testTarget(
             name: "IntegrationTests",
-            // ZeroMQ and MillProtocol: raw sockets that play an unlisted or plaintext worker.
-            dependencies: ["photomill", "ZeroMQ", "MillProtocol"]),
+            // ZeroMQ and MillProtocol: raw sockets that play an unlisted, plaintext or hostile worker.
+            dependencies: ["photomill", "ZeroMQ", "MillProtocol", .product(name: "SwiftProtobuf", package: "swift-protobuf")]),
     ]
 )
 

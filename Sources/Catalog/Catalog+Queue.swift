@@ -82,11 +82,13 @@ public struct CommitBatch: Sendable {
     public var results: [ReportedResult] = []
     public var releases: [Release] = []
     public var workers: [WorkerRow] = []
+    /// Dropped protocol messages by reason, counted since the last commit.
+    public var violations: [String: Int] = [:]
 
     public init() {}
 
     public var isEmpty: Bool {
-        leases.isEmpty && extensions.isEmpty && results.isEmpty && releases.isEmpty && workers.isEmpty
+        leases.isEmpty && extensions.isEmpty && results.isEmpty && releases.isEmpty && workers.isEmpty && violations.isEmpty
     }
 }
 
@@ -200,6 +202,7 @@ extension Catalog {
                 try applyRelease(db, release, now: now, retry: retry, report: &report)
             }
             for worker in batch.workers { try worker.upsert(db) }
+            try addViolations(db, batch.violations, now: now)
             return report
         }
     }
@@ -344,14 +347,17 @@ extension Catalog {
     private func applyRelease(_ db: Database, _ release: Release, now: Double, retry: RetryPolicy,
                               report: inout CommitReport) throws {
         let lease = release.lease
+        // One backoff for every kind of the lease, so that they travel together again.
+        var delay: Double?
         for kind in lease.kinds {
             guard let held = try heldAttempts(db, lease.photoId, kind, token: lease.token) else { continue }
             // A coordinator's own shutdown hands the attempt back.
             let attempts = release.reason == .shutdown ? held.attempts - 1 : held.attempts
             let final = attempts >= held.maxAttempts
             if final { report.failedTasks += 1 } else { report.retriedTasks += 1 }
-            let delay = release.reason == .shutdown ? 0 : retry.delay(afterAttempt: attempts)
-            try endLease(db, lease.photoId, kind, token: lease.token, retryAt: final ? nil : now + delay,
+            let wait = delay ?? (release.reason == .shutdown ? 0 : retry.delay(afterAttempt: attempts))
+            delay = wait
+            try endLease(db, lease.photoId, kind, token: lease.token, retryAt: final ? nil : now + wait,
                          attempts: attempts, errorClass: release.reason.finalErrorClass, message: release.message, now: now)
             if release.reason != .shutdown {
                 try db.execute(sql: """

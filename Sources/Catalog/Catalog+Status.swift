@@ -7,6 +7,8 @@ public struct CatalogStatus: Sendable {
     public var workers: [WorkerRow] = []
     /// Kind → why its pending tasks wait (no connected worker offers it), as the coordinator last saw.
     public var waiting: [TaskKind: String] = [:]
+    /// Messages the coordinator dropped (malformed, unexpected, from strangers), by reason.
+    public var violations: [String: Int] = [:]
 
     public func count(_ kind: TaskKind, _ state: TaskState) -> Int { counts[kind]?[state] ?? 0 }
     public func total(_ state: TaskState) -> Int { counts.values.reduce(0) { $0 + ($1[state] ?? 0) } }
@@ -33,6 +35,7 @@ extension Catalog {
             status.photos = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM photos") ?? 0
             status.workers = try WorkerRow.fetchAll(db, sql: "SELECT * FROM workers ORDER BY state, id")
             status.waiting = try waits(db)
+            status.violations = try violationCounts(db)
             return status
         }
     }

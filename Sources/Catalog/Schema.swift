@@ -125,6 +125,15 @@ enum Schema {
                 );
                 """)
         }
+        migrator.registerMigration("v2-violations") { db in
+            try db.execute(sql: """
+                CREATE TABLE violations (
+                    reason TEXT PRIMARY KEY,
+                    count INTEGER NOT NULL,
+                    lastAt REAL NOT NULL
+                );
+                """)
+        }
         return migrator
     }
 }

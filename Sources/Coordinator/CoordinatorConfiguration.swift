@@ -16,6 +16,9 @@ public struct CoordinatorConfiguration: Sendable {
     public var liveness = 3
     /// Per-kind deadline of a lease; a worker renews it with EXTEND.
     public var deadlines: [TaskKind: Double] = [.hash: 60, .metadata: 60, .thumbnail: 120, .ocr: 300]
+    /// EXTENDs never move a lease beyond this many times its deadline from its grant, so
+    /// a job hung in a worker whose socket thread still answers is taken back in the end.
+    public var leaseCapFactor: Double = 4
     public var retry = RetryPolicy()
     /// One commit transaction per this many results, or per `commitInterval`.
     public var commitBatchSize = 512

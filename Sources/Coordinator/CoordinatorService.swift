@@ -37,6 +37,7 @@ public final class CoordinatorService: @unchecked Sendable {
     private var committer: Committer!
     private var lastFlush = 0.0
     private var violations = Violations()
+    private var departures = Departures()
     private var jobCounter = 0
     private var startedAt = 0.0
     private var changedWorkers: Set<Data> = []
@@ -199,9 +200,11 @@ public final class CoordinatorService: @unchecked Sendable {
             return
         }
         guard sessions[peer] != nil else {
-            // A worker of a previous coordinator (or a stranger): ask it to start over
-            // with READY, which makes it re-send anything un-ACKed.
-            reject(peer, reason: "unknown-peer", detail: describe(message.command, "before READY"), at: time)
+            // A worker of a previous coordinator, one taken for dead, or a stranger: ask it
+            // to start over with READY, which makes it re-send anything un-ACKed.
+            if !departures.knows(peer: peer) {
+                reject(peer, reason: "unknown-peer", detail: describe(message.command, "before READY"), at: time)
+            }
             send(.disconnect(Self.startOver), to: peer, router: router)
             return
         }
@@ -236,29 +239,48 @@ public final class CoordinatorService: @unchecked Sendable {
 
     private func handleResult(_ result: Photomill_V1_Result, blobs: [Data], from peer: Data, at time: Double) {
         guard let flight = claim(result.jobID, token: result.leaseToken, peer: peer) else {
+            if let late = departures.take(result.jobID, token: result.leaseToken) {
+                // Its lease was taken back: the commit finds the token stale and records that.
+                accept(ResultConversion.taskResults(result, blobs: blobs, lease: late.lease), flight: late,
+                       jobID: result.jobID, peer: peer, at: time)
+                return
+            }
             reject(peer, reason: "unknown-job", detail: "RESULT for a job it does not hold: " + result.jobID, at: time)
             acks.append(PendingAck(routingId: peer, jobID: result.jobID, token: result.leaseToken))
             return
         }
-        accept(ResultConversion.taskResults(result, blobs: blobs, lease: flight.lease), flight: flight, peer: peer, at: time)
+        accept(ResultConversion.taskResults(result, blobs: blobs, lease: flight.lease), flight: flight,
+               jobID: result.jobID, peer: peer, at: time)
     }
 
     private func handleFail(_ fail: Photomill_V1_Fail, from peer: Data, at time: Double) {
-        guard let flight = claim(fail.jobID, token: fail.leaseToken, peer: peer) else {
+        guard let flight = claim(fail.jobID, token: fail.leaseToken, peer: peer) ?? departures.take(fail.jobID, token: fail.leaseToken) else {
             reject(peer, reason: "unknown-job", detail: "FAIL for a job it does not hold: " + fail.jobID, at: time)
             acks.append(PendingAck(routingId: peer, jobID: fail.jobID, token: fail.leaseToken))
             return
         }
-        accept(ResultConversion.failures(fail, lease: flight.lease), flight: flight, peer: peer, at: time)
+        if fail.errorClass == "shutting-down" {
+            // A draining worker hands the job back: no attempt used (PROTOCOL.md, error classes).
+            batch.releases.append(Release(lease: flight.lease, reason: .shutdown, message: fail.message))
+            acks.append(PendingAck(routingId: peer, jobID: fail.jobID, token: flight.lease.token))
+            return
+        }
+        accept(ResultConversion.failures(fail, lease: flight.lease), flight: flight, jobID: fail.jobID, peer: peer, at: time)
     }
 
     private func handleExtend(_ extend: Photomill_V1_Extend, from peer: Data, at time: Double) {
         guard let token = tokenForJob[extend.jobID], token == extend.leaseToken, var flight = inFlight[token],
-              flight.routingId == peer, !flight.expired else {
+              flight.routingId == peer else {
+            guard !departures.holds(extend.jobID, token: extend.leaseToken) else { return }
             reject(peer, reason: "unknown-job", detail: "EXTEND for a job it does not hold: " + extend.jobID, at: time)
             return
         }
-        let extended: Double = time + Double(extend.extraMs) / 1000
+        // Taken back already: an honest worker still busy with it; its result will be stale.
+        guard !flight.expired else { return }
+        // Capped, so that a job hung inside a worker whose socket thread still EXTENDs is
+        // taken back in the end.
+        let cap: Double = flight.lease.leasedAt + configuration.leaseCapFactor * flight.lease.kinds.map(deadlineSeconds).max()!
+        let extended: Double = Swift.min(time + Double(extend.extraMs) / 1000, cap)
         flight.lease.expiresAt = Swift.max(flight.lease.expiresAt, extended)
         inFlight[token] = flight
         batch.extensions.append((token, flight.lease.expiresAt))
@@ -347,7 +369,10 @@ public final class CoordinatorService: @unchecked Sendable {
 
     /// The in-flight job a RESULT or FAIL answers, if the sender holds it.
     private func claim(_ jobID: String, token: String, peer: Data) -> InFlight? {
-        guard let known = tokenForJob[jobID], known == token, let flight = inFlight[token] else { return nil }
+        // A lease inherited from a previous coordinator is known by its token alone: the
+        // job id the worker re-sends was given by that coordinator.
+        guard let flight = inFlight[token], flight.jobID == jobID || flight.inherited else { return nil }
+        let jobID = flight.jobID
         let sameConnection: Bool = flight.routingId == peer
         let sameWorker: Bool = flight.lease.worker == sessions[peer]?.workerId
         guard sameConnection || sameWorker else { return nil }
@@ -358,7 +383,7 @@ public final class CoordinatorService: @unchecked Sendable {
         return flight
     }
 
-    private func accept(_ results: [TaskResult], flight: InFlight, peer: Data, at time: Double) {
+    private func accept(_ results: [TaskResult], flight: InFlight, jobID: String, peer: Data, at time: Double) {
         let failedAny: Bool = results.contains { (result: TaskResult) -> Bool in
             if case .failure = result.outcome { return true }
             return false
@@ -368,7 +393,7 @@ public final class CoordinatorService: @unchecked Sendable {
         for result in results {
             batch.results.append(ReportedResult(result: result, worker: worker, startedAt: flight.lease.leasedAt, endedAt: time))
         }
-        acks.append(PendingAck(routingId: peer, jobID: flight.jobID, token: flight.lease.token))
+        acks.append(PendingAck(routingId: peer, jobID: jobID, token: flight.lease.token))
     }
 
     // MARK: Committing
@@ -380,6 +405,7 @@ public final class CoordinatorService: @unchecked Sendable {
         lastFlush = now()
         for peer in changedWorkers { if let session = sessions[peer] { batch.workers.append(session.row(state: "connected")) } }
         batch.workers += departed
+        batch.violations = violations.takeUncommitted()
         guard !batch.isEmpty || !acks.isEmpty else { return }
         committer.submit(batch, acks: acks, now: lastFlush)
         batch = CommitBatch()
@@ -423,7 +449,7 @@ public final class CoordinatorService: @unchecked Sendable {
         let deadline = now() + configuration.orphanGrace
         for var lease in leases {
             lease.expiresAt = max(lease.expiresAt, deadline)
-            let jobID = "restart-\(lease.token.prefix(12))"
+            let jobID = InFlight.inheritedPrefix + lease.token.prefix(12)
             inFlight[lease.token] = InFlight(lease: lease, jobID: jobID, routingId: nil)
             tokenForJob[jobID] = lease.token
         }
@@ -449,7 +475,9 @@ public final class CoordinatorService: @unchecked Sendable {
             guard let flight = inFlight.removeValue(forKey: token) else { continue }
             tokenForJob[flight.jobID] = nil
             if !flight.expired { batch.releases.append(Release(lease: flight.lease, reason: reason, message: message)) }
+            if reason == .workerLost { departures.remember(flight) }
         }
+        departures.remember(peer: peer)
         changedWorkers.remove(peer)
         var row = session.row(state: "gone")
         row.inFlight = 0
@@ -458,16 +486,20 @@ public final class CoordinatorService: @unchecked Sendable {
     }
 
     private func checkLeases(at time: Double) {
-        for (token, flight) in inFlight {
-            guard !flight.expired, time > flight.lease.expiresAt else { continue }
+        let graceOver: Bool = time > startedAt + configuration.orphanGrace
+        for (token, flight) in inFlight where !flight.expired {
             if flight.routingId == nil {
-                // An inherited lease whose worker never came back.
+                // An inherited lease whose worker did not come back within the grace (its
+                // own deadline may be minutes away: it does not matter, nobody works on it).
+                guard graceOver else { continue }
                 inFlight[token] = nil
                 tokenForJob[flight.jobID] = nil
+                departures.remember(flight)
                 batch.releases.append(Release(lease: flight.lease, reason: .workerLost,
                                               message: "worker \(flight.lease.worker) did not come back after a coordinator restart"))
                 continue
             }
+            guard time > flight.lease.expiresAt else { continue }
             inFlight[token]?.expired = true
             batch.releases.append(Release(lease: flight.lease, reason: .leaseExpired,
                                           message: "job ran past its deadline on worker \(flight.lease.worker)"))

@@ -2,18 +2,28 @@ import Foundation
 import Logging
 
 /// Malformed or unexpected messages: dropped, counted by reason, and logged at most once
-/// per peer per minute so a hostile peer cannot flood the log.
+/// per peer per minute so a hostile peer cannot flood the log. The counts since the last
+/// commit go to the catalog with it (`photomill status` shows them).
 struct Violations {
     private(set) var counts: [String: Int] = [:]
+    /// Counted since `takeUncommitted()` last ran.
+    private var uncommitted: [String: Int] = [:]
     private var lastLogged: [Data: Double] = [:]
 
     mutating func record(_ reason: String, from peer: Data, detail: String, logger: Logger, at time: Double) {
         counts[reason, default: 0] += 1
+        uncommitted[reason, default: 0] += 1
         if time - (lastLogged[peer] ?? 0) >= 60 {
             lastLogged[peer] = time
             logger.warning("dropped a message from peer \(peer.printable) (\(reason)): \(detail)")
         }
         if lastLogged.count > 10_000 { lastLogged = lastLogged.filter { time - $0.value < 60 } }
+    }
+
+    /// The counts not yet handed to a commit; they are forgotten here.
+    mutating func takeUncommitted() -> [String: Int] {
+        defer { uncommitted.removeAll() }
+        return uncommitted
     }
 }
 

@@ -38,4 +38,8 @@ struct InFlight {
     /// Nil for a lease inherited from a previous coordinator, until its worker is back.
     var routingId: Data?
     var expired = false
+
+    static let inheritedPrefix = "restart-"
+    /// Found in the catalog at start: its worker knows it by another job id.
+    var inherited: Bool { jobID.hasPrefix(Self.inheritedPrefix) }
 }

@@ -29,6 +29,7 @@ public final class Exporter: Sendable {
                 throw ExportError(path: url.path, message: "cannot create the export folder: \(error.localizedDescription)")
             }
         }
+        removeLeftovers()
     }
 
     /// Exports the given photos (those with a content hash; others have nothing to name

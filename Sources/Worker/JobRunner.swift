@@ -17,6 +17,7 @@ final class JobRunner {
     }
 
     func run(_ job: Photomill_V1_Job, blobs: [Data]) -> (Photomill_V1_Result, blobs: [Data]) {
+        FaultInjection.beforeJob(path: job.path)
         let kinds = Set(job.kinds.compactMap { Kind(rawValue: $0.name) })
         processor.options = Self.options(job.parameters)
         var outcome = PhotoResult(path: job.path)

@@ -16,6 +16,15 @@ struct ClusterFlags: ParsableArguments {
 
     @OptionGroup var processing: ProcessingFlags
 
+    @Option(help: ArgumentHelp("Lease deadline of every kind, in seconds (default: 60 hash and metadata, 120 thumbnail, 300 OCR); workers renew it for slow jobs up to 4 times this.", valueName: "SECONDS"))
+    var leaseSeconds: Double?
+
+    func validate() throws {
+        if let leaseSeconds, !(0.1...86_400).contains(leaseSeconds) {
+            throw ValidationError("--lease-seconds must be between 0.1 and 86400")
+        }
+    }
+
     var exportRoot: URL? {
         guard !noExports else { return nil }
         if let exports { return URL(fileURLWithPath: exports) }
@@ -32,6 +41,9 @@ struct ClusterFlags: ParsableArguments {
         configuration.parameters.ocrLanguage = options.ocrLanguage
         configuration.parameters.ocrMaxSide = options.ocrMaxSide
         configuration.parameters.pixelLimit = options.pixelLimit
+        if let leaseSeconds {
+            for kind in TaskKind.allCases { configuration.deadlines[kind] = leaseSeconds }
+        }
         return configuration
     }
 

@@ -50,6 +50,13 @@ final class ExportQueue: @unchecked Sendable {
     }
 
     private func loop() {
+        // What an earlier coordinator committed but was killed before exporting.
+        do {
+            try exporter.exportMissing()
+        } catch {
+            condition.withLock { failures += 1 }
+            logger.error("export failed: \(error)")
+        }
         while true {
             condition.lock()
             while pending.isEmpty && !closed { condition.wait() }

@@ -44,6 +44,9 @@ extension Photomill {
 
             var configuration = cluster.configuration(bind: [endpoint], roots: directories)
             configuration.exitWhenDone = true
+            // Leases found in the catalog belong to workers of an earlier process, which
+            // cannot reach this run's private socket: release them at once.
+            configuration.orphanGrace = 0
             let service = CoordinatorService(configuration: configuration, catalog: catalog, logger: logger)
             let exports = try cluster.exportRoot.map { ExportQueue(exporter: try Exporter(catalog: catalog, root: $0), logger: logger) }
             exports?.start()
@@ -76,6 +79,10 @@ extension Photomill {
                                          exportRoot: cluster.exportRoot, failures: try catalog.failedTasks(limit: 20),
                                          restartedWorkers: pool.restarts)
                 print(summary.text())
+                if let failures = exports?.failures, failures > 0 {
+                    printError("photomill run: \(failures) export batches could not be written (causes above); the catalog holds every result, `photomill export` writes them again")
+                    throw ExitCode(1)
+                }
                 if status.total(.failed) > 0 || status.total(.pending) > 0 || status.total(.leased) > 0 { throw ExitCode(1) }
             }
         }

@@ -40,6 +40,8 @@ struct StatusReport: Encodable {
     let workers: [Worker]
     /// Kind → why its pending tasks wait for a worker.
     let waiting: [String: String]
+    /// Messages the coordinator dropped, by reason (docs/reliability.md).
+    let droppedMessages: [String: Int]
 
     init(_ status: CatalogStatus) {
         photos = status.photos
@@ -53,6 +55,7 @@ struct StatusReport: Encodable {
             Worker(id: $0.id, host: $0.host, state: $0.state, slots: $0.slots, inFlight: $0.inFlight, done: $0.done,
                    failed: $0.failed, lastSeen: Date(timeIntervalSince1970: $0.lastSeen).formatted(.iso8601))
         }
+        droppedMessages = status.violations
     }
 
     func jsonString() -> String {
@@ -73,6 +76,10 @@ struct StatusReport: Encodable {
         lines.append("workers: \(connected.count) connected, \(workers.count - connected.count) gone")
         for worker in workers {
             lines.append("  \(worker.id) \(worker.host) \(worker.state) slots \(worker.slots) in flight \(worker.inFlight) done \(worker.done) failed \(worker.failed) last seen \(worker.lastSeen)")
+        }
+        if !droppedMessages.isEmpty {
+            let reasons = droppedMessages.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+            lines.append("dropped messages: \(droppedMessages.values.reduce(0, +)) (\(reasons.joined(separator: ", ")))")
         }
         return lines.joined(separator: "\n")
     }

@@ -199,6 +199,31 @@ import Testing
         #expect(lost == 6)
     }
 
+    /// One backoff for all kinds of a lost lease, so that they travel as one job again
+    /// (a poison photo would otherwise cost one crash per kind per attempt).
+    @Test func kindsOfALostLeaseComeBackTogether() throws {
+        _ = try catalog.record(files(1), kinds: [.hash, .metadata, .thumbnail], now: 1)
+        let job = try #require(try catalog.pendingJobs(afterPhoto: 0, now: 100, limit: 10).first)
+        var batch = CommitBatch()
+        let granted = lease(job, token: "t1")
+        batch.leases = [granted]
+        batch.releases = [Release(lease: granted, reason: .workerLost, message: "worker w1 stopped answering")]
+        _ = try catalog.commit(batch, now: 100)
+        let due = try catalog.pool.read { db in try Double.fetchSet(db, sql: "SELECT notBefore FROM tasks") }
+        #expect(due.count == 1, "\(due)")
+        let again = try catalog.pendingJobs(afterPhoto: 0, now: try #require(due.first), limit: 10)
+        #expect(again.map(\.kinds) == [[.hash, .metadata, .thumbnail]])
+    }
+
+    @Test func droppedMessageCountsAddUpAcrossCommits() throws {
+        var batch = CommitBatch()
+        batch.violations = ["wrong-signature": 3, "unknown-job": 1]
+        _ = try catalog.commit(batch, now: 1)
+        batch.violations = ["wrong-signature": 2]
+        _ = try catalog.commit(batch, now: 2)
+        #expect(try catalog.status().violations == ["wrong-signature": 5, "unknown-job": 1])
+    }
+
     @Test func ocrTravelsAsItsOwnJob() throws {
         _ = try catalog.record(files(2), kinds: Set(TaskKind.allCases), now: 1)
         let jobs = try catalog.pendingJobs(afterPhoto: 0, now: 10, limit: 10)

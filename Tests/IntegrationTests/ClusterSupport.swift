@@ -6,8 +6,8 @@ final class BackgroundProcess {
     let stderrURL: URL
 
     /// `netns`: run inside that network namespace (`ip netns exec` execs in place, so
-    /// `pid` is photomill's).
-    init(_ arguments: [String], in directory: URL? = nil, netns: String? = nil) throws {
+    /// `pid` is photomill's). `environment` adds to (or overrides) this process's environment.
+    init(_ arguments: [String], in directory: URL? = nil, netns: String? = nil, environment: [String: String] = [:]) throws {
         if let netns {
             process.executableURL = URL(fileURLWithPath: "/usr/sbin/ip")
             process.arguments = ["netns", "exec", netns, PhotomillBinary.url.path] + arguments
@@ -16,6 +16,9 @@ final class BackgroundProcess {
             process.arguments = arguments
         }
         if let directory { process.currentDirectoryURL = directory }
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         stderrURL = FileManager.default.temporaryDirectory.appendingPathComponent("photomill-bg-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
         process.standardError = try FileHandle(forWritingTo: stderrURL)
@@ -55,6 +58,7 @@ enum CatalogQuery {
             """, catalog.path, sql]
         let pipe = Pipe()
         process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice   // "unable to open" while a catalog is being created
         try process.run()
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

@@ -25,11 +25,14 @@ enum PhotomillBinary {
         var lines: [String] { stdout.split(separator: "\n").map(String.init) }
     }
 
-    static func run(_ arguments: [String], in directory: URL? = nil) throws -> Outcome {
+    static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> Outcome {
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         // stderr goes to a file so that neither stream can fill a pipe and block the child.
         let errURL = FileManager.default.temporaryDirectory.appendingPathComponent("photomill-stderr-\(UUID().uuidString)")
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)

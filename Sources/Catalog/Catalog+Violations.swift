@@ -1,0 +1,20 @@
+import GRDB
+
+extension Catalog {
+    /// Adds dropped-message counts (by reason) to the running totals of table `violations`.
+    func addViolations(_ db: Database, _ counts: [String: Int], now: Double) throws {
+        for (reason, count) in counts where count > 0 {
+            try db.execute(sql: """
+                INSERT INTO violations (reason, count, lastAt) VALUES (?, ?, ?)
+                ON CONFLICT (reason) DO UPDATE SET count = count + excluded.count, lastAt = excluded.lastAt
+                """, arguments: [reason, count, now])
+        }
+    }
+
+    /// Every dropped-message count since the catalog was created, by reason.
+    func violationCounts(_ db: Database) throws -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT reason, count FROM violations") { counts[row["reason"]] = row["count"] }
+        return counts
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+
+/// Test-only faults, switched on by environment variables, so that the reliability tests
+/// (docs/reliability.md) can make a worker misbehave on one named file, which no real
+/// photo does reliably. Unset in production, they cost one comparison per job.
+///
+/// - `PHOTOMILL_FAULT_CRASH_ON=NAME`: the worker process dies (SIGKILL to itself, as
+///   abruptly as a crash in a decoder) when it starts a job whose file name is NAME: a
+///   "poison photo".
+/// - `PHOTOMILL_FAULT_HANG_ON=NAME:SECONDS`: the slot thread sleeps SECONDS before
+///   processing NAME, while the rest of the worker (its socket thread) carries on: a job
+///   hung in a decoder. NAME `*` slows every other job down (a slow worker); entries are
+///   separated by commas (`IMG_0007.jpg:8,*:0.2`).
+enum FaultInjection {
+    static let crashOn: String? = ProcessInfo.processInfo.environment["PHOTOMILL_FAULT_CRASH_ON"]
+    static let hangOn: [(name: String, seconds: Double)] = {
+        let value = ProcessInfo.processInfo.environment["PHOTOMILL_FAULT_HANG_ON"] ?? ""
+        return value.split(separator: ",").compactMap { entry in
+            guard let colon = entry.lastIndex(of: ":"), let seconds = Double(entry[entry.index(after: colon)...]) else { return nil }
+            return (String(entry[..<colon]), seconds)
+        }
+    }()
+
+    /// Called by a slot thread before it processes `path`.
+    static func beforeJob(path: String) {
+        guard crashOn != nil || !hangOn.isEmpty else { return }
+        let name = (path as NSString).lastPathComponent
+        if name == crashOn {
+            FileHandle.standardError.write(Data("photomill worker: PHOTOMILL_FAULT_CRASH_ON: dying on \(name)\n".utf8))
+            kill(getpid(), SIGKILL)
+        }
+        // The first entry that names the file, else the first `*`.
+        if let hang = hangOn.first(where: { $0.name == name }) ?? hangOn.first(where: { $0.name == "*" }) {
+            Thread.sleep(forTimeInterval: hang.seconds)
+        }
+    }
+}

@@ -1,0 +1,194 @@
+import Foundation
+import Testing
+
+/// Faults of the coordinator and of its surroundings (docs/reliability.md): killed and
+/// restarted, stopped with SIGTERM, photos that change or vanish after the scan.
+// Not serialized: each test has its own processes, port and catalog.
+@Suite struct CoordinatorFaultTests {
+    /// The coordinator is SIGKILLed mid-run and started again on the same catalog and
+    /// port: the workers reconnect by themselves and re-send what was not acknowledged,
+    /// the leases of the first run are settled by those re-sent results (none waits out
+    /// the restart grace), nothing is lost or committed twice, and every export file is
+    /// whole.
+    @Test func coordinatorKilledAndRestartedLosesNothing() throws {
+        let bench = try FaultBench(count: 300, seed: 31)
+        let exports = bench.directory.appendingPathComponent("exports")
+        let endpoint = "tcp://127.0.0.1:\(freePort())"
+        let kinds = "hash,metadata,thumbnail"
+        let arguments = ["--exports", exports.path]
+        let slow = ["PHOTOMILL_FAULT_HANG_ON": "*:0.02"]
+        var coordinator = try BackgroundProcess.coordinator(endpoint, bench, kinds: kinds, extra: arguments)
+        let workers = try (0..<2).map { _ in try BackgroundProcess.worker(endpoint, slots: 2, kinds: kinds, environment: slow) }
+        #expect(eventually(seconds: 120) { bench.doneAttempts >= 150 }, "\(coordinator.stderr)")
+
+        coordinator.signal(SIGKILL)
+        #expect(coordinator.wait(seconds: 10) != nil)
+        let killedAt = Date()
+        let doneAtKill = bench.doneAttempts
+        #expect(bench.unfinished > 0, "the kill came mid-run")
+        coordinator = try BackgroundProcess.coordinator(endpoint, bench, kinds: kinds, extra: arguments)
+        #expect(eventually(seconds: 60) { bench.doneAttempts > doneAtKill }, "commits resume: \(coordinator.stderr)")
+        let recovery = Date().timeIntervalSince(killedAt)
+        #expect(bench.waitUntilFinished(), "\(coordinator.stderr)")
+
+        let ledger = try bench.ledger()
+        ledger.expectNothingLost("coordinator restart")
+        // The first run's open leases were settled by their workers' re-sent results: none
+        // waited out the restart grace or its deadline.
+        #expect(try bench.count("SELECT COUNT(*) FROM attempts WHERE outcome = 'lease-expired' OR errorMessage LIKE '%did not come back%'") == 0,
+                "\(coordinator.stderr)")
+        coordinator.signal(SIGTERM)
+        #expect(coordinator.wait(seconds: 30) == 0, "\(coordinator.stderr)")
+
+        // Every export is whole: each plist parses, each thumbnail is a complete JPEG, no
+        // temporary file is left, and every hashed photo has its plist (including those
+        // the killed coordinator had committed but not yet exported).
+        let check = try PythonCheck.run("""
+            import os, plistlib, sqlite3, sys
+            root, catalog = sys.argv[1], sys.argv[2]
+            con = sqlite3.connect('file:' + catalog + '?mode=ro', uri=True)
+            md5s = {r[0] for r in con.execute("SELECT md5 FROM photos WHERE md5 IS NOT NULL")}
+            thumbs = {r[0] for r in con.execute("SELECT p.md5 FROM photos p JOIN thumbnails t ON t.photoId = p.id")}
+            problems = []
+            for folder in ('metadata', 'thumbs', ''):
+                for name in os.listdir(os.path.join(root, folder)):
+                    if name.endswith('.tmp'): problems.append('temporary file left: ' + name)
+            plists = {n[:-6] for n in os.listdir(os.path.join(root, 'metadata')) if not n.startswith('.')}
+            for md5 in plists:
+                with open(os.path.join(root, 'metadata', md5 + '.plist'), 'rb') as f:
+                    if plistlib.load(f).get('md5') != md5: problems.append('plist of another photo: ' + md5)
+            jpegs = {n[:-4] for n in os.listdir(os.path.join(root, 'thumbs')) if not n.startswith('.')}
+            for md5 in jpegs:
+                data = open(os.path.join(root, 'thumbs', md5 + '.jpg'), 'rb').read()
+                if data[:2] != b'\\xff\\xd8' or data[-2:] != b'\\xff\\xd9': problems.append('partial thumbnail: ' + md5)
+            if plists != md5s: problems.append('plists missing: %d, extra: %d' % (len(md5s - plists), len(plists - md5s)))
+            if jpegs != thumbs: problems.append('thumbnails missing: %d, extra: %d' % (len(thumbs - jpegs), len(jpegs - thumbs)))
+            plistlib.load(open(os.path.join(root, 'manifest.plist'), 'rb'))
+            print(len(plists), len(jpegs)); print('\\n'.join(problems))
+            """, exports.path, bench.catalog.path)
+        #expect(check.status == 0 && check.lines.count == 1, "\(check.lines) \(check.stderr)")
+        FaultReport.record("coordinator SIGKILL + restart", injected: 1, affected: ledger.tasks - doneAtKill,
+                           lost: ledger.lost, twice: ledger.committedTwice, recovery: recovery,
+                           note: "from the kill to the first commit of the new coordinator; exports whole")
+        for worker in workers { worker.signal(SIGTERM) }
+        for worker in workers { #expect(worker.wait(seconds: 60) == 0) }
+    }
+
+    /// SIGTERM to a busy worker: it finishes the jobs in hand, delivers them, refuses new
+    /// ones (handed back without using an attempt) and exits 0. SIGTERM to the busy
+    /// coordinator while a job is stuck: it commits what comes in for 5 s, hands the stuck
+    /// job back (no attempt used, no lease left), tells the workers and exits 0. A new
+    /// coordinator then finishes the run with the remaining worker.
+    @Test func sigtermDrainsWorkerAndCoordinator() throws {
+        let bench = try FaultBench(count: 80, seed: 32)
+        let endpoint = "tcp://127.0.0.1:\(freePort())"
+        var coordinator = try BackgroundProcess.coordinator(endpoint, bench)
+        let slow = ["PHOTOMILL_FAULT_HANG_ON": "*:0.2"]
+        // The staying worker is stuck on one photo past the coordinator's 5 s drain.
+        let stuck = bench.goodFile(30)
+        let leaving = try BackgroundProcess.worker(endpoint, slots: 2, environment: slow)
+        let staying = try BackgroundProcess.worker(endpoint, slots: 2, environment: [
+            "PHOTOMILL_FAULT_HANG_ON": (stuck as NSString).lastPathComponent + ":9,*:0.2"])
+        #expect(eventually(seconds: 120) { bench.doneAttempts >= 20 }, "\(coordinator.stderr)")
+
+        let workerStopped = Date().timeIntervalSince1970
+        leaving.signal(SIGTERM)
+        #expect(leaving.wait(seconds: 60) == 0, "\(leaving.stderr)")
+        let workerDrain = Date().timeIntervalSince1970 - workerStopped
+        let byLeaving = "worker LIKE '%-\(leaving.pid)-%'"
+        let finishedInDrain = try bench.count("SELECT COUNT(*) FROM attempts WHERE \(byLeaving) AND outcome = 'done' AND endedAt > \(workerStopped)")
+        #expect(try bench.count("SELECT COUNT(*) FROM attempts WHERE \(byLeaving) AND outcome != 'done'") == 0,
+                "a stopping worker loses nothing and uses no attempt")
+
+        let stuckLeased = "SELECT COUNT(*) FROM tasks t JOIN photos p ON p.id = t.photoId WHERE p.path = '\(stuck)' AND t.state = 'leased' AND t.leasedTo LIKE '%-\(staying.pid)-%'"
+        #expect(eventually(seconds: 120) { ((try? bench.count(stuckLeased)) ?? 0) == 2 }, "\(coordinator.stderr)")
+        let coordinatorStopped = Date()
+        coordinator.signal(SIGTERM)
+        #expect(coordinator.wait(seconds: 60) == 0, "\(coordinator.stderr)")
+        let coordinatorDrain = Date().timeIntervalSince(coordinatorStopped)
+        #expect(try bench.count("SELECT COUNT(*) FROM tasks WHERE state = 'leased'") == 0, "every lease handed back")
+        let handedBack = try bench.count("SELECT COUNT(*) FROM tasks WHERE state = 'pending' AND errorMessage = 'coordinator stopped'")
+        let stuckBack = "SELECT COUNT(*) FROM tasks t JOIN photos p ON p.id = t.photoId WHERE p.path = '\(stuck)' AND t.state = 'pending' AND t.attempts = 0 AND t.errorMessage = 'coordinator stopped'"
+        #expect(try bench.count(stuckBack) == 2, "the job still running is handed back, its attempt given back")
+        #expect(bench.unfinished > 0, "stopped mid-run")
+        #expect(try bench.ledger().unaccounted == 0)
+
+        // The remaining worker reconnects to a new coordinator by itself and finishes.
+        coordinator = try BackgroundProcess.coordinator(endpoint, bench)
+        #expect(bench.waitUntilFinished(), "\(coordinator.stderr)")
+        let ledger = try bench.ledger()
+        ledger.expectNothingLost("after SIGTERMs")
+        #expect(try bench.count("SELECT COUNT(*) FROM attempts WHERE errorClass IN ('shutting-down', 'interrupted')") == 0)
+        FaultReport.record("worker SIGTERM", injected: 1, affected: finishedInDrain, lost: ledger.lost, twice: ledger.committedTwice,
+                           recovery: workerDrain, note: "jobs finished while draining; time to exit")
+        FaultReport.record("coordinator SIGTERM", injected: 1, affected: handedBack, lost: ledger.lost, twice: ledger.committedTwice,
+                           recovery: coordinatorDrain, note: "tasks handed back; time to exit")
+        coordinator.signal(SIGTERM)
+        #expect(coordinator.wait(seconds: 30) == 0)
+        staying.signal(SIGTERM)
+        #expect(staying.wait(seconds: 60) == 0, "\(staying.stderr)")
+    }
+
+    /// A photo deleted and another changed between the scan and their processing: each
+    /// fails with its own class and a message naming the file; every other photo is done;
+    /// a later scan queues the changed photo again and it is done.
+    @Test func photoDeletedOrChangedAfterTheScan() throws {
+        let bench = try FaultBench(count: 30, seed: 33)
+        let endpoint = "tcp://127.0.0.1:\(freePort())"
+        var coordinator = try BackgroundProcess.coordinator(endpoint, bench)
+        // No worker yet: the scan queues everything, nothing is processed.
+        let expected = bench.files.count * 2
+        #expect(eventually(seconds: 60) { (try? bench.count("SELECT COUNT(*) FROM tasks")) == expected }, "\(coordinator.stderr)")
+        let deleted = bench.goodFile(1), changed = bench.goodFile(2)
+        try FileManager.default.removeItem(atPath: deleted)
+        let handle = try #require(FileHandle(forWritingAtPath: changed))
+        try handle.seekToEnd()
+        handle.write(Data(repeating: 0, count: 16))
+        try handle.close()
+
+        let worker = try BackgroundProcess.worker(endpoint)
+        #expect(bench.waitUntilFinished(), "\(coordinator.stderr)")
+        func tasks(_ path: String) throws -> [[String]] {
+            try CatalogQuery.rows(bench.catalog, "SELECT t.state, t.errorClass, t.errorMessage, t.attempts FROM tasks t JOIN photos p ON p.id = t.photoId WHERE p.path = '\(path)'")
+        }
+        let gone = try tasks(deleted)
+        #expect(gone.count == 2 && gone.allSatisfy { $0[0] == "failed" && $0[1] == "unreadable" && $0[2].contains(deleted) && $0[2].contains("No such file") },
+                "\(gone)")
+        #expect(gone.allSatisfy { $0[3] == "3" }, "unreadable is retried before it fails: \(gone)")
+        let moved = try tasks(changed)
+        #expect(moved.count == 2 && moved.allSatisfy { $0[0] == "failed" && $0[1] == "changed-since-scan" && $0[2].contains(changed) }, "\(moved)")
+        // The rest goes on: the two photos' four tasks are the only good ones not done.
+        let ledger = try bench.ledger()
+        #expect(ledger.lost == 4 && ledger.brokenUnexplained == 0 && ledger.committedTwice == 0 && ledger.unaccounted == 0, "\(ledger)")
+
+        // The next scan sees the new size and queues the changed photo again.
+        coordinator.signal(SIGTERM)
+        #expect(coordinator.wait(seconds: 30) == 0)
+        coordinator = try BackgroundProcess.coordinator(endpoint, bench)
+        #expect(eventually(seconds: 90) { ((try? tasks(changed)) ?? []).allSatisfy { $0[0] == "done" } }, "\(coordinator.stderr)")
+        FaultReport.record("photo deleted / changed after scan", injected: 2, affected: 4, lost: 0, twice: try bench.ledger().committedTwice,
+                           recovery: nil, note: "failed unreadable (3 attempts) / changed-since-scan; changed one done after a re-scan")
+        coordinator.signal(SIGTERM)
+        #expect(coordinator.wait(seconds: 30) == 0)
+        worker.signal(SIGTERM)
+        #expect(worker.wait(seconds: 60) == 0)
+    }
+}
+
+/// A Python script run with arguments, for checks independent of photomill's code.
+enum PythonCheck {
+    static func run(_ script: String, _ arguments: String...) throws -> PhotomillBinary.Outcome {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script] + arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        let errors = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return .init(status: process.terminationStatus, stdout: String(decoding: data, as: UTF8.self),
+                     stderr: String(decoding: errors, as: UTF8.self))
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import Testing
+
+/// Faults of workers (docs/reliability.md): killed, frozen, hung on a job, crashing on a
+/// poison photo. Real processes over tcp loopback, a real catalog, books checked with
+/// Python's sqlite3. Waits are bounded and generous; times are reported, not asserted.
+// Not serialized: each test has its own processes, port and catalog, and mostly waits
+// (heartbeat silences, backoffs, sleeping jobs), so they overlap well.
+@Suite struct WorkerFaultTests {
+    /// 2,000 photos (100 samples, 20 copies of each), three single-slot workers, one of them SIGKILLed at a random moment
+    /// every 0.3–0.7 s and replaced (as `run` replaces dead workers), at least 20 times.
+    /// Each job sleeps 20 ms (PHOTOMILL_FAULT_HANG_ON=*) so the run outlasts the kills on
+    /// any machine.
+    @Test func workersKilledAtRandomLoseNothing() throws {
+        let bench = try FaultBench(count: 100, seed: 21, copies: 20)
+        let endpoint = "tcp://127.0.0.1:\(freePort())"
+        let coordinator = try BackgroundProcess.coordinator(endpoint, bench)
+        let slow = ["PHOTOMILL_FAULT_HANG_ON": "*:0.02"]
+        var workers = try (0..<3).map { _ in try BackgroundProcess.worker(endpoint, environment: slow) }
+        #expect(eventually(seconds: 120) { bench.doneAttempts >= 50 }, "\(coordinator.stderr)")
+
+        var random = SystemRandomNumberGenerator()
+        var kills = 0
+        var lastKill = Date()
+        while kills < 24 {
+            usleep(UInt32.random(in: 300_000...700_000, using: &random))
+            if bench.unfinished == 0 { break }
+            let victim = Int.random(in: 0..<workers.count, using: &random)
+            workers[victim].signal(SIGKILL)
+            #expect(workers[victim].wait(seconds: 10) != nil)
+            lastKill = Date()
+            kills += 1
+            workers[victim] = try BackgroundProcess.worker(endpoint, environment: slow)
+        }
+        #expect(kills >= 20, "the run ended before 20 kills")
+        #expect(bench.waitUntilFinished(), "coordinator: \(coordinator.stderr)")
+        let recovery = Date().timeIntervalSince(lastKill)
+
+        let ledger = try bench.ledger()
+        ledger.expectNothingLost("after \(kills) kills")
+        #expect(ledger.tasks == 4000)
+        #expect(ledger.workerLost >= 1, "the killed workers' leases show as lost: \(ledger)")
+        // A lost lease is retried: no good photo ends failed because of a few kills.
+        #expect(try bench.count("SELECT COUNT(*) FROM tasks WHERE errorClass = 'worker-crashed' AND state = 'failed'") == 0)
+        FaultReport.record("worker SIGKILL at random", injected: kills, affected: ledger.workerLost, lost: ledger.lost,
+                           twice: ledger.committedTwice, recovery: recovery, note: "from the last kill to all done")
+        coordinator.signal(SIGTERM)
+        #expect(coordinator.wait(seconds: 30) == 0, "\(coordinator.stderr)")
+        for worker in workers { worker.signal(SIGTERM) }
+        for worker in workers { #expect(worker.wait(seconds: 60) != nil) }
+    }
+
+    /// A worker frozen with SIGSTOP while it holds a job (its socket open, its process
+    /// hung): the coordinator takes the job back when the worker falls silent and another
+    /// worker does it; after SIGCONT the frozen worker's late result is recorded as stale
+    /// and discarded, and the worker reconnects by itself and takes new work.
+    @Test func frozenWorkerIsReplacedAndItsLateResultIsStale() throws {
+        let bench = try FaultBench(count: 150, seed: 22)
+        let endpoint = "tcp://127.0.0.1:\(freePort())"
+        let coordinator = try BackgroundProcess.coordinator(endpoint, bench)
+        let photo = bench.goodFile(0)
+        // The frozen worker sits on the first good photo, so that it holds it when frozen.
+        let frozen = try BackgroundProcess.worker(endpoint, environment: ["PHOTOMILL_FAULT_HANG_ON": (photo as NSString).lastPathComponent + ":3"])
+        let leasedToFrozen = "SELECT COUNT(*) FROM tasks t JOIN photos p ON p.id = t.photoId WHERE p.path = '\(photo)' AND t.state = 'leased' AND t.leasedTo LIKE '%-\(frozen.pid)-%'"
+        #expect(eventually(seconds: 60) { ((try? bench.count(leasedToFrozen)) ?? 0) > 0 }, "\(coordinator.stderr)")
+        frozen.signal(SIGSTOP)
+        let frozenAt = Date()
+        let honest = try BackgroundProcess.worker(endpoint)
+
+        let photoDone = "SELECT COUNT(*) FROM tasks t JOIN photos p ON p.id = t.photoId WHERE p.path = '\(photo)' AND t.state = 'done'"
+        #expect(eventually(seconds: 90) { ((try? bench.count(photoDone)) ?? 0) == 2 }, "re-leased and done: \(coordinator.stderr)")
+        let recovery = Date().timeIntervalSince(frozenAt)
+        #expect(try bench.count("SELECT COUNT(*) FROM attempts a JOIN photos p ON p.id = a.photoId WHERE p.path = '\(photo)' AND a.outcome = 'worker-lost' AND a.worker LIKE '%-\(frozen.pid)-%'") == 2)
+
+        frozen.signal(SIGCONT)
+        let resumedAt = Date().timeIntervalSince1970
+        let staleFromFrozen = "SELECT COUNT(*) FROM attempts a JOIN photos p ON p.id = a.photoId WHERE p.path = '\(photo)' AND a.outcome = 'stale' AND a.worker LIKE '%-\(frozen.pid)-%'"
+        #expect(eventually(seconds: 60) { ((try? bench.count(staleFromFrozen)) ?? 0) == 2 }, "the late result is stale: \(frozen.stderr)")
+        // It carries on: connected again (retried work goes last, so none may be left for it).
+        let connected = "SELECT COUNT(*) FROM workers WHERE id LIKE '%-\(frozen.pid)-%' AND state = 'connected' AND lastSeen >= \(resumedAt)"
+        #expect(eventually(seconds: 60) { ((try? bench.count(connected)) ?? 0) == 1 }, "\(frozen.stderr)")
+        #expect(bench.waitUntilFinished(), "\(coordinator.stderr)")
+
+        let ledger = try bench.ledger()
+        ledger.expectNothingLost("frozen worker")
+        // Its late result is not a protocol violation.
+        #expect(try bench.count("SELECT COUNT(*) FROM violations") == 0, "\(coordinator.stderr)")
+        FaultReport.record("worker SIGSTOP (frozen)", injected: 1, affected: 1, lost: ledger.lost, twice: ledger.committedTwice,
+                           recovery: recovery, note: "from SIGSTOP to the job done elsewhere; late result stale")
+        coordinator.signal(SIGTERM)
+        #expect(coordinator.wait(seconds: 30) == 0)
+        frozen.signal(SIGTERM)
+        honest.signal(SIGTERM)
+        #expect(frozen.wait(seconds: 60) == 0)
+        #expect(honest.wait(seconds: 60) != nil)
+    }
+
+    /// A job that hangs inside a live worker (its socket thread still answers and sends
+    /// EXTEND): the lease is capped at 4 × the deadline, expires, and the job is done by
+    /// another worker; the late result is stale; the hung worker then carries on.
+    @Test func hungJobOutlivesItsLease() throws {
+        let bench = try FaultBench(count: 120, seed: 23)
+        let endpoint = "tcp://127.0.0.1:\(freePort())"
+        let coordinator = try BackgroundProcess.coordinator(endpoint, bench, extra: ["--no-exports", "--lease-seconds", "2"])
+        let photo = bench.goodFile(0)
+        let hung = try BackgroundProcess.worker(endpoint, environment: ["PHOTOMILL_FAULT_HANG_ON": (photo as NSString).lastPathComponent + ":12"])
+        let leasedToHung = "SELECT COUNT(*) FROM tasks t JOIN photos p ON p.id = t.photoId WHERE p.path = '\(photo)' AND t.state = 'leased' AND t.leasedTo LIKE '%-\(hung.pid)-%'"
+        #expect(eventually(seconds: 60) { ((try? bench.count(leasedToHung)) ?? 0) > 0 }, "\(coordinator.stderr)")
+        let hungAt = Date()
+        let other = try BackgroundProcess.worker(endpoint)
+
+        let expired = "SELECT COUNT(*) FROM attempts a JOIN photos p ON p.id = a.photoId WHERE p.path = '\(photo)' AND a.outcome = 'lease-expired' AND a.worker LIKE '%-\(hung.pid)-%'"
+        #expect(eventually(seconds: 60) { ((try? bench.count(expired)) ?? 0) == 2 }, "the capped lease expires: \(coordinator.stderr)")
+        let photoDone = "SELECT COUNT(*) FROM tasks t JOIN photos p ON p.id = t.photoId WHERE p.path = '\(photo)' AND t.state = 'done'"
+        #expect(eventually(seconds: 60) { ((try? bench.count(photoDone)) ?? 0) == 2 }, "\(coordinator.stderr)")
+        let recovery = Date().timeIntervalSince(hungAt)
+        let stale = "SELECT COUNT(*) FROM attempts a JOIN photos p ON p.id = a.photoId WHERE p.path = '\(photo)' AND a.outcome = 'stale' AND a.worker LIKE '%-\(hung.pid)-%'"
+        #expect(eventually(seconds: 60) { ((try? bench.count(stale)) ?? 0) == 2 }, "\(hung.stderr)")
+        let staleAt = try #require(Double(try CatalogQuery.rows(bench.catalog, "SELECT MAX(endedAt) FROM attempts WHERE outcome = 'stale'").first?.first ?? ""))
+        let connected = "SELECT COUNT(*) FROM workers WHERE id LIKE '%-\(hung.pid)-%' AND state = 'connected' AND lastSeen >= \(staleAt)"
+        #expect(eventually(seconds: 60) { ((try? bench.count(connected)) ?? 0) == 1 }, "the hung worker carries on: \(hung.stderr)")
+        #expect(bench.waitUntilFinished(), "\(coordinator.stderr)")
+
+        let ledger = try bench.ledger()
+        ledger.expectNothingLost("hung job")
+        #expect(try bench.count("SELECT COUNT(*) FROM violations") == 0, "EXTENDs of a taken-back job are no violation")
+        FaultReport.record("job outlives its lease (hung)", injected: 1, affected: 1, lost: ledger.lost, twice: ledger.committedTwice,
+                           recovery: recovery, note: "lease 2 s, capped at 8 s; from the grant to done elsewhere")
+        coordinator.signal(SIGTERM)
+        #expect(coordinator.wait(seconds: 30) == 0)
+        hung.signal(SIGTERM)
+        other.signal(SIGTERM)
+        #expect(hung.wait(seconds: 60) == 0)
+        #expect(other.wait(seconds: 60) != nil)
+    }
+
+    /// A photo that kills its worker process every time (PHOTOMILL_FAULT_CRASH_ON): `run`
+    /// restarts the workers, the lost attempts count, and after the third the photo's
+    /// tasks are `failed` with class worker-crashed; every other photo completes.
+    @Test func poisonPhotoEndsFailedAndTheRestCompletes() throws {
+        let bench = try FaultBench(count: 40, seed: 24)
+        let poison = bench.goodFile(3)
+        let started = Date()
+        let outcome = try PhotomillBinary.run(
+            ["run", bench.photos.path, "--workers", "2", "--slots", "1", "--kinds", "hash,metadata", "--catalog",
+             bench.catalog.path, "--no-exports"],
+            environment: ["PHOTOMILL_FAULT_CRASH_ON": (poison as NSString).lastPathComponent])
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(outcome.status == 1, "\(outcome.stdout) \(outcome.stderr)")
+        #expect(outcome.stdout.contains("worker-crashed"), "\(outcome.stdout)")
+        #expect(outcome.stdout.contains("worker processes restarted after dying: 3"), "\(outcome.stdout)")
+
+        let states = try CatalogQuery.rows(bench.catalog, "SELECT t.state, t.errorClass, t.attempts FROM tasks t JOIN photos p ON p.id = t.photoId WHERE p.path = '\(poison)'")
+        #expect(states.count == 2)
+        #expect(states.allSatisfy { $0 == ["failed", "worker-crashed", "3"] }, "\(states)")
+        #expect(try bench.count("SELECT COUNT(*) FROM attempts a JOIN photos p ON p.id = a.photoId WHERE p.path = '\(poison)' AND a.outcome = 'worker-lost'") == 6)
+        let ledger = try bench.ledger()
+        // The poison photo is the only good one allowed not to be done.
+        #expect(ledger.lost == 2, "\(ledger)")
+        #expect(ledger.committedTwice == 0 && ledger.unaccounted == 0 && ledger.brokenUnexplained == 0, "\(ledger)")
+        FaultReport.record("poison photo (worker aborts)", injected: 3, affected: 2, lost: 0, twice: ledger.committedTwice,
+                           recovery: elapsed, note: "whole run; the photo's 2 tasks failed worker-crashed after 3 attempts")
+    }
+}
