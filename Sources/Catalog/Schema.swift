@@ -115,6 +115,21 @@ enum Schema {
                 );
                 """)
         }
+        migrator.registerMigration("v2-ops") { db in
+            // status: throughput over the last minute reads only that minute's attempts.
+            // requeues: what retry and reprocess did, and the coordinator's signal to look
+            // again from the first photo (docs/catalog.md).
+            try db.execute(sql: """
+                CREATE INDEX attempts_ended ON attempts(endedAt, kind, outcome, startedAt);
+                CREATE TABLE requeues (
+                    id INTEGER PRIMARY KEY,
+                    at REAL NOT NULL,
+                    command TEXT NOT NULL,
+                    filter TEXT NOT NULL,
+                    tasks INTEGER NOT NULL
+                );
+                """)
+        }
         return migrator
     }
 }
