@@ -31,6 +31,8 @@ public final class CoordinatorService: @unchecked Sendable {
     private var cursor: Int64 = 0
     private var reachedEnd = false
     private var nextRefill = 0.0
+    private var requeueMark: Int64 = 0
+    private var nextRequeueCheck = 0.0
     private var batch = CommitBatch()
     private var acks: [(routingId: Data, jobID: String, token: String)] = []
     private var lastFlush = 0.0
@@ -293,7 +295,11 @@ public final class CoordinatorService: @unchecked Sendable {
 
     private func flush(_ router: ZMQSocket) throws {
         lastFlush = now()
-        for peer in changedWorkers { if let session = sessions[peer] { batch.workers.append(session.row(state: "connected")) } }
+        for peer in changedWorkers {
+            guard let session = sessions[peer] else { continue }
+            batch.workers.append(session.row(state: "connected"))
+            sessions[peer]?.lastRecorded = session.lastSeen
+        }
         batch.workers += departed
         guard !batch.isEmpty || !acks.isEmpty else { return }
         let report = try catalog.commit(batch, now: lastFlush, retry: configuration.retry)
@@ -331,6 +337,8 @@ public final class CoordinatorService: @unchecked Sendable {
         let limit = Double(configuration.liveness) * configuration.heartbeatInterval
         for (peer, session) in sessions {
             let silence: Double = time - session.lastSeen
+            // `status` shows each worker's last heartbeat from the catalog.
+            if session.lastSeen - session.lastRecorded >= configuration.heartbeatInterval { changedWorkers.insert(peer) }
             guard silence > limit else { continue }
             let seconds = String(format: "%.1f", silence)
             let message = "worker \(session.workerId) on \(session.host) stopped answering (no message for \(seconds) s)"
@@ -375,6 +383,19 @@ public final class CoordinatorService: @unchecked Sendable {
     /// Pages due work from the catalog. Leases granted since the last commit are committed
     /// first, so that the catalog never offers a job that is already out.
     private func refill(at time: Double) throws {
+        if time >= nextRequeueCheck {
+            // `retry` and `reprocess` put tasks back behind the cursor (and a queue of jobs
+            // no worker can take would keep it from wrapping): page again from the start.
+            // The ready queue's jobs are still pending in the catalog, so none is lost.
+            nextRequeueCheck = time + 0.5
+            let mark = try catalog.latestRequeue()
+            if mark != requeueMark {
+                requeueMark = mark
+                readyQueue.removeAll()
+                cursor = 0
+                reachedEnd = false
+            }
+        }
         if reachedEnd {
             guard readyQueue.isEmpty else { return }
             cursor = 0
