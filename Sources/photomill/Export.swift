@@ -22,9 +22,11 @@ extension Photomill {
 
         func validate() throws {
             if let ocrText {
-                let folder = URL(fileURLWithPath: ocrText).deletingLastPathComponent().path
+                let folder = URL(fileURLWithPath: ocrText).deletingLastPathComponent().standardizedFileURL.path
+                let exportFolder = URL(fileURLWithPath: directory).standardizedFileURL.path
                 var isDirectory: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+                let exists = FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) && isDirectory.boolValue
+                guard exists || folder == exportFolder else {
                     throw ValidationError("--ocr-text \(ocrText): no folder \(folder) to write it in")
                 }
             }

@@ -23,7 +23,7 @@ extension Photomill {
         var json = false
 
         func run() throws {
-            let catalog = try catalog.open(.readWrite)
+            let catalog = try catalog.open(.readWrite, mustExist: true)
             try errorClass.check(in: catalog)
             let counts = try catalog.retryFailed(matching: filters.filter(errorClass: errorClass.errorClass), dryRun: dryRun,
                                                  now: Date().timeIntervalSince1970)
@@ -81,7 +81,7 @@ extension Photomill {
             let recipes = Dictionary(uniqueKeysWithValues: Kind.allCases.compactMap { kind in
                 TaskKind(rawValue: kind.rawValue).map { ($0, options.recipe(for: kind)) }
             })
-            let catalog = try catalog.open(.readWrite)
+            let catalog = try catalog.open(.readWrite, mustExist: true)
             let counts = try catalog.reprocess(matching: filters.filter(), currentRecipes: outdated ? recipes : nil,
                                                dryRun: dryRun, now: Date().timeIntervalSince1970)
             print(RequeueReport(counts: counts, dryRun: dryRun).render(json: json, verb: dryRun ? "would requeue" : "requeued",
