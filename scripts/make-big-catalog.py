@@ -37,10 +37,11 @@ words = ("invoice receipt total amount paid museum ticket entrance platform trai
          "harbour bridge opera street avenue station library archive letter page chapter").split()
 kinds = ["hash", "metadata", "thumbnail", "ocr"]
 n = args.photos
-failed_ocr = set(rng.sample(range(1, n + 1), args.failed_ocr))
-other_failed = set(rng.sample(range(1, n + 1), n // 200))   # 0.5 % of photos: one more failed kind
 pending = set(range(n - n // 20 + 1, n + 1))                  # the last 5 % not processed yet
-leased = set(range(n - n // 20 - 15, n - n // 20 + 1))        # 16 jobs out now
+leased = set(range(n - n // 20 - 15, n - n // 20 + 1))        # 16 photos out now
+processed = range(1, n - n // 20 - 15)
+failed_ocr = set(rng.sample(processed, args.failed_ocr))
+other_failed = set(rng.sample(processed, n // 200))           # 0.5 % of photos: a failed thumbnail too
 workers = [f"host{w % 3}-{1000 + w}-{w:04x}" for w in range(8)]
 
 def state_of(photo, kind):

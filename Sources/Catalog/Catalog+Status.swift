@@ -32,7 +32,7 @@ extension Catalog {
             var status = CatalogStatus()
             status.readAt = now
             status.rates = try Self.rates(db, now: now)
-            for row in try Row.fetchAll(db, sql: "SELECT kind, state, COUNT(*) AS n FROM tasks GROUP BY kind, state") {
+            for row in try Row.fetchAll(db, sql: "SELECT kind, state, n FROM task_counts WHERE n > 0") {
                 guard let kind = TaskKind(rawValue: row["kind"]), let state = TaskState(rawValue: row["state"]) else { continue }
                 status.counts[kind, default: [:]][state] = row["n"]
             }

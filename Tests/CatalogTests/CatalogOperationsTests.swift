@@ -36,6 +36,16 @@ import Testing
         _ = try catalog.commit(batch, now: now)
     }
 
+    /// `task_counts` (kept by triggers) agrees with counting the tasks themselves.
+    private func expectCountsAgree(_ comment: Comment? = nil) throws {
+        try catalog.pool.read { db in
+            let counted = try Row.fetchAll(db, sql: "SELECT kind, state, COUNT(*) AS n FROM tasks GROUP BY kind, state ORDER BY kind, state")
+            let kept = try Row.fetchAll(db, sql: "SELECT kind, state, n FROM task_counts WHERE n > 0 ORDER BY kind, state")
+            #expect(counted == kept, comment)
+            #expect(!counted.isEmpty)
+        }
+    }
+
     private func count(_ sql: String) throws -> Int {
         try catalog.pool.read { db in try Int.fetchOne(db, sql: sql) ?? -1 }
     }
@@ -65,6 +75,8 @@ import Testing
         _ = try catalog.commit(batch, now: now - 1)
 
         let status = try catalog.status(now: now)
+        #expect(status.count(.hash, .done) == 60 && status.count(.hash, .pending) == 10 && status.count(.hash, .leased) == 0)
+        try expectCountsAgree()
         let rate = try #require(status.rates[.hash])
         #expect(rate.finished == 30)
         #expect(abs(rate.perSecond - 1.0) < 1e-9)
@@ -113,6 +125,7 @@ import Testing
         #expect(jobs.map(\.kinds) == [[.thumbnail], [.thumbnail], [.thumbnail]])
         // The history stays.
         #expect(try count("SELECT COUNT(*) FROM attempts WHERE outcome = 'failed'") == 10)
+        try expectCountsAgree()
     }
 
     @Test func reprocessOutdatedRequeuesExactlyTheResultsOfAnotherRecipe() throws {
@@ -133,6 +146,13 @@ import Testing
         #expect(try catalog.reprocess(matching: TaskFilter(), currentRecipes: recipes, now: 21).isEmpty)
         #expect(try catalog.reprocess(matching: TaskFilter(kinds: [.ocr]), currentRecipes: nil, now: 22) == [.ocr: 4])
         #expect(try catalog.latestRequeue() == 2)
+        try expectCountsAgree()
+        // A changed file re-queues its tasks; an unreadable one fails them.
+        _ = try catalog.record([ScannedFile(path: "/photos/p0.jpg", size: 999, mtimeNs: 5)], kinds: [.thumbnail, .ocr], now: 30)
+        try catalog.recordUnreadable(path: "/photos/p1.jpg", message: "gone", kinds: [.thumbnail, .ocr, .hash], now: 31)
+        try expectCountsAgree()
+        try catalog.pool.write { db in try db.execute(sql: "DELETE FROM photos WHERE path = '/photos/p2.jpg'") }
+        try expectCountsAgree("a deleted photo's tasks go with it")
     }
 
     @Test func searchCombinesTextCameraDateAndPlace() throws {
