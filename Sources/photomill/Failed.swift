@@ -19,21 +19,24 @@ extension Photomill {
             let catalog = try catalog.open(.readOnly)
             try errorClass.check(in: catalog)
             let failures = try catalog.failedTasks(matching: filters.filter(errorClass: errorClass.errorClass))
+            var out = LineBuffer()
+            defer { out.flush() }
             if json {
-                for failure in failures { print(jsonLine(FailedLine(failure))) }
+                let lines = JSONLines()
+                for failure in failures { out.append(lines.line(FailedLine(failure))) }
                 return
             }
             var byClass: [String: Int] = [:]
             for failure in failures {
                 let attempts = failure.attempts == 1 ? "1 attempt" : "\(failure.attempts) attempts"
                 let when = failure.failedAt.map(isoTime) ?? "?"
-                print(failure.path)
-                print("  \(failure.kind) \(failure.errorClass ?? "?") · \(attempts) · last worker \(failure.worker ?? "none") · \(when)")
-                print("  \(failure.errorMessage ?? "(no message)")")
+                out.append(failure.path)
+                out.append("  \(failure.kind) \(failure.errorClass ?? "?") · \(attempts) · last worker \(failure.worker ?? "none") · \(when)")
+                out.append("  \(failure.errorMessage ?? "(no message)")")
                 byClass[failure.errorClass ?? "?", default: 0] += 1
             }
             let classes = byClass.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-            print("\(failures.count) failed tasks" + (classes.isEmpty ? "" : " (\(classes))"))
+            out.append("\(failures.count) failed tasks" + (classes.isEmpty ? "" : " (\(classes))"))
         }
     }
 }

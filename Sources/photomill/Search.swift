@@ -52,8 +52,11 @@ extension Photomill {
             query.to = to
             query.near = try near.map(Self.parseNear)
             let hits = try catalog.open(.readOnly).search(query)
+            var out = LineBuffer()
+            defer { out.flush() }
+            let lines = JSONLines()
             for hit in hits {
-                if json { print(jsonLine(hit)); continue }
+                if json { out.append(lines.line(hit)); continue }
                 var facts: [String] = []
                 if let date = hit.dateTaken { facts.append(date) }
                 let camera = [hit.cameraMake, hit.cameraModel].compactMap { $0 }.joined(separator: " ")
@@ -62,10 +65,10 @@ extension Photomill {
                     facts.append(String(format: "%.5f,%.5f", latitude, longitude))
                 }
                 if let distance = hit.distanceKm { facts.append(String(format: "%.1f km", distance)) }
-                print(hit.path + (facts.isEmpty ? "" : "  (" + facts.joined(separator: " · ") + ")"))
-                if let snippet = hit.snippet { print("  " + snippet.replacingOccurrences(of: "\n", with: " ")) }
+                out.append(hit.path + (facts.isEmpty ? "" : "  (" + facts.joined(separator: " · ") + ")"))
+                if let snippet = hit.snippet { out.append("  " + snippet.replacingOccurrences(of: "\n", with: " ")) }
             }
-            if !json { print("\(hits.count) photos") }
+            if !json { out.append("\(hits.count) photos") }
         }
 
         /// YYYY-MM-DD, optionally followed by THH:MM or THH:MM:SS, and a real date.
@@ -107,14 +110,17 @@ extension Photomill {
         func run() throws {
             let groups = try catalog.open(.readOnly).duplicates()
             var redundant = 0, bytes: Int64 = 0
+            var out = LineBuffer()
+            defer { out.flush() }
+            let lines = JSONLines()
             for group in groups {
                 redundant += group.paths.count - 1
                 bytes += group.size * Int64(group.paths.count - 1)
-                if json { print(jsonLine(group)); continue }
-                print("\(group.md5)  \(group.paths.count) copies of \(group.size) bytes")
-                for path in group.paths { print("  " + path) }
+                if json { out.append(lines.line(group)); continue }
+                out.append("\(group.md5)  \(group.paths.count) copies of \(group.size) bytes")
+                for path in group.paths { out.append("  " + path) }
             }
-            if !json { print("\(groups.count) groups; \(redundant) redundant files, \(bytes) bytes") }
+            if !json { out.append("\(groups.count) groups; \(redundant) redundant files, \(bytes) bytes") }
         }
     }
 }

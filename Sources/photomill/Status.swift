@@ -118,11 +118,15 @@ struct StatusReport: Encodable {
         let connected = workers.filter { $0.state == "connected" }
         lines.append("workers: \(connected.count) connected, \(workers.count - connected.count) gone")
         if !connected.isEmpty {
-            lines.append(columns(["host", "slots", "in flight", "done", "failed", "last seen"]) + "  worker")
+            // Wider than columns(): "in flight" and "last seen" fill its 9 characters.
+            let cell = { (text: String) in String(repeating: " ", count: max(1, 10 - text.count)) + text }
+            let row = { (cells: [String]) in
+                cells[0].padding(toLength: max(10, cells[0].count), withPad: " ", startingAt: 0) + cells.dropFirst().map(cell).joined()
+            }
+            lines.append(row(["host", "slots", "in flight", "done", "failed", "last seen"]) + "  worker")
             for worker in connected {
-                let seen = String(format: "%.1fs ago", worker.secondsSinceSeen)
-                lines.append(columns([worker.host, String(worker.slots), String(worker.inFlight), String(worker.done),
-                                      String(worker.failed), seen]) + "  " + worker.id)
+                lines.append(row([worker.host, String(worker.slots), String(worker.inFlight), String(worker.done),
+                                  String(worker.failed), String(format: "%.1fs ago", worker.secondsSinceSeen)]) + "  " + worker.id)
             }
         }
         return lines.joined(separator: "\n")
