@@ -2,31 +2,39 @@ import GRDB
 
 /// How fast one kind of task is finishing, measured from the attempts of the last minute.
 public struct KindRate: Sendable, Hashable {
-    /// Tasks that ended `done` or `failed` in the window.
+    /// Tasks that ended `done` or `failed` in the last minute; when the minute holds more
+    /// attempts than `Catalog.rateSample`, `perSecond` × 60 (an estimate).
     public var finished: Int
-    /// `finished` over the part of the window the work covered: from the earliest start
-    /// of those attempts (or the window's start, if earlier) to now, at least 1 s.
+    /// Tasks finished per second over the part of the window the work covered: from the
+    /// earliest start of those attempts (or the window's start, if later) to now, at least 1 s.
     public var perSecond: Double
 }
 
 extension Catalog {
     /// The window `status` measures throughput over.
     public static let rateWindow: Double = 60
+    /// At most this many of the most recent attempts are counted: at thousands of tasks a
+    /// second a minute holds hundreds of thousands, and the last 20,000 give the rate as well.
+    public static let rateSample = 20_000
 
     /// Per-kind rates over the last `rateWindow` seconds. Reads only that window's
-    /// attempts, through the (endedAt, kind, outcome, startedAt) index.
-    static func rates(_ db: Database, now: Double) throws -> [TaskKind: KindRate] {
+    /// attempts (at most `sample` of them), through the (endedAt, kind, outcome, startedAt) index.
+    static func rates(_ db: Database, now: Double, sample: Int = rateSample) throws -> [TaskKind: KindRate] {
         var rates: [TaskKind: KindRate] = [:]
-        let since = now - rateWindow
+        let minuteAgo = now - rateWindow
+        let cutoff = try Double.fetchOne(db, sql: """
+            SELECT endedAt FROM attempts INDEXED BY attempts_ended WHERE endedAt > ? ORDER BY endedAt DESC LIMIT 1 OFFSET ?
+            """, arguments: [minuteAgo, sample])
+        let since = cutoff ?? minuteAgo
         for row in try Row.fetchAll(db, sql: """
             SELECT kind, COUNT(*) AS n, MIN(startedAt) AS firstStart FROM attempts INDEXED BY attempts_ended
             WHERE endedAt > ? AND outcome IN ('done', 'failed') GROUP BY kind
             """, arguments: [since]) {
             guard let kind = TaskKind(rawValue: row["kind"]) else { continue }
-            let finished: Int = row["n"]
+            let counted: Int = row["n"]
             let firstStart: Double = row["firstStart"] ?? since
-            let span = Swift.max(1, now - Swift.max(since, firstStart))
-            rates[kind] = KindRate(finished: finished, perSecond: Double(finished) / span)
+            let perSecond = Double(counted) / Swift.max(1, now - Swift.max(since, firstStart))
+            rates[kind] = KindRate(finished: cutoff == nil ? counted : Int((perSecond * rateWindow).rounded()), perSecond: perSecond)
         }
         return rates
     }

@@ -84,6 +84,10 @@ import Testing
         #expect(abs((status.etaSeconds(.hash) ?? -1) - 10) < 1e-9)
         #expect(abs((status.etaSeconds ?? -1) - 10) < 1e-9)
 
+        // Counting only the 10 most recent attempts (they ended 1 s apart): 10 in the last 10 s.
+        let sampled = try catalog.pool.read { db in try Catalog.rates(db, now: now, sample: 10) }
+        #expect(abs((sampled[.hash]?.perSecond ?? 0) - 1.0) < 1e-9 && sampled[.hash]?.finished == 60)
+
         // Nothing finished recently, something remains: the ETA is unknown, not 0 or ∞.
         let later = try catalog.status(now: now + 3600)
         #expect(later.etaSeconds(.hash) == nil && later.etaSeconds == nil)
