@@ -306,8 +306,12 @@ extension Catalog {
                 INSERT OR REPLACE INTO thumbnails (photoId, width, height, jpeg, recipe) VALUES (?, ?, ?, ?, ?)
                 """).execute(arguments: [result.photoId, width, height, jpeg, result.recipe])
         case .ocr(let text, let confidence, let language):
+            // An upsert, not INSERT OR REPLACE: REPLACE's implicit delete fires no trigger,
+            // and the FTS index would keep the old text's words.
             try db.cachedStatement(sql: """
-                INSERT OR REPLACE INTO ocr (photoId, text, confidence, language, recipe) VALUES (?, ?, ?, ?, ?)
+                INSERT INTO ocr (photoId, text, confidence, language, recipe) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT(photoId) DO UPDATE SET text = excluded.text, confidence = excluded.confidence,
+                    language = excluded.language, recipe = excluded.recipe
                 """).execute(arguments: [result.photoId, text, confidence, language, result.recipe])
         case .failure:
             break

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// Counts per kind and state, and the workers, as `photomill status` shows them.
@@ -9,6 +10,10 @@ public struct CatalogStatus: Sendable {
     public var waiting: [TaskKind: String] = [:]
     /// Messages the coordinator dropped (malformed, unexpected, from strangers), by reason.
     public var violations: [String: Int] = [:]
+    /// Tasks finished per kind over the last minute (see `Catalog.rates`).
+    public var rates: [TaskKind: KindRate] = [:]
+    /// When the status was read.
+    public var readAt: Double = 0
 
     public func count(_ kind: TaskKind, _ state: TaskState) -> Int { counts[kind]?[state] ?? 0 }
     public func total(_ state: TaskState) -> Int { counts.values.reduce(0) { $0 + ($1[state] ?? 0) } }
@@ -22,13 +27,16 @@ public struct FailedTask: Sendable, Hashable, Codable, FetchableRecord {
     public var errorMessage: String?
     public var attempts: Int
     public var worker: String?
+    public var failedAt: Double?
 }
 
 extension Catalog {
-    public func status() throws(CatalogError) -> CatalogStatus {
+    public func status(now: Double = Date().timeIntervalSince1970) throws(CatalogError) -> CatalogStatus {
         try read { db in
             var status = CatalogStatus()
-            for row in try Row.fetchAll(db, sql: "SELECT kind, state, COUNT(*) AS n FROM tasks GROUP BY kind, state") {
+            status.readAt = now
+            status.rates = try Self.rates(db, now: now)
+            for row in try Row.fetchAll(db, sql: "SELECT kind, state, n FROM task_counts WHERE n > 0") {
                 guard let kind = TaskKind(rawValue: row["kind"]), let state = TaskState(rawValue: row["state"]) else { continue }
                 status.counts[kind, default: [:]][state] = row["n"]
             }
@@ -37,19 +45,6 @@ extension Catalog {
             status.waiting = try waits(db)
             status.violations = try violationCounts(db)
             return status
-        }
-    }
-
-    /// Failed tasks with the worker of their last attempt.
-    public func failedTasks(limit: Int = 1000) throws(CatalogError) -> [FailedTask] {
-        try read { db in
-            try FailedTask.fetchAll(db, sql: """
-                SELECT p.path, t.kind, t.errorClass, t.errorMessage, t.attempts,
-                    (SELECT a.worker FROM attempts a WHERE a.photoId = t.photoId AND a.kind = t.kind
-                     ORDER BY a.id DESC LIMIT 1) AS worker
-                FROM tasks t JOIN photos p ON p.id = t.photoId
-                WHERE t.state = 'failed' ORDER BY p.path, t.kind LIMIT ?
-                """, arguments: [limit])
         }
     }
 

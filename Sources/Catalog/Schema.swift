@@ -134,6 +134,43 @@ enum Schema {
                 );
                 """)
         }
+        migrator.registerMigration("v2-ops") { db in
+            // status: throughput over the last minute reads only that minute's attempts, and
+            // the counts per kind and state come from task_counts, kept by triggers, instead
+            // of counting a million rows. requeues: what retry and reprocess did, and the
+            // coordinator's signal to look again from the first photo (docs/catalog.md).
+            try db.execute(sql: """
+                CREATE INDEX attempts_ended ON attempts(endedAt, kind, outcome, startedAt);
+                CREATE TABLE requeues (
+                    id INTEGER PRIMARY KEY,
+                    at REAL NOT NULL,
+                    command TEXT NOT NULL,
+                    filter TEXT NOT NULL,
+                    tasks INTEGER NOT NULL
+                );
+
+                CREATE TABLE task_counts (
+                    kind TEXT NOT NULL,
+                    state TEXT NOT NULL,
+                    n INTEGER NOT NULL,
+                    PRIMARY KEY (kind, state)
+                ) WITHOUT ROWID;
+                INSERT INTO task_counts (kind, state, n) SELECT kind, state, COUNT(*) FROM tasks GROUP BY kind, state;
+                CREATE TRIGGER tasks_counted_insert AFTER INSERT ON tasks BEGIN
+                    INSERT INTO task_counts (kind, state, n) VALUES (new.kind, new.state, 1)
+                        ON CONFLICT (kind, state) DO UPDATE SET n = n + 1;
+                END;
+                CREATE TRIGGER tasks_counted_delete AFTER DELETE ON tasks BEGIN
+                    UPDATE task_counts SET n = n - 1 WHERE kind = old.kind AND state = old.state;
+                END;
+                CREATE TRIGGER tasks_counted_update AFTER UPDATE OF kind, state ON tasks
+                WHEN old.kind != new.kind OR old.state != new.state BEGIN
+                    UPDATE task_counts SET n = n - 1 WHERE kind = old.kind AND state = old.state;
+                    INSERT INTO task_counts (kind, state, n) VALUES (new.kind, new.state, 1)
+                        ON CONFLICT (kind, state) DO UPDATE SET n = n + 1;
+                END;
+                """)
+        }
         return migrator
     }
 }

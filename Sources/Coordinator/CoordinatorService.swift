@@ -31,6 +31,8 @@ public final class CoordinatorService: @unchecked Sendable {
     private var cursor: Int64 = 0
     private var reachedEnd = false
     private var nextRefill = 0.0
+    private var requeueMark: Int64 = 0
+    private var nextRequeueCheck = 0.0
     private var batch = CommitBatch()
     private var acks: [PendingAck] = []
     /// Set at the start of `run()`; writes the batches on its own thread.
@@ -403,7 +405,11 @@ public final class CoordinatorService: @unchecked Sendable {
     private func flush(_ router: ZMQSocket) throws {
         guard !committer.isBusy else { return }
         lastFlush = now()
-        for peer in changedWorkers { if let session = sessions[peer] { batch.workers.append(session.row(state: "connected")) } }
+        for peer in changedWorkers {
+            guard let session = sessions[peer] else { continue }
+            batch.workers.append(session.row(state: "connected"))
+            sessions[peer]?.lastRecorded = session.lastSeen
+        }
         batch.workers += departed
         batch.violations = violations.takeUncommitted()
         guard !batch.isEmpty || !acks.isEmpty else { return }
@@ -460,6 +466,8 @@ public final class CoordinatorService: @unchecked Sendable {
         let limit = Double(configuration.liveness) * configuration.heartbeatInterval
         for (peer, session) in sessions {
             let silence: Double = time - session.lastSeen
+            // `status` shows each worker's last heartbeat from the catalog.
+            if session.lastSeen - session.lastRecorded >= configuration.heartbeatInterval { changedWorkers.insert(peer) }
             guard silence > limit else { continue }
             let seconds = String(format: "%.1f", silence)
             let message = "worker \(session.workerId) on \(session.host) stopped answering (no message for \(seconds) s)"
@@ -513,6 +521,19 @@ public final class CoordinatorService: @unchecked Sendable {
     /// that already came back, or are being written now), so the page is filtered
     /// against them.
     private func refill(at time: Double) throws {
+        if time >= nextRequeueCheck {
+            // `retry` and `reprocess` put tasks back behind the cursor (and a queue of jobs
+            // no worker can take would keep it from wrapping): page again from the start.
+            // The ready queue's jobs are still pending in the catalog, so none is lost.
+            nextRequeueCheck = time + 0.5
+            let mark = try catalog.latestRequeue()
+            if mark != requeueMark {
+                requeueMark = mark
+                readyQueue.removeAll()
+                cursor = 0
+                reachedEnd = false
+            }
+        }
         if reachedEnd {
             guard readyQueue.isEmpty else { return }
             cursor = 0

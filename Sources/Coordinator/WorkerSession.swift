@@ -16,6 +16,8 @@ struct WorkerSession {
     let connectedAt: Double
     var lastSeen: Double
     var lastSent: Double
+    /// `lastSeen` as last written to the catalog.
+    var lastRecorded = 0.0
     /// Lease tokens of jobs it holds (expired ones included: they occupy a slot until the
     /// worker reports them).
     var holding: Set<String> = []

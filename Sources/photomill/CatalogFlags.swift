@@ -11,9 +11,13 @@ struct CatalogFlags: ParsableArguments {
         catalog ?? ProcessInfo.processInfo.environment["PHOTOMILL_CATALOG"] ?? "photomill.sqlite"
     }
 
-    /// Opens the catalog or exits with a message that says what to do.
-    func open(_ mode: Catalog.Mode) throws -> Catalog {
-        do {
+    /// Opens the catalog or exits with a message that says what to do. `mustExist`: a
+    /// command that changes a catalog (retry, reprocess) never creates one from a typo.
+    func open(_ mode: Catalog.Mode, mustExist: Bool = false) throws -> Catalog {
+        do throws(CatalogError) {
+            if mustExist && !FileManager.default.fileExists(atPath: path) {
+                throw CatalogError(.missing, path: path, "no catalog here (run `photomill run` first, or pass --catalog)")
+            }
             return try Catalog(path: path, mode: mode)
         } catch {
             printError("photomill: \(error)")

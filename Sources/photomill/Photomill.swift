@@ -5,5 +5,6 @@ struct Photomill: ParsableCommand {
         commandName: "photomill",
         abstract: "Hashes, metadata, thumbnails and OCR text for large photo collections.",
         version: "0.1.0",
-        subcommands: [Run.self, Status.self, CoordinatorCommand.self, WorkerCommand.self, Inspect.self, Samples.self, Keys.self])
+        subcommands: [Run.self, Status.self, Failed.self, Retry.self, Reprocess.self, Search.self, Duplicates.self, Export.self,
+                      CoordinatorCommand.self, WorkerCommand.self, Inspect.self, Samples.self, Keys.self])
 }

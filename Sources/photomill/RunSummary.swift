@@ -18,7 +18,7 @@ struct RunSummary {
             lines.append(columns([kind.rawValue] + [TaskState.done, .failed, .pending, .leased].map { String(status.count(kind, $0)) }))
         }
         if !failures.isEmpty {
-            lines.append("failed tasks (first \(failures.count); all with `photomill status`):")
+            lines.append("failed tasks (first \(failures.count); all with `photomill failed`):")
             for failure in failures {
                 lines.append("  \(failure.kind) \(failure.errorClass ?? "?"): \(failure.errorMessage ?? failure.path)")
             }

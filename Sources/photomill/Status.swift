@@ -5,25 +5,56 @@ import Foundation
 extension Photomill {
     struct Status: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show counts per kind and state, and the workers (works during a run and after it).")
+            abstract: "Show counts per kind and state, throughput, ETA and workers (during a run and after it).",
+            discussion: """
+                Reads the catalog as a WAL reader, so it never slows a running coordinator. \
+                Throughput is what finished over the last minute; the ETA divides what remains \
+                of each kind by that kind's rate. --watch redraws in place on a terminal and \
+                prints one report after another otherwise (JSON Lines with --json).
+                """)
 
         @OptionGroup var catalog: CatalogFlags
 
-        @Flag(help: "Print one JSON object.")
+        @Flag(help: "Print one JSON object (one per line with --watch).")
         var json = false
 
+        @Flag(help: "Report again every SECONDS (default 2) until interrupted.")
+        var watch = false
+
+        @Argument(help: "With --watch: seconds between reports.")
+        var seconds: Double?
+
+        func validate() throws {
+            if seconds != nil && !watch { throw ValidationError("SECONDS goes with --watch: photomill status --watch 5") }
+            if let seconds, !(0.1...3600).contains(seconds) {
+                throw ValidationError("--watch SECONDS must be between 0.1 and 3600, not \(seconds)")
+            }
+        }
+
         func run() throws {
-            let status = try catalog.open(.readOnly).status()
-            if json {
-                print(StatusReport(status).jsonString())
-            } else {
-                print(StatusReport(status).text())
+            let catalog = try catalog.open(.readOnly)
+            let terminal = isatty(STDOUT_FILENO) != 0 && watch && !json
+            while true {
+                let report = StatusReport(try catalog.status())
+                if json {
+                    print(report.jsonString())
+                } else if terminal {
+                    // Home, each line cleared to its end, then the rest of the screen.
+                    let lines = report.text().split(separator: "\n", omittingEmptySubsequences: false)
+                    print("\u{1B}[H" + lines.map { $0 + "\u{1B}[K" }.joined(separator: "\n") + "\n\u{1B}[J", terminator: "")
+                } else {
+                    print(report.text() + (watch ? "\n" : ""))
+                }
+                fflush(nil)
+                guard watch else { return }
+                Thread.sleep(forTimeInterval: seconds ?? 2)
             }
         }
     }
 }
 
-/// `status --json`: {"photos": N, "tasks": {"hash": {"pending": N, …}, …}, "workers": […]}.
+/// `status --json`: {"photos": N, "tasks": {"hash": {"pending": N, …}, …},
+/// "throughput": {"hash": {"lastMinute": N, "perSecond": x, "etaSeconds": s}, …}, "etaSeconds": s, "workers": […]}.
 struct StatusReport: Encodable {
     struct Worker: Encodable {
         let id: String
@@ -34,9 +65,19 @@ struct StatusReport: Encodable {
         let done: Int
         let failed: Int
         let lastSeen: String
+        let secondsSinceSeen: Double
     }
+    struct Rate: Encodable {
+        let lastMinute: Int
+        let perSecond: Double
+        /// Absent when tasks remain and none of this kind finished in the last minute.
+        let etaSeconds: Double?
+    }
+    let readAt: String
     let photos: Int
     let tasks: [String: [String: Int]]
+    let throughput: [String: Rate]
+    let etaSeconds: Double?
     let workers: [Worker]
     /// Kind → why its pending tasks wait for a worker.
     let waiting: [String: String]
@@ -44,38 +85,56 @@ struct StatusReport: Encodable {
     let droppedMessages: [String: Int]
 
     init(_ status: CatalogStatus) {
+        readAt = isoTime(status.readAt)
         photos = status.photos
         var tasks: [String: [String: Int]] = [:]
+        var throughput: [String: Rate] = [:]
         for kind in TaskKind.allCases where status.counts[kind] != nil {
             tasks[kind.rawValue] = Dictionary(uniqueKeysWithValues: TaskState.allCases.map { ($0.rawValue, status.count(kind, $0)) })
+            let rate = status.rates[kind]
+            throughput[kind.rawValue] = Rate(lastMinute: rate?.finished ?? 0, perSecond: ((rate?.perSecond ?? 0) * 100).rounded() / 100,
+                                             etaSeconds: status.etaSeconds(kind).map { $0.rounded() })
         }
         self.tasks = tasks
+        self.throughput = throughput
+        etaSeconds = status.etaSeconds.map { $0.rounded() }
         waiting = Dictionary(uniqueKeysWithValues: status.waiting.filter { status.count($0.key, .pending) > 0 }.map { ($0.key.rawValue, $0.value) })
         workers = status.workers.map {
             Worker(id: $0.id, host: $0.host, state: $0.state, slots: $0.slots, inFlight: $0.inFlight, done: $0.done,
-                   failed: $0.failed, lastSeen: Date(timeIntervalSince1970: $0.lastSeen).formatted(.iso8601))
+                   failed: $0.failed, lastSeen: isoTime($0.lastSeen),
+                   secondsSinceSeen: (max(0, status.readAt - $0.lastSeen) * 10).rounded() / 10)
         }
         droppedMessages = status.violations
     }
 
-    func jsonString() -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: (try? encoder.encode(self)) ?? Data(), as: UTF8.self)
-    }
+    func jsonString() -> String { jsonLine(self) }
 
     func text() -> String {
-        var lines = ["\(photos) photos"]
-        lines.append(columns(["kind", "pending", "leased", "done", "failed"]))
+        var lines = ["\(photos) photos · \(readAt)"]
+        lines.append(columns(["kind", "pending", "leased", "done", "failed", "per min", "ETA"]))
         for kind in TaskKind.allCases {
-            guard let counts = tasks[kind.rawValue] else { continue }
-            lines.append(columns([kind.rawValue] + ["pending", "leased", "done", "failed"].map { String(counts[$0] ?? 0) }))
+            guard let counts = tasks[kind.rawValue], let rate = throughput[kind.rawValue] else { continue }
+            lines.append(columns([kind.rawValue] + ["pending", "leased", "done", "failed"].map { String(counts[$0] ?? 0) }
+                                 + [String(rate.lastMinute), rate.etaSeconds.map(duration) ?? "?"]))
+        }
+        let remaining = tasks.values.reduce(0) { $0 + ($1["pending"] ?? 0) + ($1["leased"] ?? 0) }
+        if remaining > 0 {
+            lines.append("\(remaining) tasks to go; ETA " + (etaSeconds.map(duration) ?? "unknown (nothing finished in the last minute)"))
         }
         lines += waiting.sorted { $0.key < $1.key }.map { "waiting: \(tasks[$0.key]?["pending"] ?? 0) \($0.key) tasks: \($0.value)" }
         let connected = workers.filter { $0.state == "connected" }
         lines.append("workers: \(connected.count) connected, \(workers.count - connected.count) gone")
-        for worker in workers {
-            lines.append("  \(worker.id) \(worker.host) \(worker.state) slots \(worker.slots) in flight \(worker.inFlight) done \(worker.done) failed \(worker.failed) last seen \(worker.lastSeen)")
+        if !connected.isEmpty {
+            // Wider than columns(): "in flight" and "last seen" fill its 9 characters.
+            let cell = { (text: String) in String(repeating: " ", count: max(1, 10 - text.count)) + text }
+            let row = { (cells: [String]) in
+                cells[0].padding(toLength: max(10, cells[0].count), withPad: " ", startingAt: 0) + cells.dropFirst().map(cell).joined()
+            }
+            lines.append(row(["host", "slots", "in flight", "done", "failed", "last seen"]) + "  worker")
+            for worker in connected {
+                lines.append(row([worker.host, String(worker.slots), String(worker.inFlight), String(worker.done),
+                                  String(worker.failed), String(format: "%.1fs ago", worker.secondsSinceSeen)]) + "  " + worker.id)
+            }
         }
         if !droppedMessages.isEmpty {
             let reasons = droppedMessages.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }

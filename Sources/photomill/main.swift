@@ -1,6 +1,10 @@
 import ArgumentParser
 import PhotoProcessing
 
-// Must come before anything loads tesseract's OpenMP runtime into use.
-OpenMP.restartSingleThreadedIfNeeded()
+// Must come before anything loads tesseract's OpenMP runtime into use. Only the commands
+// that run tesseract in this process pay for the restart (it doubles start-up time, which
+// `status` and the other catalog commands would feel).
+if let command = CommandLine.arguments.dropFirst().first, ["inspect", "worker"].contains(command) {
+    OpenMP.restartSingleThreadedIfNeeded()
+}
 Photomill.main()

@@ -18,7 +18,7 @@ import Testing
         let arguments = ["--exports", exports.path]
         let slow = ["PHOTOMILL_FAULT_HANG_ON": "*:0.02"]
         var coordinator = try BackgroundProcess.coordinator(endpoint, bench, kinds: kinds, extra: arguments)
-        let workers = try (0..<2).map { _ in try BackgroundProcess.worker(endpoint, slots: 2, kinds: kinds, environment: slow) }
+        let workers = try (0..<2).map { _ in try BackgroundProcess.worker(endpoint, root: bench.photos, slots: 2, kinds: kinds, environment: slow) }
         #expect(eventually(seconds: 120) { bench.doneAttempts >= 150 }, "\(coordinator.stderr)")
 
         coordinator.signal(SIGKILL)
@@ -86,8 +86,8 @@ import Testing
         let slow = ["PHOTOMILL_FAULT_HANG_ON": "*:0.2"]
         // The staying worker is stuck on one photo past the coordinator's 5 s drain.
         let stuck = bench.goodFile(30)
-        let leaving = try BackgroundProcess.worker(endpoint, slots: 2, environment: slow)
-        let staying = try BackgroundProcess.worker(endpoint, slots: 2, environment: [
+        let leaving = try BackgroundProcess.worker(endpoint, root: bench.photos, slots: 2, environment: slow)
+        let staying = try BackgroundProcess.worker(endpoint, root: bench.photos, slots: 2, environment: [
             "PHOTOMILL_FAULT_HANG_ON": (stuck as NSString).lastPathComponent + ":9,*:0.2"])
         #expect(eventually(seconds: 120) { bench.doneAttempts >= 20 }, "\(coordinator.stderr)")
 
@@ -146,7 +146,7 @@ import Testing
         handle.write(Data(repeating: 0, count: 16))
         try handle.close()
 
-        let worker = try BackgroundProcess.worker(endpoint)
+        let worker = try BackgroundProcess.worker(endpoint, root: bench.photos)
         #expect(bench.waitUntilFinished(), "\(coordinator.stderr)")
         func tasks(_ path: String) throws -> [[String]] {
             try CatalogQuery.rows(bench.catalog, "SELECT t.state, t.errorClass, t.errorMessage, t.attempts FROM tasks t JOIN photos p ON p.id = t.photoId WHERE p.path = '\(path)'")

@@ -140,17 +140,18 @@ enum FaultReport {
 }
 
 extension BackgroundProcess {
-    /// A worker process connected to `endpoint`.
-    static func worker(_ endpoint: String, slots: Int = 1, kinds: String = "hash,metadata",
+    /// A worker process connected to `endpoint` (plaintext tcp: the faults here are not
+    /// about security), reading the photos under `root` itself, or getting them as bytes.
+    static func worker(_ endpoint: String, root: URL? = nil, slots: Int = 1, kinds: String = "hash,metadata",
                        environment: [String: String] = [:]) throws -> BackgroundProcess {
-        try BackgroundProcess(["worker", "--connect", endpoint, "--slots", String(slots), "--kinds", kinds,
-                               "--log-level", "warning"], environment: environment)
+        try BackgroundProcess(["worker", "--connect", endpoint, "--insecure", "--slots", String(slots), "--kinds", kinds,
+                               "--log-level", "warning"] + (root.map { ["--root", $0.path] } ?? []), environment: environment)
     }
 
     /// A coordinator on `endpoint` over `bench`'s photos and catalog.
     static func coordinator(_ endpoint: String, _ bench: FaultBench, kinds: String = "hash,metadata",
                             extra: [String] = ["--no-exports"]) throws -> BackgroundProcess {
-        try BackgroundProcess(["coordinator", "--bind", endpoint, "--catalog", bench.catalog.path, "--kinds", kinds,
+        try BackgroundProcess(["coordinator", "--bind", endpoint, "--insecure", "--catalog", bench.catalog.path, "--kinds", kinds,
                                "--log-level", "warning"] + extra + [bench.photos.path])
     }
 }

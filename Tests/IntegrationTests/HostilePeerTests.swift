@@ -76,7 +76,7 @@ import ZeroMQ
         #expect(eventually(seconds: 60) { (try? bench.count("SELECT COUNT(*) FROM tasks")) == bench.files.count * 2 })
         let context = try ZMQContext()
         let started = Date()
-        let worker = try BackgroundProcess.worker(endpoint, slots: 2)
+        let worker = try BackgroundProcess.worker(endpoint, root: bench.photos, slots: 2)
         if let flood {
             try flood(endpoint, context)
         }

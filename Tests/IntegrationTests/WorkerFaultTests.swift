@@ -16,7 +16,7 @@ import Testing
         let endpoint = "tcp://127.0.0.1:\(freePort())"
         let coordinator = try BackgroundProcess.coordinator(endpoint, bench)
         let slow = ["PHOTOMILL_FAULT_HANG_ON": "*:0.02"]
-        var workers = try (0..<3).map { _ in try BackgroundProcess.worker(endpoint, environment: slow) }
+        var workers = try (0..<3).map { _ in try BackgroundProcess.worker(endpoint, root: bench.photos, environment: slow) }
         #expect(eventually(seconds: 120) { bench.doneAttempts >= 50 }, "\(coordinator.stderr)")
 
         var random = SystemRandomNumberGenerator()
@@ -30,7 +30,7 @@ import Testing
             #expect(workers[victim].wait(seconds: 10) != nil)
             lastKill = Date()
             kills += 1
-            workers[victim] = try BackgroundProcess.worker(endpoint, environment: slow)
+            workers[victim] = try BackgroundProcess.worker(endpoint, root: bench.photos, environment: slow)
         }
         #expect(kills >= 20, "the run ended before 20 kills")
         #expect(bench.waitUntilFinished(), "coordinator: \(coordinator.stderr)")
@@ -60,12 +60,12 @@ import Testing
         let coordinator = try BackgroundProcess.coordinator(endpoint, bench)
         let photo = bench.goodFile(0)
         // The frozen worker sits on the first good photo, so that it holds it when frozen.
-        let frozen = try BackgroundProcess.worker(endpoint, environment: ["PHOTOMILL_FAULT_HANG_ON": (photo as NSString).lastPathComponent + ":3"])
+        let frozen = try BackgroundProcess.worker(endpoint, root: bench.photos, environment: ["PHOTOMILL_FAULT_HANG_ON": (photo as NSString).lastPathComponent + ":3"])
         let leasedToFrozen = "SELECT COUNT(*) FROM tasks t JOIN photos p ON p.id = t.photoId WHERE p.path = '\(photo)' AND t.state = 'leased' AND t.leasedTo LIKE '%-\(frozen.pid)-%'"
         #expect(eventually(seconds: 60) { ((try? bench.count(leasedToFrozen)) ?? 0) > 0 }, "\(coordinator.stderr)")
         frozen.signal(SIGSTOP)
         let frozenAt = Date()
-        let honest = try BackgroundProcess.worker(endpoint)
+        let honest = try BackgroundProcess.worker(endpoint, root: bench.photos)
 
         let photoDone = "SELECT COUNT(*) FROM tasks t JOIN photos p ON p.id = t.photoId WHERE p.path = '\(photo)' AND t.state = 'done'"
         #expect(eventually(seconds: 90) { ((try? bench.count(photoDone)) ?? 0) == 2 }, "re-leased and done: \(coordinator.stderr)")
@@ -103,11 +103,11 @@ import Testing
         let endpoint = "tcp://127.0.0.1:\(freePort())"
         let coordinator = try BackgroundProcess.coordinator(endpoint, bench, extra: ["--no-exports", "--lease-seconds", "2"])
         let photo = bench.goodFile(0)
-        let hung = try BackgroundProcess.worker(endpoint, environment: ["PHOTOMILL_FAULT_HANG_ON": (photo as NSString).lastPathComponent + ":12"])
+        let hung = try BackgroundProcess.worker(endpoint, root: bench.photos, environment: ["PHOTOMILL_FAULT_HANG_ON": (photo as NSString).lastPathComponent + ":12"])
         let leasedToHung = "SELECT COUNT(*) FROM tasks t JOIN photos p ON p.id = t.photoId WHERE p.path = '\(photo)' AND t.state = 'leased' AND t.leasedTo LIKE '%-\(hung.pid)-%'"
         #expect(eventually(seconds: 60) { ((try? bench.count(leasedToHung)) ?? 0) > 0 }, "\(coordinator.stderr)")
         let hungAt = Date()
-        let other = try BackgroundProcess.worker(endpoint)
+        let other = try BackgroundProcess.worker(endpoint, root: bench.photos)
 
         let expired = "SELECT COUNT(*) FROM attempts a JOIN photos p ON p.id = a.photoId WHERE p.path = '\(photo)' AND a.outcome = 'lease-expired' AND a.worker LIKE '%-\(hung.pid)-%'"
         #expect(eventually(seconds: 60) { ((try? bench.count(expired)) ?? 0) == 2 }, "the capped lease expires: \(coordinator.stderr)")

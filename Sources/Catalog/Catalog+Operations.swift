@@ -1,0 +1,138 @@
+import Foundation
+import GRDB
+
+/// Which tasks an operator command acts on: every condition given must hold.
+public struct TaskFilter: Sendable, Hashable, CustomStringConvertible {
+    /// Empty means every kind.
+    public var kinds: Set<TaskKind>
+    public var errorClass: String?
+    /// An SQLite GLOB over the photo's absolute path (`*` also matches `/`).
+    public var pathGlob: String?
+
+    public init(kinds: Set<TaskKind> = [], errorClass: String? = nil, pathGlob: String? = nil) {
+        self.kinds = kinds
+        self.errorClass = errorClass
+        self.pathGlob = pathGlob
+    }
+
+    public var description: String {
+        var parts: [String] = []
+        if !kinds.isEmpty { parts.append("kind=" + kinds.sorted().map(\.rawValue).joined(separator: ",")) }
+        if let errorClass { parts.append("class=" + errorClass) }
+        if let pathGlob { parts.append("path=" + pathGlob) }
+        return parts.isEmpty ? "all" : parts.joined(separator: " ")
+    }
+
+    /// SQL conditions on `tasks` aliased `t`. The kind is always named, so SQLite walks
+    /// the (kind, state) index instead of the whole table.
+    func condition(state: TaskState) -> (sql: String, arguments: StatementArguments) {
+        let kinds = (self.kinds.isEmpty ? Set(TaskKind.allCases) : self.kinds).sorted()
+        var sql = "t.state = ? AND t.kind IN (\(kinds.map { _ in "?" }.joined(separator: ", ")))"
+        var arguments: StatementArguments = [state.rawValue]
+        arguments += StatementArguments(kinds.map(\.rawValue))
+        if let errorClass {
+            sql += " AND t.errorClass = ?"
+            arguments += [errorClass]
+        }
+        if let pathGlob {
+            sql += " AND t.photoId IN (SELECT id FROM photos WHERE path GLOB ?)"
+            arguments += [pathGlob]
+        }
+        return (sql, arguments)
+    }
+}
+
+extension FailedTask {
+    /// When the task failed (its last change).
+    public var failedAtDate: Date? { failedAt.map(Date.init(timeIntervalSince1970:)) }
+}
+
+extension Catalog {
+    /// Failed tasks matching `filter`, by path and kind, with the worker of their last attempt.
+    public func failedTasks(matching filter: TaskFilter = TaskFilter(), limit: Int? = nil) throws(CatalogError) -> [FailedTask] {
+        try read { db in
+            let condition = filter.condition(state: .failed)
+            return try FailedTask.fetchAll(db, sql: """
+                SELECT p.path, t.kind, t.errorClass, t.errorMessage, t.attempts, t.updatedAt AS failedAt,
+                    (SELECT a.worker FROM attempts a WHERE a.photoId = t.photoId AND a.kind = t.kind
+                     ORDER BY a.id DESC LIMIT 1) AS worker
+                FROM tasks t JOIN photos p ON p.id = t.photoId
+                WHERE \(condition.sql) ORDER BY p.path, t.kind LIMIT ?
+                """, arguments: condition.arguments + [limit ?? -1])
+        }
+    }
+
+    /// The error classes of failed tasks, with their counts.
+    public func failedClasses() throws(CatalogError) -> [String: Int] {
+        try read { db in
+            let condition = TaskFilter().condition(state: .failed)
+            var classes: [String: Int] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT t.errorClass, COUNT(*) AS n FROM tasks t WHERE \(condition.sql) GROUP BY t.errorClass",
+                                        arguments: condition.arguments) {
+                classes[row["errorClass"] ?? "?"] = row["n"]
+            }
+            return classes
+        }
+    }
+
+    /// Moves the failed tasks matching `filter` back to `pending`, due now, with a fresh
+    /// attempt budget (their history stays in `attempts`). Returns how many, per kind;
+    /// with `dryRun`, only counts them.
+    public func retryFailed(matching filter: TaskFilter, dryRun: Bool = false, now: Double) throws(CatalogError) -> [TaskKind: Int] {
+        try requeue(command: "retry", filter: filter, state: .failed, extra: nil, dryRun: dryRun, now: now)
+    }
+
+    /// Puts done tasks matching `filter` (its error class is ignored) back to `pending`:
+    /// all of them, or with `currentRecipes`, those whose recipe differs from the
+    /// current one of their kind. The old result stays until the new one replaces it.
+    public func reprocess(matching filter: TaskFilter, currentRecipes: [TaskKind: String]?, dryRun: Bool = false,
+                          now: Double) throws(CatalogError) -> [TaskKind: Int] {
+        var filter = filter
+        filter.errorClass = nil
+        guard let currentRecipes else {
+            return try requeue(command: "reprocess --all", filter: filter, state: .done, extra: nil, dryRun: dryRun, now: now)
+        }
+        var counts: [TaskKind: Int] = [:]
+        let kinds = filter.kinds.isEmpty ? Set(TaskKind.allCases) : filter.kinds
+        for kind in kinds.sorted() {
+            guard let recipe = currentRecipes[kind] else { continue }
+            var one = filter
+            one.kinds = [kind]
+            let found = try requeue(command: "reprocess --outdated", filter: one, state: .done,
+                                    extra: ("(t.recipe IS NULL OR t.recipe != ?)", [recipe]), dryRun: dryRun, now: now)
+            counts.merge(found, uniquingKeysWith: +)
+        }
+        return counts
+    }
+
+    private func requeue(command: String, filter: TaskFilter, state: TaskState, extra: (String, StatementArguments)?,
+                         dryRun: Bool, now: Double) throws(CatalogError) -> [TaskKind: Int] {
+        try write { db in
+            var condition = filter.condition(state: state)
+            if let (sql, arguments) = extra {
+                condition.sql += " AND " + sql
+                condition.arguments += arguments
+            }
+            var counts: [TaskKind: Int] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT t.kind, COUNT(*) AS n FROM tasks t WHERE \(condition.sql) GROUP BY t.kind",
+                                        arguments: condition.arguments) {
+                if let kind = TaskKind(rawValue: row["kind"]) { counts[kind] = row["n"] }
+            }
+            let total = counts.values.reduce(0, +)
+            guard !dryRun, total > 0 else { return counts }
+            try db.execute(sql: """
+                UPDATE tasks AS t SET state = 'pending', attempts = 0, notBefore = 0, updatedAt = ? WHERE \(condition.sql)
+                """, arguments: [now] + condition.arguments)
+            // The new row tells a running coordinator to look again from the first photo.
+            try db.execute(sql: "INSERT INTO requeues (at, command, filter, tasks) VALUES (?, ?, ?, ?)",
+                           arguments: [now, command, filter.description, total])
+            return counts
+        }
+    }
+
+    /// The id of the last `requeues` row (0 when none): a coordinator that sees it change
+    /// pages pending work again from the first photo.
+    public func latestRequeue() throws(CatalogError) -> Int64 {
+        try read { db in try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM requeues") ?? 0 }
+    }
+}

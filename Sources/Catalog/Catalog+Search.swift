@@ -1,0 +1,142 @@
+import Foundation
+import GRDB
+
+/// What `photomill search` looks for; every criterion given must hold.
+public struct PhotoQuery: Sendable {
+    /// Words that must all appear in the OCR text (a word ending in `*` is a prefix).
+    public var words: [String] = []
+    /// Part of "make model", case-insensitive.
+    public var camera: String?
+    /// Bounds on `dateTaken` (the camera's local time), compared on as many leading
+    /// characters as given: "2019-07-14" or "2019-07-14T18:00:00". Both inclusive.
+    public var from: String?
+    public var to: String?
+    public var near: (latitude: Double, longitude: Double, kilometres: Double)?
+
+    public init() {}
+}
+
+/// One photo found by `search`.
+public struct PhotoHit: Sendable, Hashable, Codable, FetchableRecord {
+    public var path: String
+    public var md5: String?
+    public var dateTaken: String?
+    public var cameraMake: String?
+    public var cameraModel: String?
+    public var gpsLatitude: Double?
+    public var gpsLongitude: Double?
+    /// The matching words in context, marked with [ ].
+    public var snippet: String?
+    public var distanceKm: Double?
+}
+
+/// Photos with the same content.
+public struct DuplicateGroup: Sendable, Hashable, Codable {
+    public var md5: String
+    public var size: Int64
+    public var paths: [String]
+}
+
+extension Catalog {
+    /// Photos matching `query`: by OCR relevance (FTS5 rank) when words are given, else
+    /// by path; with `near`, only those within the distance (great circle).
+    public func search(_ query: PhotoQuery) throws(CatalogError) -> [PhotoHit] {
+        try read { db in
+            var conditions: [String] = []
+            var arguments: StatementArguments = []
+            let text = !query.words.isEmpty
+            if text {
+                conditions.append("ocr_fts MATCH ?")
+                arguments += [Self.ftsQuery(query.words)]
+            }
+            if let camera = query.camera {
+                conditions.append("instr(lower(coalesce(m.cameraMake, '') || ' ' || coalesce(m.cameraModel, '')), lower(?)) > 0")
+                arguments += [camera]
+            }
+            if let from = query.from {
+                conditions.append("substr(m.dateTaken, 1, \(from.count)) >= ?")
+                arguments += [from]
+            }
+            if let to = query.to {
+                conditions.append("substr(m.dateTaken, 1, \(to.count)) <= ?")
+                arguments += [to]
+            }
+            if let near = query.near {
+                // A bounding box narrows the rows; the exact distance is checked below.
+                let degrees = near.kilometres / 111.195
+                conditions.append("m.gpsLatitude BETWEEN ? AND ?")
+                arguments += [near.latitude - degrees, near.latitude + degrees]
+                let cosine = cos(near.latitude * .pi / 180)
+                if abs(near.latitude) + degrees < 89, cosine > 0 {
+                    let span = degrees / cosine
+                    if near.longitude - span >= -180 && near.longitude + span <= 180 {
+                        conditions.append("m.gpsLongitude BETWEEN ? AND ?")
+                        arguments += [near.longitude - span, near.longitude + span]
+                    }
+                }
+            }
+            let source = text ? "ocr_fts JOIN photos p ON p.id = ocr_fts.rowid" : "photos p"
+            let snippet = text ? "snippet(ocr_fts, 0, '[', ']', '…', 12)" : "NULL"
+            let sql = """
+                SELECT p.path, p.md5, m.dateTaken, m.cameraMake, m.cameraModel, m.gpsLatitude, m.gpsLongitude,
+                    \(snippet) AS snippet
+                FROM \(source) LEFT JOIN metadata m ON m.photoId = p.id
+                \(conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "))
+                ORDER BY \(text ? "rank, " : "")p.path
+                """
+            var hits = try PhotoHit.fetchAll(db, sql: sql, arguments: arguments)
+            if let near = query.near {
+                hits = hits.compactMap { hit in
+                    guard let latitude = hit.gpsLatitude, let longitude = hit.gpsLongitude else { return nil }
+                    var hit = hit
+                    hit.distanceKm = greatCircleKilometres(near.latitude, near.longitude, latitude, longitude)
+                    return hit.distanceKm! <= near.kilometres ? hit : nil
+                }
+            }
+            return hits
+        }
+    }
+
+    /// Each word as an FTS5 string (so no character of it is query syntax), all required.
+    static func ftsQuery(_ words: [String]) -> String {
+        words.map { word in
+            let prefix = word.hasSuffix("*") && word.count > 1
+            let bare = prefix ? String(word.dropLast()) : word
+            return "\"" + bare.replacingOccurrences(of: "\"", with: "\"\"") + "\"" + (prefix ? "*" : "")
+        }.joined(separator: " ")
+    }
+
+    /// Groups of two or more photos with the same MD5, largest files first.
+    public func duplicates() throws(CatalogError) -> [DuplicateGroup] {
+        try read { db in
+            var groups: [String: DuplicateGroup] = [:]
+            for row in try Row.fetchAll(db, sql: """
+                SELECT md5, size, path FROM photos
+                WHERE md5 IN (SELECT md5 FROM photos WHERE md5 IS NOT NULL GROUP BY md5 HAVING COUNT(*) > 1)
+                ORDER BY path
+                """) {
+                let md5: String = row["md5"]
+                groups[md5, default: DuplicateGroup(md5: md5, size: row["size"], paths: [])].paths.append(row["path"])
+            }
+            return groups.values.sorted { ($0.size, $1.paths[0]) > ($1.size, $0.paths[0]) }
+        }
+    }
+
+    /// Recognised text of the photos after `photoId`, in photo order (empty texts left out).
+    public func ocrTexts(afterPhoto photoId: Int64, limit: Int) throws(CatalogError) -> [(photoId: Int64, path: String, text: String)] {
+        try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT p.id, p.path, o.text FROM ocr o JOIN photos p ON p.id = o.photoId
+                WHERE o.photoId > ? AND o.text != '' ORDER BY o.photoId LIMIT ?
+                """, arguments: [photoId, limit]).map { ($0["id"], $0["path"], $0["text"]) }
+        }
+    }
+}
+
+/// Haversine distance on a sphere of the Earth's mean radius (6371.0088 km).
+public func greatCircleKilometres(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
+    let radians = Double.pi / 180
+    let dLat = (lat2 - lat1) * radians, dLon = (lon2 - lon1) * radians
+    let a = sin(dLat / 2) * sin(dLat / 2) + cos(lat1 * radians) * cos(lat2 * radians) * sin(dLon / 2) * sin(dLon / 2)
+    return 2 * 6371.0088 * asin(min(1, sqrt(a)))
+}

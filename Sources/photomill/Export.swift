@@ -1,0 +1,72 @@
+import ArgumentParser
+import Catalog
+import Exports
+import Foundation
+
+extension Photomill {
+    struct Export: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Rebuild the exports from the catalog alone (docs/exports.md).",
+            discussion: "Only files whose content changed are rewritten; every file is written atomically.")
+
+        @OptionGroup var catalog: CatalogFlags
+
+        @Argument(help: "Export folder (created if missing).")
+        var directory: String
+
+        @Flag(help: "Leave GPS coordinates out of the metadata plists.")
+        var stripGPS = false
+
+        @Option(help: ArgumentHelp("Also write all recognised text into this one text file, photo by photo.", valueName: "FILE"))
+        var ocrText: String?
+
+        func validate() throws {
+            if let ocrText {
+                let folder = URL(fileURLWithPath: ocrText).deletingLastPathComponent().standardizedFileURL.path
+                let exportFolder = URL(fileURLWithPath: directory).standardizedFileURL.path
+                var isDirectory: ObjCBool = false
+                let exists = FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) && isDirectory.boolValue
+                guard exists || folder == exportFolder else {
+                    throw ValidationError("--ocr-text \(ocrText): no folder \(folder) to write it in")
+                }
+            }
+        }
+
+        func run() throws {
+            let catalog = try catalog.open(.readOnly)
+            do {
+                let exporter = try Exporter(catalog: catalog, root: URL(fileURLWithPath: directory), stripGPS: stripGPS)
+                let summary = try exporter.exportAll()
+                print("exported \(summary.photos) photos to \(exporter.root.path): \(summary.written) files written, \(summary.unchanged) unchanged")
+                if let ocrText {
+                    let pages = try writeText(catalog, to: URL(fileURLWithPath: ocrText))
+                    print("recognised text of \(pages) photos: \(ocrText)")
+                }
+            } catch let error as CatalogError {
+                printError("photomill export: \(error)")
+                throw ExitCode(74)
+            } catch {
+                printError("photomill export: \(error)")
+                throw ExitCode(73)
+            }
+        }
+
+        /// Every photo's text under a `==> PATH <==` line (as `head` prints several files).
+        private func writeText(_ catalog: Catalog, to url: URL) throws -> Int {
+            var text = Data()
+            var count = 0
+            var after: Int64 = 0
+            while true {
+                let page = try catalog.ocrTexts(afterPhoto: after, limit: 1000)
+                guard let last = page.last else { break }
+                for entry in page {
+                    text.append(Data("==> \(entry.path) <==\n\(entry.text.trimmingCharacters(in: .newlines))\n\n".utf8))
+                }
+                count += page.count
+                after = last.photoId
+            }
+            try AtomicWrite.writeIfChanged(text, to: url)
+            return count
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import ArgumentParser
+import Catalog
+import Foundation
+
+extension Photomill {
+    struct Failed: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List failed tasks: file, kind, error class, message, attempts, last worker, time.",
+            discussion: "`photomill retry` with the same filters puts them back in the queue.")
+
+        @OptionGroup var catalog: CatalogFlags
+        @OptionGroup var filters: TaskFilterFlags
+        @OptionGroup var errorClass: ErrorClassFlag
+
+        @Flag(help: "Print JSON Lines: one object per failed task.")
+        var json = false
+
+        func run() throws {
+            let catalog = try catalog.open(.readOnly)
+            try errorClass.check(in: catalog)
+            let failures = try catalog.failedTasks(matching: filters.filter(errorClass: errorClass.errorClass))
+            var out = LineBuffer()
+            defer { out.flush() }
+            if json {
+                let lines = JSONLines()
+                for failure in failures { out.append(lines.line(FailedLine(failure))) }
+                return
+            }
+            var byClass: [String: Int] = [:]
+            for failure in failures {
+                let attempts = failure.attempts == 1 ? "1 attempt" : "\(failure.attempts) attempts"
+                let when = failure.failedAt.map(isoTime) ?? "?"
+                out.append(failure.path)
+                out.append("  \(failure.kind) \(failure.errorClass ?? "?") · \(attempts) · last worker \(failure.worker ?? "none") · \(when)")
+                out.append("  \(failure.errorMessage ?? "(no message)")")
+                byClass[failure.errorClass ?? "?", default: 0] += 1
+            }
+            let classes = byClass.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            out.append("\(failures.count) failed tasks" + (classes.isEmpty ? "" : " (\(classes))"))
+        }
+    }
+}
+
+/// `failed --json`: one failed task.
+struct FailedLine: Encodable {
+    let path: String
+    let kind: String
+    let errorClass: String?
+    let message: String?
+    let attempts: Int
+    let worker: String?
+    let failedAt: String?
+
+    init(_ failure: FailedTask) {
+        path = failure.path
+        kind = failure.kind
+        errorClass = failure.errorClass
+        message = failure.errorMessage
+        attempts = failure.attempts
+        worker = failure.worker
+        failedAt = failure.failedAt.map(isoTime)
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// Encodes values as JSON on one line, keys sorted: what `--json` prints (JSON Lines for
+/// lists). One encoder serves a whole listing.
+struct JSONLines {
+    private let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    func line<T: Encodable>(_ value: T) -> String {
+        String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self)
+    }
+}
+
+func jsonLine<T: Encodable>(_ value: T) -> String { JSONLines().line(value) }
+
+/// Prints lines in one write each few thousand (a listing of 10^5 lines stays fast).
+struct LineBuffer {
+    private var text = ""
+
+    mutating func append(_ line: String) {
+        text += line
+        text += "\n"
+        if text.utf8.count > 1 << 20 { flush() }
+    }
+
+    mutating func flush() {
+        FileHandle.standardOutput.write(Data(text.utf8))
+        text = ""
+    }
+}
+
+/// A time as ISO 8601 UTC, as every report prints times.
+func isoTime(_ seconds: Double) -> String {
+    Date(timeIntervalSince1970: seconds).formatted(.iso8601)
+}

@@ -1,0 +1,63 @@
+import ArgumentParser
+import Catalog
+import Foundation
+import PhotoProcessing
+
+extension Photomill {
+    struct Reprocess: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Put done tasks back in the queue: those of an outdated recipe, or all.",
+            discussion: """
+                Every result records its recipe: the code version and the parameters that shape \
+                it (thumbnail size and quality, OCR language and page size). --outdated requeues \
+                the results whose recipe differs from the one the given processing flags make \
+                (pass the flags the coordinator runs with). The old result stays until the new \
+                one replaces it.
+                """)
+
+        @OptionGroup var catalog: CatalogFlags
+        @OptionGroup var filters: TaskFilterFlags
+
+        @Flag(help: "Only results whose recipe differs from the current configuration.")
+        var outdated = false
+
+        @Flag(help: "Every result.")
+        var all = false
+
+        @Option(help: "Longest side of thumbnails the coordinator uses.")
+        var thumbnailSize: Int = ProcessingOptions().thumbnailSize
+
+        @Option(help: "Tesseract language(s) the coordinator uses.")
+        var ocrLanguage: String = ProcessingOptions().ocrLanguage
+
+        @Flag(help: "Only say how many tasks would be requeued.")
+        var dryRun = false
+
+        @Flag(help: "Print one JSON object.")
+        var json = false
+
+        func validate() throws {
+            guard outdated != all else { throw ValidationError("give exactly one of --outdated and --all") }
+            guard (16...4096).contains(thumbnailSize) else {
+                throw ValidationError("--thumbnail-size must be between 16 and 4096 pixels, not \(thumbnailSize)")
+            }
+            guard !ocrLanguage.isEmpty, ocrLanguage.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "+" || $0 == "_" }) else {
+                throw ValidationError("--ocr-language must look like 'eng' or 'eng+deu', not '\(ocrLanguage)'")
+            }
+        }
+
+        func run() throws {
+            var options = ProcessingOptions()
+            options.thumbnailSize = thumbnailSize
+            options.ocrLanguage = ocrLanguage
+            let recipes = Dictionary(uniqueKeysWithValues: Kind.allCases.compactMap { kind in
+                TaskKind(rawValue: kind.rawValue).map { ($0, options.recipe(for: kind)) }
+            })
+            let catalog = try catalog.open(.readWrite, mustExist: true)
+            let counts = try catalog.reprocess(matching: filters.filter(), currentRecipes: outdated ? recipes : nil,
+                                               dryRun: dryRun, now: Date().timeIntervalSince1970)
+            print(RequeueReport(counts: counts, dryRun: dryRun).render(json: json, verb: dryRun ? "would requeue" : "requeued",
+                                                                        what: outdated ? "outdated results" : "results"))
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import ArgumentParser
+import Catalog
+import Foundation
+
+extension Photomill {
+    struct Search: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Find photos by their OCR text (SQLite FTS5), camera, date and place.",
+            discussion: """
+                Every word of TEXT must appear in the photo's recognised text (any order, any \
+                case; a word ending in * matches as a prefix). Dates are the camera's local time: \
+                --from 2019-07-01 --to 2019-07-31 includes both days.
+                """)
+
+        @OptionGroup var catalog: CatalogFlags
+
+        @Argument(help: "Words of the recognised text.")
+        var text: [String] = []
+
+        @Option(help: ArgumentHelp("Part of the camera's make or model, any case.", valueName: "S"))
+        var camera: String?
+
+        @Option(help: ArgumentHelp("Taken on or after: YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS.", valueName: "DATE"))
+        var from: String?
+
+        @Option(help: ArgumentHelp("Taken on or before: YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS.", valueName: "DATE"))
+        var to: String?
+
+        @Option(help: ArgumentHelp("Within KM kilometres of a place, e.g. -33.86,151.21,5.", valueName: "LAT,LON,KM"))
+        var near: String?
+
+        @Flag(help: "Print JSON Lines: one object per photo.")
+        var json = false
+
+        func validate() throws {
+            let words = text.flatMap { $0.split(whereSeparator: \.isWhitespace) }
+            guard !words.isEmpty || camera != nil || from != nil || to != nil || near != nil else {
+                throw ValidationError("give TEXT to look for, or at least one of --camera, --from, --to, --near")
+            }
+            if let camera, camera.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--camera must not be empty") }
+            if let from { try Self.checkDate(from, flag: "--from") }
+            if let to { try Self.checkDate(to, flag: "--to") }
+            if let from, let to, from.prefix(to.count) > to { throw ValidationError("--from \(from) is after --to \(to)") }
+            if let near { _ = try Self.parseNear(near) }
+        }
+
+        func run() throws {
+            var query = PhotoQuery()
+            query.words = text.flatMap { $0.split(whereSeparator: \.isWhitespace).map(String.init) }
+            query.camera = camera
+            query.from = from
+            query.to = to
+            query.near = try near.map(Self.parseNear)
+            let hits = try catalog.open(.readOnly).search(query)
+            var out = LineBuffer()
+            defer { out.flush() }
+            let lines = JSONLines()
+            for hit in hits {
+                if json { out.append(lines.line(hit)); continue }
+                var facts: [String] = []
+                if let date = hit.dateTaken { facts.append(date) }
+                let camera = [hit.cameraMake, hit.cameraModel].compactMap { $0 }.joined(separator: " ")
+                if !camera.isEmpty { facts.append(camera) }
+                if let latitude = hit.gpsLatitude, let longitude = hit.gpsLongitude {
+                    facts.append(String(format: "%.5f,%.5f", latitude, longitude))
+                }
+                if let distance = hit.distanceKm { facts.append(String(format: "%.1f km", distance)) }
+                out.append(hit.path + (facts.isEmpty ? "" : "  (" + facts.joined(separator: " · ") + ")"))
+                if let snippet = hit.snippet { out.append("  " + snippet.replacingOccurrences(of: "\n", with: " ")) }
+            }
+            if !json { out.append("\(hits.count) photos") }
+        }
+
+        /// YYYY-MM-DD, optionally followed by THH:MM or THH:MM:SS, and a real date.
+        static func checkDate(_ text: String, flag: String) throws {
+            let formats = [10: "yyyy-MM-dd", 16: "yyyy-MM-dd'T'HH:mm", 19: "yyyy-MM-dd'T'HH:mm:ss"]
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "UTC")
+            formatter.dateFormat = formats[text.count] ?? ""
+            guard formats[text.count] != nil, let date = formatter.date(from: text), formatter.string(from: date) == text else {
+                throw ValidationError("\(flag) '\(text)' is not a date: use YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS")
+            }
+        }
+
+        static func parseNear(_ text: String) throws -> (latitude: Double, longitude: Double, kilometres: Double) {
+            let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            guard parts.count == 3, let latitude = parts[0], let longitude = parts[1], let kilometres = parts[2] else {
+                throw ValidationError("--near '\(text)' must be LAT,LON,KM in decimal degrees and kilometres, e.g. -33.86,151.21,5")
+            }
+            guard (-90...90).contains(latitude), (-180...180).contains(longitude) else {
+                throw ValidationError("--near: latitude must be within ±90 and longitude within ±180, not \(latitude),\(longitude)")
+            }
+            guard kilometres > 0 && kilometres <= 20_100 else {
+                throw ValidationError("--near: the distance must be more than 0 and at most 20100 km, not \(kilometres)")
+            }
+            return (latitude, longitude, kilometres)
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+
+/// One generated set processed once by `photomill run` (16 samples, a copy of one photo,
+/// so there is a duplicate, and the broken samples, so there are failures), shared by
+/// the operator command tests. Tests that change the catalog work on a copy.
+final class ProcessedSet: Sendable {
+    let directory: URL
+    let photos: URL
+    let catalog: URL
+    let exports: URL
+    private let samplesJSON: Data
+
+    static let shared: Result<ProcessedSet, any Error> = Result { try ProcessedSet() }
+
+    private init() throws {
+        directory = try temporaryDirectory()
+        photos = directory.appendingPathComponent("photos")
+        catalog = directory.appendingPathComponent("catalog.sqlite")
+        exports = directory.appendingPathComponent("exports")
+        let written = try PhotomillBinary.run(["samples", photos.path, "--count", "16", "--seed", "11"])
+        guard written.status == 0 else { throw SetupError("samples: \(written.stderr)") }
+        try FileManager.default.copyItem(at: photos.appendingPathComponent("IMG_0001.jpg"),
+                                         to: photos.appendingPathComponent("copy-of-0001.jpg"))
+        let run = try PhotomillBinary.run(["run", photos.path, "--workers", "2", "--catalog", catalog.path, "--exports", exports.path])
+        guard run.status == 1, run.stdout.contains("17 new") else { throw SetupError("run: \(run.status) \(run.stdout) \(run.stderr)") }
+        samplesJSON = try Data(contentsOf: photos.appendingPathComponent("samples.json"))
+    }
+
+    /// samples.json's entries: what each file holds, independently of photomill's reading of it.
+    var specs: [[String: Any]] {
+        ((try? JSONSerialization.jsonObject(with: samplesJSON)) as? [String: Any])?["files"] as? [[String: Any]] ?? []
+    }
+
+    /// A copy of the catalog in a folder of its own.
+    func catalogCopy() throws -> URL {
+        let folder = try temporaryDirectory()
+        let copy = folder.appendingPathComponent("catalog.sqlite")
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: catalog.path + suffix) {
+            try FileManager.default.copyItem(atPath: catalog.path + suffix, toPath: copy.path + suffix)
+        }
+        return copy
+    }
+
+    func path(_ file: String) -> String { photos.appendingPathComponent(file).path }
+
+    struct SetupError: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+}
+
+/// A `photomill` process whose standard output goes to a file the test can read while it runs.
+final class WatchedProcess {
+    let process = Process()
+    let outputURL = FileManager.default.temporaryDirectory.appendingPathComponent("photomill-out-\(UUID().uuidString)")
+
+    init(_ arguments: [String]) throws {
+        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+        process.executableURL = PhotomillBinary.url
+        process.arguments = arguments
+        process.standardOutput = try FileHandle(forWritingTo: outputURL)
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+
+    var output: String { (try? String(contentsOf: outputURL, encoding: .utf8)) ?? "" }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        try? FileManager.default.removeItem(at: outputURL)
+    }
+}
+
+/// Great-circle distance, written out here independently of the code under test.
+func haversineKm(_ a: (Double, Double), _ b: (Double, Double)) -> Double {
+    let r = Double.pi / 180
+    let h = pow(sin((b.0 - a.0) * r / 2), 2) + cos(a.0 * r) * cos(b.0 * r) * pow(sin((b.1 - a.1) * r / 2), 2)
+    return 2 * 6371.0088 * asin(sqrt(h))
+}

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+/// `retry` and `reprocess` while a coordinator runs: it picks the tasks up without a
+/// restart, even when its ready queue holds jobs no worker can take (so it never reaches
+/// the end of its pass and would otherwise never look behind its cursor again).
+@Suite(.serialized) struct RequeueWhileRunningTests {
+    @Test func runningCoordinatorPicksUpRetriedAndReprocessedTasks() throws {
+        let directory = try temporaryDirectory()
+        let photos = directory.appendingPathComponent("photos")
+        #expect(try PhotomillBinary.run(["samples", photos.path, "--count", "12", "--seed", "3"]).status == 0)
+        let catalog = directory.appendingPathComponent("catalog.sqlite")
+        let port = freePort()
+        let endpoint = "tcp://127.0.0.1:\(port)"
+        let coordinator = try BackgroundProcess(["coordinator", "--bind", endpoint, "--catalog", catalog.path, "--no-exports", photos.path])
+        // No worker does OCR: the 12 OCR jobs stay in the coordinator's ready queue.
+        let worker = try BackgroundProcess(["worker", "--connect", endpoint, "--slots", "1", "--kinds", "hash,metadata,thumbnail"])
+        defer {
+            coordinator.signal(SIGTERM)
+            worker.signal(SIGTERM)
+            coordinator.wait(seconds: 20)
+            worker.wait(seconds: 20)
+        }
+
+        let settled = try eventually(seconds: 120) {
+            try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM tasks WHERE kind != 'ocr' AND state IN ('done', 'failed')") == 36
+        }
+        try #require(settled, "coordinator: \(coordinator.stderr)")
+        let failed = try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM tasks WHERE state = 'failed'")
+        #expect(failed >= 2, "the broken samples")
+        let failedAttempts = "SELECT COUNT(*) FROM attempts WHERE outcome = 'failed'"
+        #expect(try CatalogQuery.count(catalog, failedAttempts) == failed)
+
+        // The worker's last heartbeat is kept fresh in the catalog while it idles.
+        let seen = { try CatalogQuery.rows(catalog, "SELECT lastSeen FROM workers WHERE state = 'connected'").first.flatMap { Double($0[0]) } ?? 0 }
+        let firstSeen = try seen()
+        #expect(try eventually(seconds: 30) { try seen() > firstSeen + 1.5 }, "lastSeen of an idle worker advances")
+
+        let retried = try PhotomillBinary.run(["retry", "--catalog", catalog.path])
+        #expect(retried.status == 0 && retried.stdout.hasPrefix("retried \(failed) failed tasks"), "\(retried.stdout)")
+        // Each retried task is leased again and fails again (the files are still broken).
+        let again = try eventually(seconds: 60) {
+            try CatalogQuery.count(catalog, failedAttempts) == 2 * failed
+                && CatalogQuery.count(catalog, "SELECT COUNT(*) FROM tasks WHERE state = 'failed'") == failed
+        }
+        #expect(again, "coordinator: \(coordinator.stderr)")
+
+        let metadataDone = try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM tasks WHERE kind = 'metadata' AND state = 'done'")
+        let reprocessed = try PhotomillBinary.run(["reprocess", "--all", "--kind", "metadata", "--catalog", catalog.path])
+        #expect(reprocessed.stdout.hasPrefix("requeued \(metadataDone) results"), "\(reprocessed.stdout)")
+        #expect(try eventually(seconds: 60) {
+            try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM attempts WHERE kind = 'metadata' AND outcome = 'done'") == 2 * metadataDone
+                && CatalogQuery.count(catalog, "SELECT COUNT(*) FROM tasks WHERE kind = 'metadata' AND state = 'done'") == metadataDone
+        }, "coordinator: \(coordinator.stderr)")
+
+        // The OCR jobs were never taken: the queue never drained, so only the requeue signal found the work.
+        #expect(try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM tasks WHERE kind = 'ocr' AND state = 'pending'") == 12)
+        #expect(try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM requeues") == 2)
+    }
+}
