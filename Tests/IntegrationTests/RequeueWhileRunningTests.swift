@@ -2,8 +2,7 @@ import Foundation
 import Testing
 
 /// `retry` and `reprocess` while a coordinator runs: it picks the tasks up without a
-/// restart, even when its ready queue holds jobs no worker can take (so it never reaches
-/// the end of its pass and would otherwise never look behind its cursor again).
+/// restart, although they lie behind its cursor.
 @Suite(.serialized) struct RequeueWhileRunningTests {
     @Test func runningCoordinatorPicksUpRetriedAndReprocessedTasks() throws {
         let directory = try temporaryDirectory()
@@ -12,9 +11,11 @@ import Testing
         let catalog = directory.appendingPathComponent("catalog.sqlite")
         let port = freePort()
         let endpoint = "tcp://127.0.0.1:\(port)"
-        let coordinator = try BackgroundProcess(["coordinator", "--bind", endpoint, "--catalog", catalog.path, "--no-exports", photos.path])
-        // No worker does OCR: the 12 OCR jobs stay in the coordinator's ready queue.
-        let worker = try BackgroundProcess(["worker", "--connect", endpoint, "--slots", "1", "--kinds", "hash,metadata,thumbnail"])
+        let coordinator = try BackgroundProcess(["coordinator", "--bind", endpoint, "--insecure", "--catalog", catalog.path,
+                                                 "--no-exports", photos.path])
+        // No worker does OCR: the 12 OCR tasks stay pending.
+        let worker = try BackgroundProcess(["worker", "--connect", endpoint, "--insecure", "--root", photos.path, "--slots", "1",
+                                            "--kinds", "hash,metadata,thumbnail"])
         defer {
             coordinator.signal(SIGTERM)
             worker.signal(SIGTERM)
@@ -53,7 +54,7 @@ import Testing
                 && CatalogQuery.count(catalog, "SELECT COUNT(*) FROM tasks WHERE kind = 'metadata' AND state = 'done'") == metadataDone
         }, "coordinator: \(coordinator.stderr)")
 
-        // The OCR jobs were never taken: the queue never drained, so only the requeue signal found the work.
+        // The OCR tasks were never taken (no worker offers OCR).
         #expect(try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM tasks WHERE kind = 'ocr' AND state = 'pending'") == 12)
         #expect(try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM requeues") == 2)
     }
