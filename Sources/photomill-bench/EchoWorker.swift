@@ -54,6 +54,8 @@ final class EchoWorker: @unchecked Sendable {
         ready.protocolVersion = 1
         ready.slots = UInt32(slots)
         ready.kinds = [.hash]
+        // It "reads" the benchmark's made-up paths itself: no file travels as bytes.
+        ready.pathRoots = ["/bench"]
         ready.heartbeatIntervalMs = 1000
         _ = try socket.send(try MillCodec.encode(.ready(ready)))
         var poller = Poller()

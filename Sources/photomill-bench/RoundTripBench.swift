@@ -16,30 +16,35 @@ struct RoundTripBench {
         try router.set(.linger, to: 0)
         try router.bind(endpoint)
         let bound = try router.lastEndpoint
+        // Timeouts, so that neither side can wait for ever on a message that never comes.
+        try router.set(.receiveTimeout, to: 100)
         let stop = Atomic()
+        let stopped = DispatchSemaphore(value: 0)
         let echo = Thread {
-            var poller = Poller()
-            _ = poller.register(router)
             while !stop.isSet {
-                guard let ready = try? poller.poll(timeoutMilliseconds: 50), !ready.isEmpty else { continue }
-                while let frames = try? router.receive(dontWait: true) {
-                    _ = try? router.send(frames, dontWait: false)
-                }
+                guard let frames = try? router.receive() else { continue }
+                _ = try? router.send(frames, dontWait: false)
             }
+            stopped.signal()
         }
         echo.start()
-        defer { stop.set() }
+        // The echo thread owns the router until it has stopped; only then may it close.
+        defer {
+            stop.set()
+            stopped.wait()
+        }
 
         let dealer = try ZMQSocket(context: context, type: .dealer)
         defer { dealer.close() }
         try dealer.set(.linger, to: 0)
+        try dealer.set(.receiveTimeout, to: 2000)
         try dealer.connect(bound)
         let payload = [Data("PMILL1".utf8), Data([6]), Data(repeating: 0x2a, count: 96)]
         for _ in 0..<window { _ = try dealer.send(payload, dontWait: false) }
         var count = 0
         let start = Date()
         while Date().timeIntervalSince(start) < seconds {
-            guard try dealer.receive() != nil else { continue }
+            guard try dealer.receive() != nil else { throw BenchError("libzmq round trips: an echo did not come back within 2 s") }
             count += 1
             _ = try dealer.send(payload, dontWait: false)
         }
