@@ -29,6 +29,8 @@ final class LocalWorkers: @unchecked Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         process.arguments = arguments
+        // Set here, so the worker need not execute itself again to set it (docs/processing.md).
+        process.environment = ProcessInfo.processInfo.environment.merging(["OMP_THREAD_LIMIT": "1"]) { own, _ in own }
         process.terminationHandler = { [weak self] ended in self?.ended(ended) }
         lock.withLock { processes.append(process) }
         do {
