@@ -130,10 +130,13 @@ extension Catalog {
     public func pendingJobs(afterPhoto photoId: Int64, now: Double, limit: Int,
                             kinds: Set<TaskKind> = Set(TaskKind.allCases)) throws(CatalogError) -> [PendingJob] {
         try read { db in
+            // INDEXED BY: with the kind filter SQLite would otherwise pick tasks_kind_state and
+            // sort every pending task after the cursor for each page (184 ms instead of 12 ms
+            // a page on a catalog with 50,000 pending tasks).
             let names = kinds.map { "'\($0.rawValue)'" }.sorted().joined(separator: ",")
             let rows = try Row.fetchCursor(db.cachedStatement(sql: """
                 SELECT t.photoId, t.kind, p.path, p.size, p.mtimeNs
-                FROM tasks t JOIN photos p ON p.id = t.photoId
+                FROM tasks t INDEXED BY tasks_pending JOIN photos p ON p.id = t.photoId
                 WHERE t.state = 'pending' AND t.photoId > ? AND t.notBefore <= ? AND t.kind IN (\(names))
                 ORDER BY t.photoId
                 LIMIT ?

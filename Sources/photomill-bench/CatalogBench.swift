@@ -7,13 +7,7 @@ struct CatalogBench {
     var tasks: Int
 
     func run(in directory: URL) throws -> Double {
-        let catalog = try Catalog(path: directory.appendingPathComponent("catalog-alone.sqlite").path)
-        var queued = 0
-        while queued < tasks {
-            let files = (queued..<min(tasks, queued + 5_000)).map { ScannedFile(path: "/bench/\($0).jpg", size: 0, mtimeNs: 0) }
-            _ = try catalog.record(files, kinds: [.hash], now: Date().timeIntervalSince1970)
-            queued += files.count
-        }
+        let catalog = try pendingHashCatalog(tasks: tasks, at: directory.appendingPathComponent("catalog-alone.sqlite"))
         let start = Date()
         let cpuStart = threadCPUSeconds()
         var cursor: Int64 = 0

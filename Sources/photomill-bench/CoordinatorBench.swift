@@ -23,15 +23,7 @@ struct CoordinatorBench {
     }
 
     func run(in directory: URL) throws -> Figures {
-        let catalog = try Catalog(path: directory.appendingPathComponent("trivial.sqlite").path)
-        var queued = 0
-        while queued < tasks {
-            let files = (queued..<min(tasks, queued + 5_000)).map {
-                ScannedFile(path: "/bench/\($0).jpg", size: 0, mtimeNs: 0)
-            }
-            _ = try catalog.record(files, kinds: [.hash], now: Date().timeIntervalSince1970)
-            queued += files.count
-        }
+        let catalog = try pendingHashCatalog(tasks: tasks, at: directory.appendingPathComponent("trivial.sqlite"))
 
         var configuration = CoordinatorConfiguration(bind: [endpoint], roots: [], kinds: [.hash], isCandidate: { _ in true })
         configuration.exitWhenDone = true
@@ -74,25 +66,4 @@ struct CoordinatorBench {
         return Figures(committed: echoes.reduce(0) { $0 + $1.committed }, seconds: last - first, coordinatorCPUSeconds: cpu,
                        processCPUSeconds: processCPU)
     }
-}
-
-/// CPU time (user + system) of the calling thread.
-func threadCPUSeconds() -> Double {
-    cpuSeconds(__rusage_who_t(1))   // RUSAGE_THREAD, which Glibc does not export to Swift
-}
-
-/// CPU time (user + system) of the whole process.
-func processCPUSeconds() -> Double {
-    cpuSeconds(__rusage_who_t(RUSAGE_SELF.rawValue))
-}
-
-func cpuSeconds(_ who: __rusage_who_t) -> Double {
-    var usage = rusage()
-    getrusage(who, &usage)
-    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
-}
-
-struct BenchError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }

@@ -57,13 +57,13 @@ final class EchoWorker: @unchecked Sendable {
         // It "reads" the benchmark's made-up paths itself: no file travels as bytes.
         ready.pathRoots = ["/bench"]
         ready.heartbeatIntervalMs = 1000
-        _ = try socket.send(try MillCodec.encode(.ready(ready)))
+        _ = try socket.send(MillCodec.encode(.ready(ready)))
         var poller = Poller()
         _ = poller.register(socket)
         var lastSent = Date().timeIntervalSince1970
         while true {
             if try poller.poll(timeoutMilliseconds: 250).isEmpty {
-                _ = try socket.send(try MillCodec.encode(.heartbeat()))
+                _ = try socket.send(MillCodec.encode(.heartbeat()))
                 lastSent = Date().timeIntervalSince1970
                 continue
             }
@@ -71,7 +71,7 @@ final class EchoWorker: @unchecked Sendable {
                 switch try MillCodec.decode(frames) {
                 case .job(let job, _):
                     if firstJob == nil { firstJob = Date().timeIntervalSince1970 }
-                    _ = try socket.send(try MillCodec.encode(.result(Self.answer(job), blobs: [])))
+                    _ = try socket.send(MillCodec.encode(.result(Self.answer(job), blobs: [])))
                 case .ack(let ack):
                     committed += ack.committed.count
                     lastAck = Date().timeIntervalSince1970
@@ -83,7 +83,7 @@ final class EchoWorker: @unchecked Sendable {
             }
             let now = Date().timeIntervalSince1970
             if now - lastSent >= 1 {
-                _ = try socket.send(try MillCodec.encode(.heartbeat()))
+                _ = try socket.send(MillCodec.encode(.heartbeat()))
                 lastSent = now
             }
         }

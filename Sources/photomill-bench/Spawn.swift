@@ -44,11 +44,6 @@ enum Spawn {
     }
 }
 
-/// CPU time of the children waited for so far.
-private func childrenCPUSeconds() -> Double {
-    cpuSeconds(__rusage_who_t(RUSAGE_CHILDREN.rawValue))
-}
-
 /// Reads VmHWM (the kernel's own peak RSS) of a process and of its direct children every
 /// 50 ms. VmHWM only grows, so the last reading before a process exits is its peak.
 final class RSSSampler: @unchecked Sendable {
