@@ -77,6 +77,7 @@ let package = Package(
             dependencies: [
                 "Coordinator", "Catalog", "MillProtocol", "ZeroMQ",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]),

@@ -148,15 +148,17 @@ extension Catalog {
                 if !main.kinds.isEmpty { jobs.append(main) }
                 if !ocr.kinds.isEmpty { jobs.append(ocr) }
             }
+            // Columns by position (as selected above): a lookup by name per value cost more
+            // than the rest of the row.
             while let row = try rows.next() {
-                let id: Int64 = row["photoId"]
+                let id: Int64 = row[0]
                 if current?.main.photoId != id {
                     flush()
                     if jobs.count >= limit { return jobs }
-                    let job = PendingJob(photoId: id, path: row["path"], size: row["size"], mtimeNs: row["mtimeNs"], kinds: [])
+                    let job = PendingJob(photoId: id, path: row[2], size: row[3], mtimeNs: row[4], kinds: [])
                     current = (job, job)
                 }
-                guard let kind = TaskKind(rawValue: row["kind"]) else { continue }
+                guard let kind = TaskKind(rawValue: row[1]) else { continue }
                 if kind == .ocr { current!.ocr.kinds.append(kind) } else { current!.main.kinds.append(kind) }
             }
             flush()

@@ -201,7 +201,7 @@ public final class CoordinatorService: @unchecked Sendable {
             register(ready, peer: peer, key: key, at: time)
             return
         }
-        guard sessions[peer] != nil else {
+        guard let session = sessions[peer] else {
             // A worker of a previous coordinator, one taken for dead, or a stranger: ask it
             // to start over with READY, which makes it re-send anything un-ACKed.
             if !departures.knows(peer: peer) {
@@ -210,12 +210,12 @@ public final class CoordinatorService: @unchecked Sendable {
             send(.disconnect(Self.startOver), to: peer, router: router)
             return
         }
-        sessions[peer]?.lastSeen = time
+        session.lastSeen = time
         switch message {
         case .result(let result, let blobs):
-            handleResult(result, blobs: blobs, from: peer, at: time)
+            handleResult(result, blobs: blobs, from: session, at: time)
         case .fail(let fail):
-            handleFail(fail, from: peer, at: time)
+            handleFail(fail, from: session, at: time)
         case .extend(let extend):
             handleExtend(extend, from: peer, at: time)
         case .heartbeat:
@@ -239,12 +239,13 @@ public final class CoordinatorService: @unchecked Sendable {
         violations.record(reason, from: peer, detail: detail, logger: logger, at: time)
     }
 
-    private func handleResult(_ result: Photomill_V1_Result, blobs: [Data], from peer: Data, at time: Double) {
-        guard let flight = claim(result.jobID, token: result.leaseToken, peer: peer) else {
+    private func handleResult(_ result: Photomill_V1_Result, blobs: [Data], from session: WorkerSession, at time: Double) {
+        let peer = session.routingId
+        guard let flight = claim(result.jobID, token: result.leaseToken, session: session) else {
             if let late = departures.take(result.jobID, token: result.leaseToken) {
                 // Its lease was taken back: the commit finds the token stale and records that.
                 accept(ResultConversion.taskResults(result, blobs: blobs, lease: late.lease), flight: late,
-                       jobID: result.jobID, peer: peer, at: time)
+                       jobID: result.jobID, session: session, at: time)
                 return
             }
             reject(peer, reason: "unknown-job", detail: "RESULT for a job it does not hold: " + result.jobID, at: time)
@@ -252,11 +253,12 @@ public final class CoordinatorService: @unchecked Sendable {
             return
         }
         accept(ResultConversion.taskResults(result, blobs: blobs, lease: flight.lease), flight: flight,
-               jobID: result.jobID, peer: peer, at: time)
+               jobID: result.jobID, session: session, at: time)
     }
 
-    private func handleFail(_ fail: Photomill_V1_Fail, from peer: Data, at time: Double) {
-        guard let flight = claim(fail.jobID, token: fail.leaseToken, peer: peer) ?? departures.take(fail.jobID, token: fail.leaseToken) else {
+    private func handleFail(_ fail: Photomill_V1_Fail, from session: WorkerSession, at time: Double) {
+        let peer = session.routingId
+        guard let flight = claim(fail.jobID, token: fail.leaseToken, session: session) ?? departures.take(fail.jobID, token: fail.leaseToken) else {
             reject(peer, reason: "unknown-job", detail: "FAIL for a job it does not hold: " + fail.jobID, at: time)
             acks.append(PendingAck(routingId: peer, jobID: fail.jobID, token: fail.leaseToken))
             return
@@ -267,7 +269,7 @@ public final class CoordinatorService: @unchecked Sendable {
             acks.append(PendingAck(routingId: peer, jobID: fail.jobID, token: flight.lease.token))
             return
         }
-        accept(ResultConversion.failures(fail, lease: flight.lease), flight: flight, jobID: fail.jobID, peer: peer, at: time)
+        accept(ResultConversion.failures(fail, lease: flight.lease), flight: flight, jobID: fail.jobID, session: session, at: time)
     }
 
     private func handleExtend(_ extend: Photomill_V1_Extend, from peer: Data, at time: Double) {
@@ -304,7 +306,7 @@ public final class CoordinatorService: @unchecked Sendable {
         if let old = sessions.first(where: { $0.value.workerId == ready.workerID })?.key {
             sessions[old] = nil
         }
-        var session = WorkerSession(
+        let session = WorkerSession(
             routingId: peer, workerId: ready.workerID, host: ready.host, slots: Int(ready.slots),
             kinds: Set(ready.kinds.compactMap(TaskKind.init)), ocrLanguages: Set(ready.ocrLanguages),
             pathRoots: ready.pathRoots, publicKey: key, connectedAt: time, lastSeen: time, lastSent: 0)
@@ -370,32 +372,31 @@ public final class CoordinatorService: @unchecked Sendable {
     }
 
     /// The in-flight job a RESULT or FAIL answers, if the sender holds it.
-    private func claim(_ jobID: String, token: String, peer: Data) -> InFlight? {
+    private func claim(_ jobID: String, token: String, session: WorkerSession) -> InFlight? {
         // A lease inherited from a previous coordinator is known by its token alone: the
         // job id the worker re-sends was given by that coordinator.
         guard let flight = inFlight[token], flight.jobID == jobID || flight.inherited else { return nil }
         let jobID = flight.jobID
-        let sameConnection: Bool = flight.routingId == peer
-        let sameWorker: Bool = flight.lease.worker == sessions[peer]?.workerId
+        let sameConnection: Bool = flight.routingId == session.routingId
+        let sameWorker: Bool = flight.lease.worker == session.workerId
         guard sameConnection || sameWorker else { return nil }
         inFlight[token] = nil
         tokenForJob[jobID] = nil
-        sessions[peer]?.holding.remove(token)
-        changedWorkers.insert(peer)
+        session.holding.remove(token)
+        changedWorkers.insert(session.routingId)
         return flight
     }
 
-    private func accept(_ results: [TaskResult], flight: InFlight, jobID: String, peer: Data, at time: Double) {
+    private func accept(_ results: [TaskResult], flight: InFlight, jobID: String, session: WorkerSession, at time: Double) {
         let failedAny: Bool = results.contains { (result: TaskResult) -> Bool in
             if case .failure = result.outcome { return true }
             return false
         }
-        if failedAny { sessions[peer]?.failed += 1 } else { sessions[peer]?.done += 1 }
-        let worker = sessions[peer]?.workerId ?? flight.lease.worker
+        if failedAny { session.failed += 1 } else { session.done += 1 }
         for result in results {
-            batch.results.append(ReportedResult(result: result, worker: worker, startedAt: flight.lease.leasedAt, endedAt: time))
+            batch.results.append(ReportedResult(result: result, worker: session.workerId, startedAt: flight.lease.leasedAt, endedAt: time))
         }
-        acks.append(PendingAck(routingId: peer, jobID: jobID, token: flight.lease.token))
+        acks.append(PendingAck(routingId: session.routingId, jobID: jobID, token: flight.lease.token))
     }
 
     // MARK: Committing
@@ -408,7 +409,7 @@ public final class CoordinatorService: @unchecked Sendable {
         for peer in changedWorkers {
             guard let session = sessions[peer] else { continue }
             batch.workers.append(session.row(state: "connected"))
-            sessions[peer]?.lastRecorded = session.lastSeen
+            session.lastRecorded = session.lastSeen
         }
         batch.workers += departed
         batch.violations = violations.takeUncommitted()
@@ -631,15 +632,16 @@ public final class CoordinatorService: @unchecked Sendable {
         batch.leases.append(lease)
         inFlight[token] = InFlight(lease: lease, jobID: jobID, routingId: session.routingId)
         tokenForJob[jobID] = token
-        sessions[session.routingId]?.holding.insert(token)
-        sessions[session.routingId]?.lastSent = time
+        session.holding.insert(token)
+        session.lastSent = time
         changedWorkers.insert(session.routingId)
         return true
     }
 
     private func deadlineSeconds(_ kind: TaskKind) -> Double { configuration.deadlines[kind] ?? 60 }
 
-    private var jobParameters: Photomill_V1_ProcessingParameters {
+    /// The same for every job of a run: built once.
+    private lazy var jobParameters: Photomill_V1_ProcessingParameters = {
         let p = configuration.parameters
         var parameters = Photomill_V1_ProcessingParameters()
         parameters.thumbnailSize = UInt32(p.thumbnailSize)
@@ -648,12 +650,12 @@ public final class CoordinatorService: @unchecked Sendable {
         parameters.ocrMaxSide = UInt32(p.ocrMaxSide)
         parameters.pixelLimit = UInt64(p.pixelLimit)
         return parameters
-    }
+    }()
 
     private func heartbeat(_ router: ZMQSocket, at time: Double) {
         for (peer, session) in sessions where time - session.lastSent >= configuration.heartbeatInterval {
             send(.heartbeat(), to: peer, router: router)
-            sessions[peer]?.lastSent = time
+            session.lastSent = time
         }
     }
 

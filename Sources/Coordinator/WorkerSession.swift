@@ -1,8 +1,9 @@
 import Catalog
 import Foundation
 
-/// The coordinator's view of one connected worker (one ROUTER peer).
-struct WorkerSession {
+/// The coordinator's view of one connected worker (one ROUTER peer). A class: the loop
+/// changes a session on every message, in place, without copying its `holding` set.
+final class WorkerSession {
     let routingId: Data
     let workerId: String
     let host: String
@@ -23,6 +24,21 @@ struct WorkerSession {
     var holding: Set<String> = []
     var done = 0
     var failed = 0
+
+    init(routingId: Data, workerId: String, host: String, slots: Int, kinds: Set<TaskKind>, ocrLanguages: Set<String>,
+         pathRoots: [String], publicKey: String?, connectedAt: Double, lastSeen: Double, lastSent: Double) {
+        self.routingId = routingId
+        self.workerId = workerId
+        self.host = host
+        self.slots = slots
+        self.kinds = kinds
+        self.ocrLanguages = ocrLanguages
+        self.pathRoots = pathRoots
+        self.publicKey = publicKey
+        self.connectedAt = connectedAt
+        self.lastSeen = lastSeen
+        self.lastSent = lastSent
+    }
 
     var credit: Int { slots - holding.count }
 

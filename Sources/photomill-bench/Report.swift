@@ -46,4 +46,13 @@ enum Report {
               + "\(String(format: "%.1f", f.coordinatorCPUSeconds / Double(f.committed) * 1e6)) µs, whole process "
               + "\(String(format: "%.1f", f.processCPUSeconds / Double(f.committed) * 1e6)) µs")
     }
+
+    static func memory(_ figures: [MemoryBench.Figures], pending: Int) {
+        print("\ncoordinator memory: `photomill coordinator` over catalogs with \(pending) tasks pending, the rest done")
+        print(row("", "catalog MB", "peak RSS MB", "results/s"))
+        for f in figures {
+            print(row("\(f.tasks) tasks", String(format: "%.0f", f.catalogMB), String(format: "%.0f", f.peakRSS),
+                      String(format: "%.0f", Double(pending) / f.seconds)))
+        }
+    }
 }

@@ -8,8 +8,8 @@ struct Bench: ParsableCommand {
         abstract: "Measure photomill against its limits and against the tools a user would use instead.",
         discussion: "Build first with `swift build -c release`; the bench runs the photomill binary beside it.")
 
-    @Option(help: "Comma-separated parts to run: processing, ocr, coordinator, catalog, zmq.")
-    var only = "processing,ocr,coordinator,zmq"
+    @Option(help: "Comma-separated parts to run: processing, ocr, coordinator, memory, catalog, zmq.")
+    var only = "processing,ocr,coordinator,memory,zmq"
 
     @Option(help: ArgumentHelp("A folder of JPEGs to measure processing on (default: 12-megapixel photos of `photomill samples`).", valueName: "DIR"))
     var folder: String?
@@ -32,10 +32,16 @@ struct Bench: ParsableCommand {
     @Option(help: "Slots (credits) of each echo worker.")
     var echoSlots = 64
 
+    @Option(help: ArgumentHelp("Catalog sizes (tasks) the memory benchmark runs the coordinator over, each with the same pending tasks.", valueName: "N,N,..."))
+    var memoryCatalogs = "30000,1000000"
+
+    @Option(help: "Pending tasks in each catalog of the memory benchmark.")
+    var memoryPending = 20_000
+
     @Option(help: "Transport of the coordinator benchmark: ipc or tcp.")
     var transport = "ipc"
 
-    private static let parts: Set<String> = ["processing", "ocr", "coordinator", "catalog", "zmq"]
+    private static let parts: Set<String> = ["processing", "ocr", "coordinator", "memory", "catalog", "zmq"]
 
     func validate() throws {
         guard ["ipc", "tcp"].contains(transport) else { throw ValidationError("--transport must be ipc or tcp, not '\(transport)'") }
@@ -43,9 +49,17 @@ struct Bench: ParsableCommand {
         guard unknown.isEmpty else {
             throw ValidationError("--only: unknown part \(unknown.sorted().joined(separator: ", ")); choose from \(Self.parts.sorted().joined(separator: ", "))")
         }
+        guard let sizes = memorySizes, sizes.allSatisfy({ $0 > memoryPending }) else {
+            throw ValidationError("--memory-catalogs: comma-separated task counts, each above --memory-pending (\(memoryPending))")
+        }
         guard photos > 0, samples > 0, repeats > 0, trivialTasks > 0, echoWorkers > 0, echoSlots > 0 else {
             throw ValidationError("counts must be positive")
         }
+    }
+
+    private var memorySizes: [Int]? {
+        let sizes = memoryCatalogs.split(separator: ",").map { Int($0) }
+        return sizes.isEmpty || sizes.contains(nil) ? nil : sizes.compactMap { $0 }
     }
 
     func run() throws {
@@ -56,7 +70,7 @@ struct Bench: ParsableCommand {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let photomill = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
             .deletingLastPathComponent().appendingPathComponent("photomill").path
-        if parts.contains("processing") || parts.contains("ocr") {
+        if !parts.isDisjoint(with: ["processing", "ocr", "memory"]) {
             guard FileManager.default.isExecutableFile(atPath: photomill) else {
                 throw BenchError("no photomill binary beside the bench at \(photomill): run `swift build -c release` first")
             }
@@ -82,6 +96,11 @@ struct Bench: ParsableCommand {
             let trivial = try CoordinatorBench(tasks: trivialTasks, workers: echoWorkers, slots: echoSlots, endpoint: endpoint("coordinator"))
                 .run(in: directory)
             Report.coordinator(trivial, workers: echoWorkers, slots: echoSlots)
+        }
+        if parts.contains("memory") {
+            let figures = try MemoryBench(photomill: photomill, sizes: memorySizes!, pending: memoryPending,
+                                          workers: echoWorkers, slots: echoSlots).run(in: directory)
+            Report.memory(figures, pending: memoryPending)
         }
         if parts.contains("zmq") {
             let window = echoWorkers * echoSlots

@@ -1,7 +1,7 @@
 extension Photomill_V1_Metadata {
     /// Only fields that are present are checked: absence is the honest answer for a value a
     /// photo does not record (PhotoMetadata keeps garbage as nil, never 0 or "").
-    func validate(_ check: FieldChecker, _ field: String) throws(ProtocolViolation) {
+    func validate(_ check: FieldChecker, _ field: @autoclosure () -> String) throws(ProtocolViolation) {
         let textFields: [(Bool, String, String)] = [
             (hasDateTaken, dateTaken, "date_taken"),
             (hasFileModificationDate, fileModificationDate, "file_modification_date"),
@@ -10,24 +10,24 @@ extension Photomill_V1_Metadata {
             (hasLensModel, lensModel, "lens_model"),
         ]
         for (present, value, name) in textFields where present {
-            try check.text(value, "\(field).\(name)", bytes: FieldBounds.metadataTextBytes)
+            try check.text(value, "\(field()).\(name)", bytes: FieldBounds.metadataTextBytes)
         }
-        if hasPixelWidth { try check.range(pixelWidth, FieldBounds.pixelSide, "\(field).pixel_width") }
-        if hasPixelHeight { try check.range(pixelHeight, FieldBounds.pixelSide, "\(field).pixel_height") }
-        if hasOrientation { try check.range(orientation, FieldBounds.orientation, "\(field).orientation") }
-        if hasGpsLatitude { try check.finite(gpsLatitude, FieldBounds.latitude, "\(field).gps_latitude") }
-        if hasGpsLongitude { try check.finite(gpsLongitude, FieldBounds.longitude, "\(field).gps_longitude") }
+        if hasPixelWidth { try check.range(pixelWidth, FieldBounds.pixelSide, "\(field()).pixel_width") }
+        if hasPixelHeight { try check.range(pixelHeight, FieldBounds.pixelSide, "\(field()).pixel_height") }
+        if hasOrientation { try check.range(orientation, FieldBounds.orientation, "\(field()).orientation") }
+        if hasGpsLatitude { try check.finite(gpsLatitude, FieldBounds.latitude, "\(field()).gps_latitude") }
+        if hasGpsLongitude { try check.finite(gpsLongitude, FieldBounds.longitude, "\(field()).gps_longitude") }
         // A position is a pair: half of one is no place.
         if hasGpsLatitude != hasGpsLongitude {
-            throw check.violation("\(field).gps_latitude", "latitude and longitude must come together")
+            throw check.violation("\(field()).gps_latitude", "latitude and longitude must come together")
         }
-        if hasAperture { try check.finite(aperture, FieldBounds.aperture, "\(field).aperture", positive: true) }
+        if hasAperture { try check.finite(aperture, FieldBounds.aperture, "\(field()).aperture", positive: true) }
         if hasShutterSpeed {
-            try check.finite(shutterSpeed, FieldBounds.shutterSpeed, "\(field).shutter_speed", positive: true)
+            try check.finite(shutterSpeed, FieldBounds.shutterSpeed, "\(field()).shutter_speed", positive: true)
         }
-        if hasIso { try check.range(iso, FieldBounds.iso, "\(field).iso") }
+        if hasIso { try check.range(iso, FieldBounds.iso, "\(field()).iso") }
         if hasFocalLength {
-            try check.finite(focalLength, FieldBounds.focalLength, "\(field).focal_length", positive: true)
+            try check.finite(focalLength, FieldBounds.focalLength, "\(field()).focal_length", positive: true)
         }
     }
 }

@@ -8,14 +8,14 @@ extension Photomill_V1_Result {
         var kinds: Set<Photomill_V1_Kind> = []
         var referenced: Set<Int> = []
         for (index, result) in results.enumerated() {
-            let field = "results[\(index)]"
-            try check.kind(result.kind, "\(field).kind")
+            func field() -> String { "results[\(index)]" }
+            try check.kind(result.kind, "\(field()).kind")
             guard kinds.insert(result.kind).inserted else {
-                throw check.violation("\(field).kind", "\(result.kind.name) has two results")
+                throw check.violation("\(field()).kind", "\(result.kind.name) has two results")
             }
-            if let blob = try result.validate(check, field, blobCount: blobs.count) {
+            if let blob = try result.validate(check, field(), blobCount: blobs.count) {
                 guard referenced.insert(blob).inserted else {
-                    throw check.violation("\(field)", "blob \(blob) is referenced twice")
+                    throw check.violation("\(field())", "blob \(blob) is referenced twice")
                 }
             }
         }
@@ -28,62 +28,62 @@ extension Photomill_V1_Result {
 
 extension Photomill_V1_KindResult {
     /// Returns the index of the blob frame this result refers to, if any.
-    func validate(_ check: FieldChecker, _ field: String, blobCount: Int) throws(ProtocolViolation) -> Int? {
-        guard let outcome else { throw check.violation("\(field).outcome", "is unset") }
+    func validate(_ check: FieldChecker, _ field: @autoclosure () -> String, blobCount: Int) throws(ProtocolViolation) -> Int? {
+        guard let outcome else { throw check.violation("\(field()).outcome", "is unset") }
         if case .failure(let failure) = outcome {
             // A failure may come before any recipe applied (the file could not be read).
-            if !recipe.isEmpty { try check.text(recipe, "\(field).recipe", bytes: FieldBounds.recipeBytes) }
-            try failure.validate(check, "\(field).failure")
+            if !recipe.isEmpty { try check.text(recipe, "\(field()).recipe", bytes: FieldBounds.recipeBytes) }
+            try failure.validate(check, "\(field()).failure")
             return nil
         }
-        try check.text(recipe, "\(field).recipe", bytes: FieldBounds.recipeBytes)
+        try check.text(recipe, "\(field()).recipe", bytes: FieldBounds.recipeBytes)
         switch (kind, outcome) {
         case (.hash, .hashes(let hashes)):
-            try hashes.validate(check, "\(field).hashes")
+            try hashes.validate(check, "\(field()).hashes")
         case (.metadata, .metadata(let metadata)):
-            try metadata.validate(check, "\(field).metadata")
+            try metadata.validate(check, "\(field()).metadata")
         case (.thumbnail, .thumbnail(let thumbnail)):
-            return try thumbnail.validate(check, "\(field).thumbnail", blobCount: blobCount)
+            return try thumbnail.validate(check, "\(field()).thumbnail", blobCount: blobCount)
         case (.ocr, .ocr(let ocr)):
-            try ocr.validate(check, "\(field).ocr")
+            try ocr.validate(check, "\(field()).ocr")
         default:
-            throw check.violation("\(field).outcome", "is not a payload of kind \(kind.name)")
+            throw check.violation("\(field()).outcome", "is not a payload of kind \(kind.name)")
         }
         return nil
     }
 }
 
 extension Photomill_V1_Failure {
-    func validate(_ check: FieldChecker, _ field: String) throws(ProtocolViolation) {
-        try check.slug(errorClass, "\(field).error_class", bytes: FieldBounds.errorClassBytes)
-        try check.text(message, "\(field).message", bytes: FieldBounds.errorMessageBytes)
+    func validate(_ check: FieldChecker, _ field: @autoclosure () -> String) throws(ProtocolViolation) {
+        try check.slug(errorClass, "\(field()).error_class", bytes: FieldBounds.errorClassBytes)
+        try check.text(message, "\(field()).message", bytes: FieldBounds.errorMessageBytes)
     }
 }
 
 extension Photomill_V1_Hashes {
-    func validate(_ check: FieldChecker, _ field: String) throws(ProtocolViolation) {
-        try Self.hex(md5, digits: 32, check, "\(field).md5")
-        try Self.hex(sha256, digits: 64, check, "\(field).sha256")
+    func validate(_ check: FieldChecker, _ field: @autoclosure () -> String) throws(ProtocolViolation) {
+        try Self.hex(md5, digits: 32, check, "\(field()).md5")
+        try Self.hex(sha256, digits: 64, check, "\(field()).sha256")
     }
 
     /// Lowercase only: the MD5 is a file name in the exports and a key in the catalog, so
     /// one digest must have one spelling.
-    private static func hex(_ value: String, digits: Int, _ check: FieldChecker, _ field: String) throws(ProtocolViolation) {
+    private static func hex(_ value: String, digits: Int, _ check: FieldChecker, _ field: @autoclosure () -> String) throws(ProtocolViolation) {
         let isHex = value.utf8.allSatisfy {
             (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0)
         }
         guard value.utf8.count == digits, isHex else {
-            throw check.violation(field, "\(check.quote(value)) is not \(digits) lowercase hex digits")
+            throw check.violation(field(), "\(check.quote(value)) is not \(digits) lowercase hex digits")
         }
     }
 }
 
 extension Photomill_V1_Thumbnail {
-    func validate(_ check: FieldChecker, _ field: String, blobCount: Int) throws(ProtocolViolation) -> Int {
-        try check.range(width, FieldBounds.thumbnailSide, "\(field).width")
-        try check.range(height, FieldBounds.thumbnailSide, "\(field).height")
+    func validate(_ check: FieldChecker, _ field: @autoclosure () -> String, blobCount: Int) throws(ProtocolViolation) -> Int {
+        try check.range(width, FieldBounds.thumbnailSide, "\(field()).width")
+        try check.range(height, FieldBounds.thumbnailSide, "\(field()).height")
         guard blobIndex < blobCount else {
-            throw check.violation("\(field).blob_index", "\(blobIndex) but \(blobCount) blob frame(s) follow",
+            throw check.violation("\(field()).blob_index", "\(blobIndex) but \(blobCount) blob frame(s) follow",
                                   reason: .missingBlob)
         }
         return Int(blobIndex)
@@ -91,12 +91,12 @@ extension Photomill_V1_Thumbnail {
 }
 
 extension Photomill_V1_Ocr {
-    func validate(_ check: FieldChecker, _ field: String) throws(ProtocolViolation) {
-        try check.text(text, "\(field).text", bytes: FieldBounds.ocrTextBytes)
-        try check.finite(confidence, FieldBounds.ocrConfidence, "\(field).confidence")
-        try check.ocrLanguageSpec(language, "\(field).language")
+    func validate(_ check: FieldChecker, _ field: @autoclosure () -> String) throws(ProtocolViolation) {
+        try check.text(text, "\(field()).text", bytes: FieldBounds.ocrTextBytes)
+        try check.finite(confidence, FieldBounds.ocrConfidence, "\(field()).confidence")
+        try check.ocrLanguageSpec(language, "\(field()).language")
         guard FieldBounds.ocrRotations.contains(rotation) else {
-            throw check.violation("\(field).rotation", "\(rotation) is not 0, 90, 180 or 270")
+            throw check.violation("\(field()).rotation", "\(rotation) is not 0, 90, 180 or 270")
         }
     }
 }

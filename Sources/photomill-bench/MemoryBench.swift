@@ -1,0 +1,88 @@
+import Catalog
+import Foundation
+import GRDB
+import ZeroMQ
+
+/// The coordinator's memory against the catalog's size: `photomill coordinator` (a
+/// process of its own) over catalogs of different sizes that each hold the same number
+/// of pending tasks after a long history of done ones, answered by echo workers until
+/// every pending task is done; then SIGTERM. Its peak RSS should not grow with the
+/// catalog: it pages pending work and never loads the catalog.
+struct MemoryBench {
+    var photomill: String
+    var sizes: [Int]
+    var pending: Int
+    var workers: Int
+    var slots: Int
+
+    struct Figures {
+        var tasks: Int
+        var catalogMB: Double
+        var peakRSS: Double
+        var seconds: Double
+    }
+
+    func run(in directory: URL) throws -> [Figures] {
+        try sizes.map { size in try measure(tasks: size, in: directory) }
+    }
+
+    private func measure(tasks: Int, in directory: URL) throws -> Figures {
+        let url = directory.appendingPathComponent("memory-\(tasks).sqlite")
+        try makeCatalog(tasks: tasks, at: url)
+        let empty = directory.appendingPathComponent("memory-empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        let socket = directory.appendingPathComponent("memory-\(tasks).sock").path
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: photomill)
+        process.arguments = ["coordinator", "--bind", "ipc://" + socket, "--catalog", url.path, "--no-exports",
+                             "--log-level", "error", empty.path]
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let sampler = RSSSampler(root: process.processIdentifier)
+        sampler.start()
+        defer { if process.isRunning { process.terminate() } }
+        while !FileManager.default.fileExists(atPath: socket) {
+            guard process.isRunning else { throw BenchError("photomill coordinator exited (\(process.terminationStatus)) before binding") }
+            usleep(10_000)
+        }
+
+        let start = Date()
+        let context = try ZMQContext()
+        let echoes = (0..<workers).map { EchoWorker(endpoint: "ipc://" + socket, id: "memory-echo-\($0)", slots: slots) }
+        for echo in echoes { echo.start(context: context) }
+        let catalog = try Catalog(path: url.path)
+        while try catalog.status().count(.hash, .done) < tasks {
+            guard process.isRunning else { throw BenchError("photomill coordinator exited (\(process.terminationStatus)) mid-run") }
+            usleep(100_000)
+        }
+        let seconds = Date().timeIntervalSince(start)
+        process.terminate()                               // SIGTERM: a clean stop, DISCONNECT to the echo workers
+        process.waitUntilExit()
+        sampler.stop()
+        for echo in echoes { try echo.join() }
+        withExtendedLifetime(context) {}
+        guard process.terminationStatus == 0 else { throw BenchError("photomill coordinator exited \(process.terminationStatus)") }
+        let bytes = (try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+        try? FileManager.default.removeItem(at: url)
+        return Figures(tasks: tasks, catalogMB: Double(bytes) / 1e6, peakRSS: sampler.rootPeak, seconds: seconds)
+    }
+
+    /// `tasks` photos with a hash task each: all but the last `pending` done, with their
+    /// hashes and an attempt each, as a long history leaves them.
+    private func makeCatalog(tasks: Int, at url: URL) throws {
+        _ = try pendingHashCatalog(tasks: tasks, at: url)
+        let queue = try DatabaseQueue(path: url.path)
+        try queue.write { db in
+            let last = tasks - pending
+            try db.execute(sql: "UPDATE photos SET md5 = printf('%032x', id), sha256 = printf('%064x', id) WHERE id <= ?",
+                           arguments: [last])
+            try db.execute(sql: "UPDATE tasks SET state = 'done', attempts = 1, recipe = 'echo' WHERE photoId <= ?",
+                           arguments: [last])
+            try db.execute(sql: """
+                INSERT INTO attempts (photoId, kind, worker, leaseToken, startedAt, endedAt, outcome)
+                SELECT photoId, kind, 'history', 'h' || photoId, 0, 0, 'done' FROM tasks WHERE photoId <= ?
+                """, arguments: [last])
+        }
+    }
+}
