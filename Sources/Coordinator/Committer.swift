@@ -96,6 +96,8 @@ final class Committer: @unchecked Sendable {
     }
 
     private func serve() {
+        // Named for `top -H` and the benchmark's CPU per thread (at most 15 bytes).
+        Thread.current.name = "pm-committer"
         while true {
             let next: Work? = condition.withLock {
                 while work == nil && !stopping { condition.wait() }

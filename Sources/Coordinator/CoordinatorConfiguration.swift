@@ -23,6 +23,10 @@ public struct CoordinatorConfiguration: Sendable {
     /// One commit transaction per this many results, or per `commitInterval`.
     public var commitBatchSize = 512
     public var commitInterval = 0.05
+    /// A lease is written together with its job's result when that comes within this many
+    /// seconds (one write instead of two: `Catalog.commit`); the lease of a job still
+    /// running after it is written alone. Until then the task reads `pending`.
+    public var leaseWriteDelay = 0.5
     /// Jobs paged from the catalog into memory at most (bounds memory whatever the catalog's size).
     public var readyQueueLimit = 1024
     /// Return from `run()` once every task is done or failed (the `photomill run` mode).

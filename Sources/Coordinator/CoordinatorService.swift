@@ -23,6 +23,11 @@ public final class CoordinatorService: @unchecked Sendable {
     private var stopping = false
     /// Called (on the coordinator's thread) with the photo ids whose results were just committed.
     public var onCommitted: (@Sendable ([Int64]) -> Void)?
+    /// Called once (on the coordinator's thread) as soon as there is work: tasks left
+    /// unfinished in the catalog, or the scan queued some. `photomill run` starts its
+    /// workers here, so that a re-run over an unchanged tree starts none.
+    public var onWorkPending: (@Sendable () -> Void)?
+    private var announcedWork = false
 
     private var sessions: [Data: WorkerSession] = [:]
     private var inFlight: [String: InFlight] = [:]            // by lease token
@@ -111,6 +116,7 @@ public final class CoordinatorService: @unchecked Sendable {
         let committedIndex = poller.register(fileDescriptor: committer.wakeDescriptor)
         var lastDoneCheck = 0.0
         var nextLeaseCheck = 0.0
+        if try catalog.unfinishedTaskCount() > 0 { announceWork() }
         while !isStopping {
             for ready in try poller.poll(timeoutMilliseconds: nextTimeout()) {
                 if ready.index == socketIndex { try receiveAll(router) }
@@ -133,16 +139,24 @@ public final class CoordinatorService: @unchecked Sendable {
             dispatch(router, at: time)
             heartbeat(router, at: time)
             if let failure = scanner.failure { throw failure }
+            if !announcedWork && scanner.summary.queuedTasks > 0 { announceWork() }
             let idle: Bool = readyQueue.isEmpty && inFlight.isEmpty && batch.results.isEmpty
             let sinceCheck: Double = time - lastDoneCheck
             if configuration.exitWhenDone && scanner.finished && idle && sinceCheck > 0.2 {
                 lastDoneCheck = time
                 try flushAndWait(router)
                 if try catalog.unfinishedTaskCount() == 0 { break }
+                announceWork()     // e.g. `photomill retry` during the scan
             }
         }
         try shutdown(router)
         return Outcome(scan: scanner.summary, violations: violations.counts)
+    }
+
+    private func announceWork() {
+        guard !announcedWork else { return }
+        announcedWork = true
+        onWorkPending?()
     }
 
     // MARK: Timers
@@ -414,8 +428,23 @@ public final class CoordinatorService: @unchecked Sendable {
         batch.workers += departed
         batch.violations = violations.takeUncommitted()
         guard !batch.isEmpty || !acks.isEmpty else { return }
+        // Leases of jobs still out, younger than `leaseWriteDelay`, wait for their results.
+        var waiting: [Lease] = []
+        batch.leases.removeAll { lease in
+            guard lastFlush - lease.leasedAt < configuration.leaseWriteDelay,
+                  let flight = inFlight[lease.token], !flight.expired else { return false }
+            waiting.append(lease)
+            return true
+        }
+        guard !batch.isEmpty || !acks.isEmpty else {
+            batch.leases = waiting
+            return
+        }
+        // A lease that waited may have been extended meanwhile.
+        batch.leases = batch.leases.map { inFlight[$0.token]?.lease ?? $0 }
         committer.submit(batch, acks: acks, now: lastFlush)
         batch = CommitBatch()
+        batch.leases = waiting
         acks.removeAll()
         changedWorkers.removeAll()
         departed.removeAll()

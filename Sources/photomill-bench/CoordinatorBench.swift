@@ -19,6 +19,9 @@ struct CoordinatorBench {
         var coordinatorCPUSeconds: Double
         /// CPU of the whole process (coordinator, libzmq's I/O threads, echo workers) over the run.
         var processCPUSeconds: Double
+        /// CPU over the run by thread name (the coordinator's loop, its committer, the echo
+        /// workers, libzmq's I/O threads).
+        var threadCPUSeconds: [String: Double]
         var perSecond: Double { Double(committed) / seconds }
     }
 
@@ -36,6 +39,7 @@ struct CoordinatorBench {
         nonisolated(unsafe) var failure: (any Error)?
         nonisolated(unsafe) var cpu = 0.0
         let thread = Thread {
+            nameThread("pm-coordinator")
             let before = threadCPUSeconds()
             do {
                 _ = try service.run { endpoints = $0; bound.signal() }
@@ -51,12 +55,15 @@ struct CoordinatorBench {
         if let failure { throw failure }
 
         let processBefore = processCPUSeconds()
+        let threadSampler = ThreadCPUSampler()
+        threadSampler.start()
         let context = try ZMQContext()
         let echoes = (0..<workers).map { EchoWorker(endpoint: endpoints[0], id: "echo-\($0)", slots: slots) }
         for echo in echoes { echo.start(context: context) }
         stopped.wait()
         if let failure { throw failure }
         for echo in echoes { try echo.join() }
+        let threads = threadSampler.stop()
         let processCPU = processCPUSeconds() - processBefore
 
         let done = try catalog.status().count(.hash, .done)
@@ -64,6 +71,6 @@ struct CoordinatorBench {
         let first = echoes.compactMap(\.firstJob).min() ?? 0
         let last = echoes.compactMap(\.lastAck).max() ?? 0
         return Figures(committed: echoes.reduce(0) { $0 + $1.committed }, seconds: last - first, coordinatorCPUSeconds: cpu,
-                       processCPUSeconds: processCPU)
+                       processCPUSeconds: processCPU, threadCPUSeconds: threads)
     }
 }

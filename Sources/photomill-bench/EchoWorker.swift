@@ -26,6 +26,7 @@ final class EchoWorker: @unchecked Sendable {
 
     func start(context: ZMQContext) {
         let thread = Thread { [self] in
+            nameThread("pm-echo")
             do { try serve(context) } catch {
                 failure = error
                 FileHandle.standardError.write(Data("\(id): \(error)\n".utf8))

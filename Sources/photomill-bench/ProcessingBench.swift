@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 
 /// hash + metadata + thumbnail over one set of photos, five ways: photomill with 1 and 2
 /// local workers, the processors' own CPU cost, and the two shell forms a user would write.
@@ -12,6 +13,9 @@ struct ProcessingBench {
     struct Figures {
         var oneWorker: Measured
         var twoWorkers: Measured
+        /// Photos per second of the 2-worker run between its first lease and its last
+        /// result: the whole command without start-up, scan and shutdown.
+        var twoWorkersSteady: Double
         /// CPU seconds per photo of `photomill inspect` (no messaging, no catalog).
         var cpuPerPhoto: Double
         var shellPerFile: Measured
@@ -23,7 +27,7 @@ struct ProcessingBench {
         try set.files.joined(separator: "\n").write(to: list, atomically: true, encoding: .utf8)
         let thumbs = scratch.appendingPathComponent("shell-thumbs")
         try FileManager.default.createDirectory(at: thumbs, withIntermediateDirectories: true)
-        let one = try best { try cluster(workers: 1) }
+        let one = try best { try cluster(workers: 1) }.measured
         let two = try best { try cluster(workers: 2) }
         let inspect = try best { try checked(Spawn.run([photomill, "inspect", "--kinds", "hash,metadata,thumbnail", "--json"] + set.files)) }
         // GNU parallel, one file per job: what a user writes to "use all cores".
@@ -41,26 +45,46 @@ struct ProcessingBench {
                 xargs -d '\\n' -a '\(list.path)' vipsthumbnail -s 256 -o \(thumbs.path)/%s.jpg
                 """))
         }
-        return Figures(oneWorker: one, twoWorkers: two, cpuPerPhoto: inspect.cpuSeconds / Double(set.files.count),
+        return Figures(oneWorker: one, twoWorkers: two.measured, twoWorkersSteady: two.steady, cpuPerPhoto: inspect.cpuSeconds / Double(set.files.count),
                        shellPerFile: perFile, shellBatch: batch)
     }
 
-    private func cluster(workers: Int) throws -> Measured {
+    private struct ClusterRun: Timed {
+        var measured: Measured
+        var steady: Double
+        var seconds: Double { measured.seconds }
+    }
+
+    private func cluster(workers: Int) throws -> ClusterRun {
         let catalog = scratch.appendingPathComponent("run-\(workers)-\(UUID().uuidString).sqlite")
-        return try checked(Spawn.run([photomill, "run", set.directory.path, "--workers", String(workers), "--slots", "1",
-                                      "--kinds", "hash,metadata,thumbnail", "--no-exports", "--catalog", catalog.path]))
+        let measured = try checked(Spawn.run([photomill, "run", set.directory.path, "--workers", String(workers), "--slots", "1",
+                                              "--kinds", "hash,metadata,thumbnail", "--no-exports", "--catalog", catalog.path]))
+        // Every photo's tasks travel in one job: its attempts share a start (the lease) and an end.
+        let (photos, first, last) = try DatabaseQueue(path: catalog.path).read { db in
+            let row = try Row.fetchOne(db, sql: """
+                SELECT COUNT(DISTINCT photoId), MIN(startedAt), MAX(endedAt) FROM attempts WHERE outcome = 'done'
+                """)!
+            return (row[0] as Int, row[1] as Double, row[2] as Double)
+        }
+        return ClusterRun(measured: measured, steady: Double(photos) / (last - first))
     }
 
     /// The fastest of `repeats` runs.
-    private func best(_ body: () throws -> Measured) throws -> Measured {
-        var fastest: Measured?
+    private func best<Run: Timed>(_ body: () throws -> Run) throws -> Run {
+        var fastest: Run?
         for _ in 0..<max(1, repeats) {
-            let measured = try body()
-            if fastest == nil || measured.seconds < fastest!.seconds { fastest = measured }
+            let run = try body()
+            if fastest == nil || run.seconds < fastest!.seconds { fastest = run }
         }
         return fastest!
     }
 }
+
+protocol Timed {
+    var seconds: Double { get }
+}
+
+extension Measured: Timed {}
 
 func checked(_ measured: Measured) throws -> Measured {
     guard measured.status == 0 else { throw BenchError("a measured command failed (exit \(measured.status))") }

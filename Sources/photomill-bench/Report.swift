@@ -20,13 +20,16 @@ enum Report {
             let (photos, megabytes) = perSecond(measured)
             print(row(label, photos, megabytes))
         }
+        print(row("photomill run, \(cores) workers, first lease to last result", String(format: "%.2f", f.twoWorkersSteady),
+                  String(format: "%.1f", f.twoWorkersSteady * mb / Double(n))))
         print(row("in-process limit: CPU per photo \(String(format: "%.1f", f.cpuPerPhoto * 1000)) ms ÷ \(cores) cores",
                   String(format: "%.2f", limit), String(format: "%.1f", limit * mb / Double(n))))
         let two = Double(n) / f.twoWorkers.seconds
         print("  \(cores) workers ÷ 1 worker: ×\(String(format: "%.2f", f.oneWorker.seconds / f.twoWorkers.seconds)); "
               + "÷ per-file shell: ×\(String(format: "%.2f", f.shellPerFile.seconds / f.twoWorkers.seconds)); "
               + "÷ batch shell: ×\(String(format: "%.2f", f.shellBatch.seconds / f.twoWorkers.seconds)); "
-              + "of the in-process limit: \(String(format: "%.0f", two / limit * 100)) %")
+              + "of the in-process limit: \(String(format: "%.0f", two / limit * 100)) % "
+              + "(first lease to last result: \(String(format: "%.0f", f.twoWorkersSteady / limit * 100)) %)")
         print("  peak RSS with \(cores) workers: coordinator (the run process) \(String(format: "%.0f", f.twoWorkers.peakRSS)) MB, "
               + "largest worker \(String(format: "%.0f", f.twoWorkers.peakChildRSS)) MB")
     }
@@ -45,6 +48,9 @@ enum Report {
         print("  \(f.committed) results in \(String(format: "%.2f", f.seconds)) s; CPU per result: coordinator thread "
               + "\(String(format: "%.1f", f.coordinatorCPUSeconds / Double(f.committed) * 1e6)) µs, whole process "
               + "\(String(format: "%.1f", f.processCPUSeconds / Double(f.committed) * 1e6)) µs")
+        let perThread = f.threadCPUSeconds.sorted { $0.value > $1.value }
+            .filter { $0.value > 0 }.map { "\($0.key) \(String(format: "%.1f", $0.value / Double(f.committed) * 1e6))" }
+        print("  CPU per result by thread (µs): " + perThread.joined(separator: ", "))
     }
 
     static func memory(_ figures: [MemoryBench.Figures], pending: Int) {

@@ -30,6 +30,66 @@ private func cpuSeconds(_ who: __rusage_who_t) -> Double {
     return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
 }
 
+/// CPU seconds (user + system) of each thread of this process by thread name, over an
+/// interval. Threads may end before it does (the coordinator's do), so /proc is read
+/// every 50 ms and a thread's last reading counts: it may miss up to 50 ms per thread.
+final class ThreadCPUSampler: @unchecked Sendable {
+    // @unchecked: the readings are guarded by `lock`.
+    private let lock = NSLock()
+    private var running = true
+    private var first: [Int: Double] = [:]
+    private var last: [Int: (name: String, seconds: Double)] = [:]
+    private let finished = DispatchSemaphore(value: 0)
+
+    func start() {
+        first = Self.read().mapValues(\.seconds)
+        Thread { [self] in
+            while lock.withLock({ running }) {
+                let reading = Self.read()
+                lock.withLock { last.merge(reading) { $1 } }
+                usleep(50_000)
+            }
+            finished.signal()
+        }.start()
+    }
+
+    func stop() -> [String: Double] {
+        let reading = Self.read()
+        lock.withLock {
+            running = false
+            last.merge(reading) { $1 }
+        }
+        finished.wait()
+        return lock.withLock {
+            last.reduce(into: [:]) { sums, entry in
+                sums[entry.value.name, default: 0] += entry.value.seconds - (first[entry.key] ?? 0)
+            }
+        }
+    }
+
+    private static func read() -> [Int: (name: String, seconds: Double)] {
+        let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        var readings: [Int: (name: String, seconds: Double)] = [:]
+        for task in tasks {
+            guard let tid = Int(task),
+                  let name = try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8),
+                  let stat = try? String(contentsOfFile: "/proc/self/task/\(task)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { continue }
+            // After "pid (comm) ": state is field 3, utime 14, stime 15.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { continue }
+            readings[tid] = (name.trimmingCharacters(in: .whitespacesAndNewlines), (user + system) / ticks)
+        }
+        return readings
+    }
+}
+
+/// Names the calling thread (at most 15 bytes) for `ThreadCPUSampler`.
+func nameThread(_ name: String) {
+    Thread.current.name = String(name.prefix(15))
+}
+
 /// CPU time of the children waited for so far.
 func childrenCPUSeconds() -> Double {
     cpuSeconds(__rusage_who_t(RUSAGE_CHILDREN.rawValue))

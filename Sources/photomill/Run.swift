@@ -61,7 +61,8 @@ extension Photomill {
             let trap = SignalTrap { service.stop() }
             let progress = ProgressReporter(catalog: catalog)
 
-            let finished = CoordinatorThread(service: service) { _ in pool.start() }
+            service.onWorkPending = { pool.start() }
+            let finished = CoordinatorThread(service: service) { _ in }
             progress.start()
             let result = finished.wait()
             progress.stop()

@@ -52,10 +52,25 @@ import Testing
         }
 
         let attemptsBefore = try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM attempts")
+        let workersBefore = try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM workers")
+        #expect(workersBefore == 2)
         let second = try PhotomillBinary.run(["run", photos.path, "--workers", "2", "--catalog", catalog.path,
                                               "--exports", exports.path])
         #expect(second.stdout.contains("0 new, 0 changed, 14 unchanged photos; 0 tasks queued"), "\(second.stdout)")
         #expect(try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM attempts") == attemptsBefore, "no job dispatched")
+        // Each worker process registers itself under a new id (its pid is part of it).
+        #expect(try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM workers") == workersBefore, "no worker started")
+
+        // Work left in the catalog (the failures, given a fresh budget) starts the workers
+        // although the scan finds nothing new, and is attempted again.
+        let failedTasks = try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM tasks WHERE state = 'failed'")
+        #expect(try PhotomillBinary.run(["retry", "--catalog", catalog.path]).status == 0)
+        let third = try PhotomillBinary.run(["run", photos.path, "--workers", "2", "--catalog", catalog.path,
+                                             "--exports", exports.path])
+        #expect(third.stdout.contains("0 tasks queued"), "\(third.stdout)")
+        #expect(try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM workers") == workersBefore + 2)
+        #expect(try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM tasks WHERE state IN ('pending', 'leased')") == 0)
+        #expect(try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM attempts") >= attemptsBefore + failedTasks)
     }
 
     /// A coordinator and two workers over tcp loopback, started separately; one worker
