@@ -17,10 +17,6 @@ public final class Catalog: Sendable {
         case readOnly
     }
 
-    /// The writer connection's page cache (SQLite's default is 2,000 KiB). A bound on
-    /// the coordinator's memory whatever the catalog's size.
-    static let writerCacheKiB = 32 * 1024
-
     public init(path: String, mode: Mode = .readWrite) throws(CatalogError) {
         self.path = path
         let exists = FileManager.default.fileExists(atPath: path)
@@ -36,11 +32,6 @@ public final class Catalog: Sendable {
             // Durable enough for a catalog that can be rebuilt by re-processing, and
             // much faster: WAL + NORMAL syncs only at checkpoints.
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            if !db.configuration.readonly {
-                // The writer touches a few pages of each of several indexes per result;
-                // with SQLite's default 2 MB cache it re-read about four pages per result.
-                try db.execute(sql: "PRAGMA cache_size = -\(Self.writerCacheKiB)")
-            }
         }
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
