@@ -50,7 +50,6 @@ final class Committer: @unchecked Sendable {
         self.catalog = catalog
         self.retry = retry
         let thread = Thread { [self] in serve() }
-        thread.name = "committer"
         thread.start()
     }
 
@@ -96,8 +95,10 @@ final class Committer: @unchecked Sendable {
     }
 
     private func serve() {
-        // Named for `top -H` and the benchmark's CPU per thread (at most 15 bytes).
-        Thread.current.name = "pm-committer"
+        // Named for `top -H` and the benchmark's CPU per thread (at most 15 bytes). Not
+        // Thread.name, which Foundation applies only once the thread's creator has
+        // recorded its handle, a race with the thread's first steps.
+        try? "pm-committer".write(toFile: "/proc/thread-self/comm", atomically: false, encoding: .utf8)
         while true {
             let next: Work? = condition.withLock {
                 while work == nil && !stopping { condition.wait() }

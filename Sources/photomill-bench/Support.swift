@@ -87,7 +87,9 @@ final class ThreadCPUSampler: @unchecked Sendable {
 
 /// Names the calling thread (at most 15 bytes) for `ThreadCPUSampler`.
 func nameThread(_ name: String) {
-    Thread.current.name = String(name.prefix(15))
+    // Not Thread.name: Foundation applies it only once the creator has recorded the
+    // thread's handle, which races with the thread's first steps.
+    try? String(name.prefix(15)).write(toFile: "/proc/thread-self/comm", atomically: false, encoding: .utf8)
 }
 
 /// CPU time of the children waited for so far.
