@@ -27,18 +27,18 @@ struct ProcessingBench {
         try set.files.joined(separator: "\n").write(to: list, atomically: true, encoding: .utf8)
         let thumbs = scratch.appendingPathComponent("shell-thumbs")
         try FileManager.default.createDirectory(at: thumbs, withIntermediateDirectories: true)
-        let one = try best { try cluster(workers: 1) }.measured
-        let two = try best { try cluster(workers: 2) }
-        let inspect = try best { try checked(Spawn.run([photomill, "inspect", "--kinds", "hash,metadata,thumbnail", "--json"] + set.files)) }
+        let one = try best(\.measured.seconds) { try cluster(workers: 1) }.measured
+        let two = try best(\.measured.seconds) { try cluster(workers: 2) }
+        let inspect = try best(\.seconds) { try checked(Spawn.run([photomill, "inspect", "--kinds", "hash,metadata,thumbnail", "--json"] + set.files)) }
         // GNU parallel, one file per job: what a user writes to "use all cores".
-        let perFile = try best {
+        let perFile = try best(\.seconds) {
             try checked(Spawn.shell("""
                 parallel --will-cite -j \(cores) -a '\(list.path)' \
                 'md5sum {} && exiftool -j -n {} && vipsthumbnail {} -s 256 -o \(thumbs.path)/%s.jpg' >/dev/null
                 """))
         }
         // The best batch form: each tool once over all the files.
-        let batch = try best {
+        let batch = try best(\.seconds) {
             try checked(Spawn.shell("""
                 xargs -d '\\n' -a '\(list.path)' md5sum >/dev/null && \
                 xargs -d '\\n' -a '\(list.path)' exiftool -j -n >/dev/null && \
@@ -49,10 +49,9 @@ struct ProcessingBench {
                        shellPerFile: perFile, shellBatch: batch)
     }
 
-    private struct ClusterRun: Timed {
+    private struct ClusterRun {
         var measured: Measured
         var steady: Double
-        var seconds: Double { measured.seconds }
     }
 
     private func cluster(workers: Int) throws -> ClusterRun {
@@ -70,21 +69,15 @@ struct ProcessingBench {
     }
 
     /// The fastest of `repeats` runs.
-    private func best<Run: Timed>(_ body: () throws -> Run) throws -> Run {
+    private func best<Run>(_ seconds: KeyPath<Run, Double>, _ body: () throws -> Run) throws -> Run {
         var fastest: Run?
         for _ in 0..<max(1, repeats) {
             let run = try body()
-            if fastest == nil || run.seconds < fastest!.seconds { fastest = run }
+            if fastest == nil || run[keyPath: seconds] < fastest![keyPath: seconds] { fastest = run }
         }
         return fastest!
     }
 }
-
-protocol Timed {
-    var seconds: Double { get }
-}
-
-extension Measured: Timed {}
 
 func checked(_ measured: Measured) throws -> Measured {
     guard measured.status == 0 else { throw BenchError("a measured command failed (exit \(measured.status))") }

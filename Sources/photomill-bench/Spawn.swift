@@ -44,22 +44,14 @@ enum Spawn {
     }
 }
 
-/// Reads VmHWM (the kernel's own peak RSS) of a process and of its direct children every
-/// 50 ms. VmHWM only grows, so the last reading before a process exits is its peak.
-final class RSSSampler: @unchecked Sendable {
-    // @unchecked: the peaks are guarded by `lock`.
-    private let root: Int32
+/// Runs `sample` on a thread of its own every 50 ms until `stop()`.
+final class Every50ms: @unchecked Sendable {
+    // @unchecked: `running` is guarded by `lock`.
     private let lock = NSLock()
     private var running = true
-    private var peaks: (root: Double, child: Double) = (0, 0)
     private let finished = DispatchSemaphore(value: 0)
 
-    init(root: Int32) { self.root = root }
-
-    var rootPeak: Double { lock.withLock { peaks.root } }
-    var childPeak: Double { lock.withLock { peaks.child } }
-
-    func start() {
+    init(_ sample: @escaping @Sendable () -> Void) {
         Thread { [self] in
             while lock.withLock({ running }) {
                 sample()
@@ -69,9 +61,33 @@ final class RSSSampler: @unchecked Sendable {
         }.start()
     }
 
+    /// Returns once the sampling thread has stopped.
     func stop() {
         lock.withLock { running = false }
         finished.wait()
+    }
+}
+
+/// Reads VmHWM (the kernel's own peak RSS) of a process and of its direct children every
+/// 50 ms. VmHWM only grows, so the last reading before a process exits is its peak.
+final class RSSSampler: @unchecked Sendable {
+    // @unchecked: the peaks are guarded by `lock`.
+    private let root: Int32
+    private let lock = NSLock()
+    private var peaks: (root: Double, child: Double) = (0, 0)
+    private var sampling: Every50ms?
+
+    init(root: Int32) { self.root = root }
+
+    var rootPeak: Double { lock.withLock { peaks.root } }
+    var childPeak: Double { lock.withLock { peaks.child } }
+
+    func start() {
+        sampling = Every50ms { [self] in sample() }
+    }
+
+    func stop() {
+        sampling?.stop()
     }
 
     private func sample() {

@@ -36,35 +36,27 @@ private func cpuSeconds(_ who: __rusage_who_t) -> Double {
 final class ThreadCPUSampler: @unchecked Sendable {
     // @unchecked: the readings are guarded by `lock`.
     private let lock = NSLock()
-    private var running = true
     private var first: [Int: Double] = [:]
     private var last: [Int: (name: String, seconds: Double)] = [:]
-    private let finished = DispatchSemaphore(value: 0)
+    private var sampling: Every50ms?
 
     func start() {
         first = Self.read().mapValues(\.seconds)
-        Thread { [self] in
-            while lock.withLock({ running }) {
-                let reading = Self.read()
-                lock.withLock { last.merge(reading) { $1 } }
-                usleep(50_000)
-            }
-            finished.signal()
-        }.start()
+        sampling = Every50ms { [self] in record(Self.read()) }
     }
 
     func stop() -> [String: Double] {
-        let reading = Self.read()
-        lock.withLock {
-            running = false
-            last.merge(reading) { $1 }
-        }
-        finished.wait()
+        sampling?.stop()
+        record(Self.read())
         return lock.withLock {
             last.reduce(into: [:]) { sums, entry in
                 sums[entry.value.name, default: 0] += entry.value.seconds - (first[entry.key] ?? 0)
             }
         }
+    }
+
+    private func record(_ reading: [Int: (name: String, seconds: Double)]) {
+        lock.withLock { last.merge(reading) { $1 } }
     }
 
     private static func read() -> [Int: (name: String, seconds: Double)] {
