@@ -156,21 +156,78 @@ enum Schema {
                     PRIMARY KEY (kind, state)
                 ) WITHOUT ROWID;
                 INSERT INTO task_counts (kind, state, n) SELECT kind, state, COUNT(*) FROM tasks GROUP BY kind, state;
-                CREATE TRIGGER tasks_counted_insert AFTER INSERT ON tasks BEGIN
-                    INSERT INTO task_counts (kind, state, n) VALUES (new.kind, new.state, 1)
-                        ON CONFLICT (kind, state) DO UPDATE SET n = n + 1;
-                END;
-                CREATE TRIGGER tasks_counted_delete AFTER DELETE ON tasks BEGIN
-                    UPDATE task_counts SET n = n - 1 WHERE kind = old.kind AND state = old.state;
-                END;
-                CREATE TRIGGER tasks_counted_update AFTER UPDATE OF kind, state ON tasks
-                WHEN old.kind != new.kind OR old.state != new.state BEGIN
-                    UPDATE task_counts SET n = n - 1 WHERE kind = old.kind AND state = old.state;
-                    INSERT INTO task_counts (kind, state, n) VALUES (new.kind, new.state, 1)
-                        ON CONFLICT (kind, state) DO UPDATE SET n = n + 1;
-                END;
-                """)
+                """ + taskCountTriggers)
+        }
+        migrator.registerMigration("v3-checks-without-lists") { db in
+            // A CHECK (x IN (…)) of more than two constants makes SQLite build an
+            // ephemeral table each time a statement that writes x runs: two per committed
+            // result (the task's state, the attempt's outcome), a fifth of the committer's
+            // SQL time. The same constraints as comparisons cost nothing. SQLite cannot
+            // alter a CHECK: both tables are rebuilt (their indexes and triggers with them).
+            // The migrator turns foreign keys off meanwhile and checks them after.
+            try db.execute(sql: """
+                CREATE TABLE tasks_new (
+                    photoId INTEGER NOT NULL REFERENCES photos(id) ON DELETE CASCADE,
+                    kind TEXT NOT NULL CHECK (kind = 'hash' OR kind = 'metadata' OR kind = 'thumbnail' OR kind = 'ocr'),
+                    state TEXT NOT NULL DEFAULT 'pending'
+                        CHECK (state = 'pending' OR state = 'leased' OR state = 'done' OR state = 'failed'),
+                    attempts INTEGER NOT NULL DEFAULT 0,
+                    maxAttempts INTEGER NOT NULL DEFAULT 3,
+                    notBefore REAL NOT NULL DEFAULT 0,
+                    leaseToken TEXT,
+                    leasedTo TEXT,
+                    leasedAt REAL,
+                    leaseExpires REAL,
+                    recipe TEXT,
+                    errorClass TEXT,
+                    errorMessage TEXT,
+                    updatedAt REAL NOT NULL,
+                    PRIMARY KEY (photoId, kind)
+                ) WITHOUT ROWID;
+                INSERT INTO tasks_new SELECT * FROM tasks;
+                DROP TABLE tasks;
+                ALTER TABLE tasks_new RENAME TO tasks;
+                CREATE INDEX tasks_pending ON tasks(photoId) WHERE state = 'pending';
+                CREATE INDEX tasks_leased ON tasks(leaseToken) WHERE state = 'leased';
+                CREATE INDEX tasks_kind_state ON tasks(kind, state);
+
+                CREATE TABLE attempts_new (
+                    id INTEGER PRIMARY KEY,
+                    photoId INTEGER NOT NULL REFERENCES photos(id) ON DELETE CASCADE,
+                    kind TEXT NOT NULL,
+                    worker TEXT,
+                    leaseToken TEXT,
+                    startedAt REAL NOT NULL,
+                    endedAt REAL NOT NULL,
+                    outcome TEXT NOT NULL CHECK (outcome = 'done' OR outcome = 'failed' OR outcome = 'retry'
+                        OR outcome = 'lease-expired' OR outcome = 'worker-lost' OR outcome = 'stale'),
+                    errorClass TEXT,
+                    errorMessage TEXT
+                );
+                INSERT INTO attempts_new SELECT * FROM attempts;
+                DROP TABLE attempts;
+                ALTER TABLE attempts_new RENAME TO attempts;
+                CREATE INDEX attempts_photo ON attempts(photoId, kind);
+                CREATE INDEX attempts_ended ON attempts(endedAt, kind, outcome, startedAt);
+                """ + taskCountTriggers)
         }
         return migrator
     }
+
+    /// Keep `task_counts` (migration v2-ops) equal to the tasks per kind and state.
+    private static let taskCountTriggers = """
+        CREATE TRIGGER tasks_counted_insert AFTER INSERT ON tasks BEGIN
+            INSERT INTO task_counts (kind, state, n) VALUES (new.kind, new.state, 1)
+                ON CONFLICT (kind, state) DO UPDATE SET n = n + 1;
+        END;
+        CREATE TRIGGER tasks_counted_delete AFTER DELETE ON tasks BEGIN
+            UPDATE task_counts SET n = n - 1 WHERE kind = old.kind AND state = old.state;
+        END;
+        CREATE TRIGGER tasks_counted_update AFTER UPDATE OF kind, state ON tasks
+        WHEN old.kind != new.kind OR old.state != new.state BEGIN
+            UPDATE task_counts SET n = n - 1 WHERE kind = old.kind AND state = old.state;
+            INSERT INTO task_counts (kind, state, n) VALUES (new.kind, new.state, 1)
+                ON CONFLICT (kind, state) DO UPDATE SET n = n + 1;
+        END;
+        """
 }

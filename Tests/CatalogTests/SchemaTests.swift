@@ -1,0 +1,117 @@
+import Foundation
+import GRDB
+import Testing
+@testable import Catalog
+
+/// The migrations themselves: what an upgrade keeps, and what the constraints still refuse.
+@Suite struct SchemaTests {
+    let path: String
+
+    init() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("schema-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        path = directory.appendingPathComponent("catalog.sqlite").path
+    }
+
+    /// A catalog as the last release before `v3-checks-without-lists` left it, with tasks
+    /// in every state and attempts of several outcomes.
+    private func olderCatalog() throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        try Schema.migrator.migrate(queue, upTo: "v2-ops")
+        try queue.write { db in
+            for id in 1...3 {
+                try db.execute(sql: "INSERT INTO photos (id, path, size, mtimeNs, scannedAt, changedAt) VALUES (?, ?, 10, 1, 1, 1)",
+                               arguments: [id, "/p/\(id).jpg"])
+            }
+            try db.execute(sql: """
+                INSERT INTO tasks (photoId, kind, state, attempts, leaseToken, leasedTo, updatedAt) VALUES
+                    (1, 'hash', 'done', 1, NULL, NULL, 5), (1, 'ocr', 'failed', 3, NULL, NULL, 6),
+                    (2, 'hash', 'leased', 1, 'tok', 'w1', 7), (2, 'thumbnail', 'pending', 0, NULL, NULL, 8),
+                    (3, 'metadata', 'pending', 2, NULL, NULL, 9);
+                INSERT INTO attempts (photoId, kind, worker, leaseToken, startedAt, endedAt, outcome, errorClass) VALUES
+                    (1, 'hash', 'w1', 'a', 1, 2, 'done', NULL), (1, 'ocr', 'w1', 'b', 1, 2, 'lease-expired', 'timeout'),
+                    (3, 'metadata', 'w2', 'c', 3, 4, 'worker-lost', 'worker-crashed');
+                """)
+        }
+        return queue
+    }
+
+    private func dump(_ db: Database) throws -> [[Row]] {
+        [try Row.fetchAll(db, sql: "SELECT * FROM tasks ORDER BY photoId, kind"),
+         try Row.fetchAll(db, sql: "SELECT * FROM attempts ORDER BY id"),
+         try Row.fetchAll(db, sql: "SELECT kind, state, n FROM task_counts WHERE n > 0 ORDER BY kind, state")]
+    }
+
+    /// Opcodes of `sql`: a statement that builds an ephemeral table shows `OpenEphemeral`.
+    private func opcodes(_ db: Database, _ sql: String) throws -> [String] {
+        try Row.fetchAll(db, sql: "EXPLAIN " + sql).map { $0["opcode"] }
+    }
+
+    @Test func upgradeKeepsEveryTaskAttemptAndCountAndItsIndexes() throws {
+        let older = try olderCatalog()
+        let before = try older.read(dump)
+        try older.close()
+
+        let catalog = try Catalog(path: path)
+        try catalog.pool.read { db in
+            #expect(try dump(db) == before)
+            let objects = try String.fetchAll(db, sql: """
+                SELECT name FROM sqlite_schema WHERE tbl_name IN ('tasks', 'attempts') AND type IN ('index', 'trigger')
+                    AND name NOT LIKE 'sqlite_autoindex%' ORDER BY name
+                """)
+            #expect(objects == ["attempts_ended", "attempts_photo", "tasks_counted_delete", "tasks_counted_insert",
+                                "tasks_counted_update", "tasks_kind_state", "tasks_leased", "tasks_pending"])
+            #expect(try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").isEmpty)
+        }
+        // The counting triggers work on the rebuilt table: the leased hash task's result.
+        var batch = CommitBatch()
+        batch.results = [ReportedResult(result: TaskResult(photoId: 2, kind: .hash, leaseToken: "tok",
+                                                           outcome: .hash(md5: "aa", sha256: "bb"), recipe: "r"),
+                                        worker: "w1", startedAt: 7, endedAt: 8)]
+        #expect(try catalog.commit(batch, now: 8).committed == ["tok"])
+        let counts = try catalog.status()
+        #expect(counts.count(.hash, .done) == 2 && counts.count(.hash, .leased) == 0)
+    }
+
+    /// The constraints refuse what they refused before, and the statements of a commit
+    /// build no ephemeral table for them any more (the older schema's did: one each).
+    @Test func checksRefuseUnknownValuesWithoutEphemeralTables() throws {
+        let hot = [
+            "UPDATE tasks SET state = 'done' WHERE photoId = 1 AND kind = 'hash'",
+            "INSERT INTO attempts (photoId, kind, startedAt, endedAt, outcome) VALUES (1, 'hash', 1, 2, 'done')",
+        ]
+        let older = try olderCatalog()
+        try older.read { db in
+            for sql in hot {
+                let ephemeral = try opcodes(db, sql).filter { $0 == "OpenEphemeral" }
+                #expect(ephemeral.count == 1, "\(sql)")
+            }
+        }
+        try older.close()
+
+        let catalog = try Catalog(path: path)
+        try catalog.pool.write { db in
+            for sql in hot {
+                let codes = try opcodes(db, sql)
+                #expect(!codes.contains("OpenEphemeral"), "\(sql)")
+            }
+            let refused = [
+                "UPDATE tasks SET state = 'bogus' WHERE photoId = 1 AND kind = 'hash'",
+                "INSERT INTO tasks (photoId, kind, updatedAt) VALUES (3, 'video', 1)",
+                "INSERT INTO attempts (photoId, kind, startedAt, endedAt, outcome) VALUES (1, 'hash', 1, 2, 'bogus')",
+            ]
+            for sql in refused {
+                do {
+                    try db.execute(sql: sql)
+                    Issue.record("accepted: \(sql)")
+                } catch let error as DatabaseError {
+                    #expect(error.resultCode == .SQLITE_CONSTRAINT, "\(sql)")
+                }
+            }
+            try db.execute(sql: "INSERT INTO attempts (photoId, kind, startedAt, endedAt, outcome) VALUES (1, 'hash', 1, 2, 'stale')")
+            try db.execute(sql: "UPDATE tasks SET state = 'leased' WHERE photoId = 1 AND kind = 'hash'")
+        }
+    }
+}
