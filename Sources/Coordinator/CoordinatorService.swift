@@ -721,12 +721,17 @@ public final class CoordinatorService: @unchecked Sendable {
         try flushAndWait(router)
     }
 
-    /// Lease tokens are this run's random prefix and the job counter: unique across
-    /// restarts (a new prefix each run) without a call to the kernel's random source per job.
+    /// Lease tokens are this run's random prefix and the job counter (`1f3a9c0d-2b7`):
+    /// unique across restarts (a new prefix each run) without a call to the kernel's
+    /// random source per job. Eight hex digits, so that a token of the first 16.7 million
+    /// jobs fits Swift's 15-byte small string: no allocation, and short to hash in the
+    /// dictionaries every message goes through. A token only needs to tell this run's
+    /// leases from an earlier run's (a result is also matched by job id and sender), and
+    /// two runs draw the same prefix with a chance of one in four billion.
     private let tokenPrefix: String = {
         var generator = SystemRandomNumberGenerator()
-        let high: UInt64 = generator.next(), low: UInt64 = generator.next()
-        return String(high, radix: 16) + String(low, radix: 16) + "-"
+        let random = String(UInt32.random(in: .min ... .max, using: &generator), radix: 16)
+        return String(repeating: "0", count: 8 - random.count) + random + "-"
     }()
 
     func now() -> Double { Date().timeIntervalSince1970 }

@@ -69,7 +69,7 @@ extension Photomill_V1_Hashes {
     /// Lowercase only: the MD5 is a file name in the exports and a key in the catalog, so
     /// one digest must have one spelling.
     private static func hex(_ value: String, digits: Int, _ check: FieldChecker, _ field: @autoclosure () -> String) throws(ProtocolViolation) {
-        let isHex = value.utf8.allSatisfy {
+        let isHex = value.allUTF8 {
             (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0)
         }
         guard value.utf8.count == digits, isHex else {
