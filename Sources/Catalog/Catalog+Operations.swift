@@ -23,13 +23,12 @@ public struct TaskFilter: Sendable, Hashable, CustomStringConvertible {
         return parts.isEmpty ? "all" : parts.joined(separator: " ")
     }
 
-    /// SQL conditions on `tasks` aliased `t`. The kind is always named, so SQLite walks
-    /// the (kind, state) index instead of the whole table.
+    /// SQL conditions on `tasks` aliased `t`. The state is written out, not bound: only
+    /// then can SQLite use the partial index of failed tasks (`tasks_failed`).
     func condition(state: TaskState) -> (sql: String, arguments: StatementArguments) {
         let kinds = (self.kinds.isEmpty ? Set(TaskKind.allCases) : self.kinds).sorted()
-        var sql = "t.state = ? AND t.kind IN (\(kinds.map { _ in "?" }.joined(separator: ", ")))"
-        var arguments: StatementArguments = [state.rawValue]
-        arguments += StatementArguments(kinds.map(\.rawValue))
+        var sql = "t.state = '\(state.rawValue)' AND t.kind IN (\(kinds.map { _ in "?" }.joined(separator: ", ")))"
+        var arguments = StatementArguments(kinds.map(\.rawValue))
         if let errorClass {
             sql += " AND t.errorClass = ?"
             arguments += [errorClass]
@@ -123,6 +122,9 @@ extension Catalog {
             try db.execute(sql: """
                 UPDATE tasks AS t SET state = 'pending', attempts = 0, notBefore = 0, updatedAt = ? WHERE \(condition.sql)
                 """, arguments: [now] + condition.arguments)
+            var changes = StateChanges()
+            for (kind, n) in counts { changes.move(kind, from: state, to: .pending, count: n) }
+            try changes.write(db)
             // The new row tells a running coordinator to look again from the first photo.
             try db.execute(sql: "INSERT INTO requeues (at, command, filter, tasks) VALUES (?, ?, ?, ?)",
                            arguments: [now, command, filter.description, total])

@@ -193,19 +193,21 @@ extension Catalog {
     public func commit(_ batch: CommitBatch, now: Double, retry: RetryPolicy = RetryPolicy()) throws(CatalogError) -> CommitReport {
         try write { db in
             var report = CommitReport()
+            var changes = StateChanges()
             let folded = Self.foldedLeases(batch)
-            try applyLeases(db, batch.leases, skipping: folded, now: now)
+            try applyLeases(db, batch.leases, skipping: folded, now: now, changes: &changes)
             for (token, expiresAt) in batch.extensions {
                 try db.execute(sql: "UPDATE tasks SET leaseExpires = ? WHERE leaseToken = ? AND state = 'leased'",
                                arguments: [expiresAt, token])
             }
             for reported in batch.results {
                 let key = FoldKey(photoId: reported.result.photoId, kind: reported.result.kind, token: reported.result.leaseToken)
-                try applyResult(db, reported, leasedAt: folded[key], now: now, retry: retry, report: &report)
+                try applyResult(db, reported, leasedAt: folded[key], now: now, retry: retry, report: &report, changes: &changes)
             }
             for release in batch.releases {
-                try applyRelease(db, release, now: now, retry: retry, report: &report)
+                try applyRelease(db, release, now: now, retry: retry, report: &report, changes: &changes)
             }
+            try changes.write(db)
             for worker in batch.workers { try worker.upsert(db) }
             try addViolations(db, batch.violations, now: now)
             return report
@@ -233,7 +235,8 @@ extension Catalog {
         return folded
     }
 
-    private func applyLeases(_ db: Database, _ leases: [Lease], skipping folded: [FoldKey: Double], now: Double) throws {
+    private func applyLeases(_ db: Database, _ leases: [Lease], skipping folded: [FoldKey: Double], now: Double,
+                             changes: inout StateChanges) throws {
         let statement = try db.cachedStatement(sql: """
             UPDATE tasks SET state = 'leased', attempts = attempts + 1, leaseToken = ?, leasedTo = ?, leasedAt = ?,
                 leaseExpires = ?, updatedAt = ?
@@ -243,13 +246,14 @@ extension Catalog {
             for kind in lease.kinds where folded[FoldKey(photoId: lease.photoId, kind: kind, token: lease.token)] == nil {
                 try statement.execute(arguments: [lease.token, lease.worker, lease.leasedAt, lease.expiresAt, now,
                                                   lease.photoId, kind.rawValue])
+                if db.changesCount == 1 { changes.move(kind, from: .pending, to: .leased) }
             }
         }
     }
 
     /// `leasedAt`: set when the result's lease is in the same batch and was not written.
     private func applyResult(_ db: Database, _ reported: ReportedResult, leasedAt: Double?, now: Double, retry: RetryPolicy,
-                             report: inout CommitReport) throws {
+                             report: inout CommitReport, changes: inout StateChanges) throws {
         let result = reported.result
         func recordAttempt(_ outcome: String, _ errorClass: String? = nil, _ message: String? = nil) throws {
             try db.cachedStatement(sql: """
@@ -270,7 +274,7 @@ extension Catalog {
             if again { report.retriedTasks += 1 } else { report.failedTasks += 1 }
             try endLease(db, result.photoId, result.kind, token: result.leaseToken,
                          retryAt: again ? now + retry.delay(afterAttempt: held.attempts) : nil,
-                         errorClass: errorClass, message: message, recipe: result.recipe, now: now)
+                         errorClass: errorClass, message: message, recipe: result.recipe, now: now, changes: &changes)
             return try recordAttempt(again ? "retry" : "failed", errorClass, message)
         }
 
@@ -294,6 +298,7 @@ extension Catalog {
             report.stale.insert(result.leaseToken)
             return try recordAttempt("stale")
         }
+        changes.move(result.kind, from: leasedAt == nil ? .leased : .pending, to: .done)
         report.committed.insert(result.leaseToken)
         report.touchedPhotos.insert(result.photoId)
         switch result.outcome {
@@ -336,25 +341,26 @@ extension Catalog {
     /// Ends a lease without a result: back to `pending` at `retryAt`, or `failed` when nil.
     private func endLease(_ db: Database, _ photoId: Int64, _ kind: TaskKind, token: String, retryAt: Double?,
                           attempts: Int? = nil, errorClass: String, message: String, recipe: String? = nil,
-                          now: Double) throws {
+                          now: Double, changes: inout StateChanges) throws {
         let key: StatementArguments = [photoId, kind.rawValue, token]
         if let retryAt {
             try db.cachedStatement(sql: """
                 UPDATE tasks SET state = 'pending', attempts = COALESCE(?, attempts), notBefore = ?, leaseToken = NULL,
                     leasedTo = NULL, leasedAt = NULL, leaseExpires = NULL, errorClass = ?, errorMessage = ?, updatedAt = ?
-                WHERE photoId = ? AND kind = ? AND leaseToken = ?
+                WHERE photoId = ? AND kind = ? AND leaseToken = ? AND state = 'leased'
                 """).execute(arguments: [attempts, retryAt, errorClass, message, now] + key)
         } else {
             try db.cachedStatement(sql: """
                 UPDATE tasks SET state = 'failed', recipe = COALESCE(?, recipe), leaseToken = NULL, leasedTo = NULL,
                     leasedAt = NULL, leaseExpires = NULL, errorClass = ?, errorMessage = ?, updatedAt = ?
-                WHERE photoId = ? AND kind = ? AND leaseToken = ?
+                WHERE photoId = ? AND kind = ? AND leaseToken = ? AND state = 'leased'
                 """).execute(arguments: [recipe, errorClass, message, now] + key)
         }
+        if db.changesCount == 1 { changes.move(kind, from: .leased, to: retryAt == nil ? .failed : .pending) }
     }
 
     private func applyRelease(_ db: Database, _ release: Release, now: Double, retry: RetryPolicy,
-                              report: inout CommitReport) throws {
+                              report: inout CommitReport, changes: inout StateChanges) throws {
         let lease = release.lease
         // One backoff for every kind of the lease, so that they travel together again.
         var delay: Double?
@@ -367,7 +373,8 @@ extension Catalog {
             let wait = delay ?? (release.reason == .shutdown ? 0 : retry.delay(afterAttempt: attempts))
             delay = wait
             try endLease(db, lease.photoId, kind, token: lease.token, retryAt: final ? nil : now + wait,
-                         attempts: attempts, errorClass: release.reason.finalErrorClass, message: release.message, now: now)
+                         attempts: attempts, errorClass: release.reason.finalErrorClass, message: release.message, now: now,
+                         changes: &changes)
             if release.reason != .shutdown {
                 try db.execute(sql: """
                     INSERT INTO attempts (photoId, kind, worker, leaseToken, startedAt, endedAt, outcome, errorClass, errorMessage)

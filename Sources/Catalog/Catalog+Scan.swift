@@ -40,6 +40,7 @@ extension Catalog {
     public func record(_ files: [ScannedFile], kinds: Set<TaskKind>, now: Double) throws(CatalogError) -> ScanSummary {
         try write { db in
             var summary = ScanSummary()
+            var changes = StateChanges()
             let find = try db.cachedStatement(sql: "SELECT id, size, mtimeNs FROM photos WHERE path = ?")
             let insertPhoto = try db.cachedStatement(sql: """
                 INSERT INTO photos (path, size, mtimeNs, scannedAt, changedAt) VALUES (?, ?, ?, ?, ?)
@@ -59,7 +60,7 @@ extension Catalog {
                         }
                     } else {
                         summary.changed += 1
-                        try requeueChanged(db, id: id, file: file, kinds: sortedKinds, now: now)
+                        try requeueChanged(db, id: id, file: file, kinds: sortedKinds, now: now, changes: &changes)
                         summary.queuedTasks += try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM tasks WHERE photoId = ?", arguments: [id]) ?? 0
                     }
                 } else {
@@ -72,11 +73,13 @@ extension Catalog {
                     }
                 }
             }
+            try changes.write(db)
             return summary
         }
     }
 
-    private func requeueChanged(_ db: Database, id: Int64, file: ScannedFile, kinds: [TaskKind], now: Double) throws {
+    private func requeueChanged(_ db: Database, id: Int64, file: ScannedFile, kinds: [TaskKind], now: Double,
+                                changes: inout StateChanges) throws {
         try db.execute(sql: """
             UPDATE photos SET size = ?, mtimeNs = ?, md5 = NULL, sha256 = NULL, scannedAt = ?, changedAt = ? WHERE id = ?
             """, arguments: [file.size, file.mtimeNs, now, now, id])
@@ -84,6 +87,9 @@ extension Catalog {
             try db.execute(sql: "DELETE FROM \(table) WHERE photoId = ?", arguments: [id])
         }
         // A lease still out on the old content becomes stale: its result is discarded.
+        for row in try Row.fetchAll(db, sql: "SELECT kind, state FROM tasks WHERE photoId = ?", arguments: [id]) {
+            changes.move(row[0] as String, from: row[1] as String, to: .pending)
+        }
         try db.execute(sql: """
             UPDATE tasks SET state = 'pending', attempts = 0, notBefore = 0, leaseToken = NULL, leasedTo = NULL,
                 leasedAt = NULL, leaseExpires = NULL, recipe = NULL, errorClass = NULL, errorMessage = NULL, updatedAt = ?
@@ -104,7 +110,13 @@ extension Catalog {
                 ON CONFLICT(path) DO UPDATE SET scannedAt = excluded.scannedAt
                 """, arguments: [path, now, now])
             let id = try Int64.fetchOne(db, sql: "SELECT id FROM photos WHERE path = ?", arguments: [path])!
+            var changes = StateChanges()
             for kind in kinds.sorted() {
+                // A new task is counted by the insert trigger; an existing one changes state here.
+                if let old = try String.fetchOne(db, sql: "SELECT state FROM tasks WHERE photoId = ? AND kind = ?",
+                                                 arguments: [id, kind.rawValue]), old != TaskState.leased.rawValue {
+                    changes.move(kind.rawValue, from: old, to: .failed)
+                }
                 try db.execute(sql: """
                     INSERT INTO tasks (photoId, kind, state, errorClass, errorMessage, updatedAt)
                     VALUES (?, ?, 'failed', 'unreadable', ?, ?)
@@ -113,6 +125,7 @@ extension Catalog {
                     WHERE state != 'leased'
                     """, arguments: [id, kind.rawValue, message, now])
             }
+            try changes.write(db)
         }
     }
 }

@@ -156,15 +156,27 @@ enum Schema {
                     PRIMARY KEY (kind, state)
                 ) WITHOUT ROWID;
                 INSERT INTO task_counts (kind, state, n) SELECT kind, state, COUNT(*) FROM tasks GROUP BY kind, state;
-                """ + taskCountTriggers)
+                """ + taskCountInsertDeleteTriggers + """
+                CREATE TRIGGER tasks_counted_update AFTER UPDATE OF kind, state ON tasks
+                WHEN old.kind != new.kind OR old.state != new.state BEGIN
+                    UPDATE task_counts SET n = n - 1 WHERE kind = old.kind AND state = old.state;
+                    INSERT INTO task_counts (kind, state, n) VALUES (new.kind, new.state, 1)
+                        ON CONFLICT (kind, state) DO UPDATE SET n = n + 1;
+                END;
+                """)
         }
-        migrator.registerMigration("v3-checks-without-lists") { db in
-            // A CHECK (x IN (…)) of more than two constants makes SQLite build an
-            // ephemeral table each time a statement that writes x runs: two per committed
-            // result (the task's state, the attempt's outcome), a fifth of the committer's
-            // SQL time. The same constraints as comparisons cost nothing. SQLite cannot
-            // alter a CHECK: both tables are rebuilt (their indexes and triggers with them).
-            // The migrator turns foreign keys off meanwhile and checks them after.
+        migrator.registerMigration("v3-lean-task-writes") { db in
+            // What each committed result cost in SQLite work, and what replaces it:
+            // - A CHECK (x IN (…)) of more than two constants makes SQLite build an
+            //   ephemeral table each time a statement writing x runs: two per result (the
+            //   task's state, the attempt's outcome). The same constraints as comparisons.
+            // - The update trigger on tasks ran per row; Catalog counts the changes of
+            //   state it makes itself (StateChanges). Inserts and deletes keep theirs.
+            // - The (kind, state) index changed with every task; only the failed tasks
+            //   are looked up by kind (`failed`, `retry`): a partial index of those.
+            // SQLite cannot alter a CHECK: both tables are rebuilt (their indexes and
+            // triggers with them). The migrator turns foreign keys off meanwhile and checks
+            // them after.
             try db.execute(sql: """
                 CREATE TABLE tasks_new (
                     photoId INTEGER NOT NULL REFERENCES photos(id) ON DELETE CASCADE,
@@ -189,7 +201,7 @@ enum Schema {
                 ALTER TABLE tasks_new RENAME TO tasks;
                 CREATE INDEX tasks_pending ON tasks(photoId) WHERE state = 'pending';
                 CREATE INDEX tasks_leased ON tasks(leaseToken) WHERE state = 'leased';
-                CREATE INDEX tasks_kind_state ON tasks(kind, state);
+                CREATE INDEX tasks_failed ON tasks(kind) WHERE state = 'failed';
 
                 CREATE TABLE attempts_new (
                     id INTEGER PRIMARY KEY,
@@ -209,25 +221,19 @@ enum Schema {
                 ALTER TABLE attempts_new RENAME TO attempts;
                 CREATE INDEX attempts_photo ON attempts(photoId, kind);
                 CREATE INDEX attempts_ended ON attempts(endedAt, kind, outcome, startedAt);
-                """ + taskCountTriggers)
+                """ + taskCountInsertDeleteTriggers)
         }
         return migrator
     }
 
-    /// Keep `task_counts` (migration v2-ops) equal to the tasks per kind and state.
-    private static let taskCountTriggers = """
+    /// Count inserted and deleted tasks in `task_counts` (migration v2-ops).
+    private static let taskCountInsertDeleteTriggers = """
         CREATE TRIGGER tasks_counted_insert AFTER INSERT ON tasks BEGIN
             INSERT INTO task_counts (kind, state, n) VALUES (new.kind, new.state, 1)
                 ON CONFLICT (kind, state) DO UPDATE SET n = n + 1;
         END;
         CREATE TRIGGER tasks_counted_delete AFTER DELETE ON tasks BEGIN
             UPDATE task_counts SET n = n - 1 WHERE kind = old.kind AND state = old.state;
-        END;
-        CREATE TRIGGER tasks_counted_update AFTER UPDATE OF kind, state ON tasks
-        WHEN old.kind != new.kind OR old.state != new.state BEGIN
-            UPDATE task_counts SET n = n - 1 WHERE kind = old.kind AND state = old.state;
-            INSERT INTO task_counts (kind, state, n) VALUES (new.kind, new.state, 1)
-                ON CONFLICT (kind, state) DO UPDATE SET n = n + 1;
         END;
         """
 }

@@ -247,6 +247,75 @@ import Testing
         #expect(hits == [job.photoId])
     }
 
+    /// `task_counts` equals the tasks counted one by one after every kind of change of
+    /// state: Catalog counts those itself (StateChanges), so a path that forgot to would
+    /// show here.
+    @Test func countsFollowEveryChangeOfState() throws {
+        func expectCountsAgree(_ step: String) throws {
+            try catalog.pool.read { db in
+                let counted = try Row.fetchAll(db, sql: "SELECT kind, state, COUNT(*) AS n FROM tasks GROUP BY kind, state ORDER BY kind, state")
+                let kept = try Row.fetchAll(db, sql: "SELECT kind, state, n FROM task_counts WHERE n != 0 ORDER BY kind, state")
+                #expect(counted == kept, "after \(step)")
+            }
+        }
+        func result(_ job: PendingJob, _ kind: TaskKind, token: String, _ outcome: TaskOutcome) -> ReportedResult {
+            ReportedResult(result: TaskResult(photoId: job.photoId, kind: kind, leaseToken: token, outcome: outcome, recipe: "r"),
+                           worker: "w1", startedAt: 100, endedAt: 101)
+        }
+        let hash = TaskOutcome.hash(md5: "aa", sha256: "bb")
+        let metadata = TaskOutcome.metadata(MetadataValues())
+        _ = try catalog.record(files(4), kinds: [.hash, .metadata], now: 1)
+        try expectCountsAgree("the scan")
+        let jobs = try catalog.pendingJobs(afterPhoto: 0, now: 10, limit: 10)
+        #expect(jobs.count == 4)
+
+        // pending → done (lease and result together); pending → leased; leased → pending
+        // (retryable failure); pending → done beside it.
+        var batch = CommitBatch()
+        batch.leases = [lease(jobs[0], token: "a"), lease(jobs[1], token: "b"), lease(jobs[2], token: "c")]
+        batch.results = [result(jobs[0], .hash, token: "a", hash), result(jobs[0], .metadata, token: "a", metadata),
+                         result(jobs[2], .hash, token: "c", .failure(errorClass: "unreadable", message: "busy", retryable: true)),
+                         result(jobs[2], .metadata, token: "c", metadata)]
+        _ = try catalog.commit(batch, now: 101)
+        try expectCountsAgree("leases with results")
+
+        // leased → done; leased → failed; a stale result changes nothing.
+        batch = CommitBatch()
+        batch.results = [result(jobs[1], .hash, token: "b", hash),
+                         result(jobs[1], .metadata, token: "b", .failure(errorClass: "corrupt", message: "bad", retryable: false)),
+                         result(jobs[3], .hash, token: "nobody's", hash)]
+        #expect(try catalog.commit(batch, now: 102).stale == ["nobody's"])
+        try expectCountsAgree("results of written leases")
+
+        // leased → pending (a lost worker), then leased → failed on the last attempt.
+        for attempt in 1...3 {
+            let job = try #require(try catalog.pendingJobs(afterPhoto: jobs[2].photoId, now: 10_000, limit: 1).first)
+            batch = CommitBatch()
+            batch.leases = [lease(job, token: "d\(attempt)")]
+            _ = try catalog.commit(batch, now: 103)
+            batch = CommitBatch()
+            batch.releases = [Release(lease: lease(job, token: "d\(attempt)"), reason: .workerLost, message: "gone")]
+            _ = try catalog.commit(batch, now: 104)
+            try expectCountsAgree("release \(attempt)")
+        }
+        #expect(try taskRow(jobs[3].photoId, .hash)?["state"] == "failed")
+
+        // done → failed (unreadable at a re-scan); done and failed → pending (changed file).
+        try catalog.recordUnreadable(path: "/photos/p0.jpg", message: "vanished", kinds: [.hash, .metadata], now: 200)
+        try expectCountsAgree("an unreadable file")
+        var changed = files(4)
+        changed[1].size = 999
+        _ = try catalog.record(changed, kinds: [.hash, .metadata], now: 201)
+        try expectCountsAgree("a changed file")
+
+        // failed → pending (retry); done → pending (reprocess).
+        #expect(try catalog.retryFailed(matching: TaskFilter(), now: 202).values.reduce(0, +) == 4)
+        try expectCountsAgree("retry")
+        #expect(try catalog.reprocess(matching: TaskFilter(), currentRecipes: nil, now: 203).values.reduce(0, +) == 1)
+        try expectCountsAgree("reprocess")
+        #expect(try catalog.unfinishedTaskCount() == 8)
+    }
+
     @Test func readOnlyOpenOfMissingCatalogSaysSo() {
         #expect(throws: CatalogError.self) { try Catalog(path: "/nonexistent/catalog.sqlite", mode: .readOnly) }
         do {

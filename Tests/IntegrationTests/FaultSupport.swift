@@ -81,6 +81,12 @@ struct FaultBench {
                 SELECT COUNT(*) FROM tasks t WHERE t.attempts !=
                     (SELECT COUNT(*) FROM attempts a WHERE a.photoId = t.photoId AND a.kind = t.kind AND a.outcome != 'stale')
                 """),
+            miscounted: try count("""
+                SELECT COUNT(*) FROM (SELECT kind, state, SUM(n) AS off FROM (
+                    SELECT kind, state, n FROM task_counts
+                    UNION ALL SELECT kind, state, -COUNT(*) FROM tasks GROUP BY kind, state)
+                GROUP BY kind, state HAVING off != 0)
+                """),
             workerLost: try count("SELECT COUNT(*) FROM attempts WHERE outcome = 'worker-lost'"),
             leaseExpired: try count("SELECT COUNT(*) FROM attempts WHERE outcome = 'lease-expired'"),
             stale: try count("SELECT COUNT(*) FROM attempts WHERE outcome = 'stale'"))
@@ -102,6 +108,9 @@ struct Ledger: CustomStringConvertible {
     /// Tasks whose `attempts` counter differs from their attempt rows (stale ones aside):
     /// a lease taken back without a trace would show here.
     let unaccounted: Int
+    /// Kinds and states whose `task_counts` row (what `status` and the end of a run read)
+    /// differs from the tasks counted one by one.
+    let miscounted: Int
     let workerLost: Int
     let leaseExpired: Int
     let stale: Int
@@ -114,10 +123,11 @@ struct Ledger: CustomStringConvertible {
         #expect(committedTwice == 0, "\(context): \(self)", sourceLocation: sourceLocation)
         #expect(doneWithoutOneAttempt == 0, "\(context): \(self)", sourceLocation: sourceLocation)
         #expect(unaccounted == 0, "\(context): \(self)", sourceLocation: sourceLocation)
+        #expect(miscounted == 0, "\(context): \(self)", sourceLocation: sourceLocation)
     }
 
     var description: String {
-        "tasks \(tasks), done \(done), lost \(lost), broken unexplained \(brokenUnexplained), committed twice \(committedTwice), done without one attempt \(doneWithoutOneAttempt), unaccounted \(unaccounted), worker-lost \(workerLost), lease-expired \(leaseExpired), stale \(stale)"
+        "tasks \(tasks), done \(done), lost \(lost), broken unexplained \(brokenUnexplained), committed twice \(committedTwice), done without one attempt \(doneWithoutOneAttempt), unaccounted \(unaccounted), miscounted \(miscounted), worker-lost \(workerLost), lease-expired \(leaseExpired), stale \(stale)"
     }
 }
 
