@@ -16,6 +16,21 @@ public enum MillCodec {
         return frames
     }
 
+    /// The frames of a JOB whose body is `job`'s encoding followed by `tail`, the encoding
+    /// of fields that many jobs share (the run's processing parameters, the deadlines of a
+    /// set of kinds), made once by `jobTail(_:)`. A protobuf parser reads two encodings
+    /// one after the other as one message with the fields of both (the wire format's
+    /// merge), so the worker decodes the very JOB `encode` would have sent; the
+    /// coordinator encodes only what differs per job.
+    public static func encodeJob(_ job: Photomill_V1_Job, tail: Data, blobs: [Data]) -> [Data] {
+        var body = serialize(job)
+        body.append(tail)
+        return [MillWire.signature, Data([Command.job.rawValue]), body] + blobs
+    }
+
+    /// The encoding of the fields `tail` sets, to append to JOB bodies (`encodeJob`).
+    public static func jobTail(_ tail: Photomill_V1_Job) -> Data { serialize(tail) }
+
     /// The message these frames hold, with every field validated; anything else is a
     /// violation, never a crash, whatever the bytes.
     public static func decode(_ frames: [Data], limits: Limits = .default) throws(ProtocolViolation) -> MillMessage {
@@ -118,7 +133,7 @@ public enum MillCodec {
         }
     }
 
-    private static func serialize(_ body: any SwiftProtobuf.Message) -> Data {
+    private static func serialize(_ body: some SwiftProtobuf.Message) -> Data {
         do {
             return try body.serializedBytes()
         } catch {
