@@ -83,6 +83,13 @@ struct MemoryBench {
                 INSERT INTO attempts (photoId, kind, worker, leaseToken, startedAt, endedAt, outcome)
                 SELECT photoId, kind, 'history', 'h' || photoId, 0, 0, 'done' FROM tasks WHERE photoId <= ?
                 """, arguments: [last])
+            // States changed behind the catalog's back: its counts (docs/catalog.md,
+            // task_counts) are made again, or the coordinator and the wait below would go
+            // by the old ones.
+            try db.execute(sql: """
+                DELETE FROM task_counts;
+                INSERT INTO task_counts (kind, state, n) SELECT kind, state, COUNT(*) FROM tasks GROUP BY kind, state;
+                """)
         }
     }
 }
