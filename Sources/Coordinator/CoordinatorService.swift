@@ -665,7 +665,7 @@ public final class CoordinatorService: @unchecked Sendable {
 
     /// The JOB fields that are the same for every job of a run with these kinds (the
     /// processing parameters, the deadlines), encoded once per set of kinds: encoding
-    /// them was half the cost of encoding a JOB.
+    /// them was a third of the cost of encoding a JOB.
     private func jobTail(_ kinds: [TaskKind]) -> Data {
         if let tail = jobTails[kinds] { return tail }
         let p = configuration.parameters
