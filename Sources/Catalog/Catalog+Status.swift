@@ -60,7 +60,7 @@ extension Catalog {
     /// Tasks not yet finished: pending (due or backing off) or leased.
     public func unfinishedTaskCount() throws(CatalogError) -> Int {
         try read { db in
-            // From the counts the triggers keep (migration v2-ops): no scan of a million tasks.
+            // From task_counts (docs/catalog.md): no scan of a million tasks.
             try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(n), 0) FROM task_counts WHERE state IN ('pending', 'leased')") ?? 0
         }
     }

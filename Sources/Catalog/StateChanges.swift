@@ -3,7 +3,7 @@ import GRDB
 /// The changes of task state one transaction makes, written to `task_counts` before it
 /// commits (`write(_:)`). Triggers count inserted and deleted tasks; a change of state is
 /// counted by the code that makes it, because an update trigger runs once per row: it
-/// cost a fifth of the committer's SQLite work per result (docs/catalog.md, task_counts).
+/// cost almost a quarter of the SQLite work per result (docs/catalog.md, task_counts).
 /// Every statement that changes `tasks.state` records here what it changed.
 struct StateChanges {
     /// By kind and state (`TaskKind.allCases` × `TaskState.allCases`, in case order).

@@ -429,7 +429,6 @@ public final class CoordinatorService: @unchecked Sendable {
         }
         batch.workers += departed
         batch.violations = violations.takeUncommitted()
-        guard !batch.isEmpty || !acks.isEmpty else { return }
         // Leases of jobs still out, younger than `leaseWriteDelay`, wait for their results.
         var waiting: [Lease] = []
         batch.leases.removeAll { lease in
@@ -738,8 +737,7 @@ public final class CoordinatorService: @unchecked Sendable {
     /// leases from an earlier run's (a result is also matched by job id and sender), and
     /// two runs draw the same prefix with a chance of one in four billion.
     private let tokenPrefix: String = {
-        var generator = SystemRandomNumberGenerator()
-        let random = String(UInt32.random(in: .min ... .max, using: &generator), radix: 16)
+        let random = String(UInt32.random(in: .min ... .max), radix: 16)
         return String(repeating: "0", count: 8 - random.count) + random + "-"
     }()
 

@@ -62,7 +62,7 @@ extension Photomill {
             let progress = ProgressReporter(catalog: catalog)
 
             service.onWorkPending = { pool.start() }
-            let finished = CoordinatorThread(service: service) { _ in }
+            let finished = CoordinatorThread(service: service)
             progress.start()
             let result = finished.wait()
             progress.stop()
@@ -96,9 +96,9 @@ final class CoordinatorThread: @unchecked Sendable {
     private var result: Result<CoordinatorService.Outcome, any Error>?
     private let done = DispatchSemaphore(value: 0)
 
-    init(service: CoordinatorService, onBound: @escaping @Sendable ([String]) -> Void) {
+    init(service: CoordinatorService) {
         let thread = Thread { [self] in
-            result = Result { try service.run(onBound: onBound) }
+            result = Result { try service.run() }
             done.signal()
         }
         thread.name = "photomill-coordinator"

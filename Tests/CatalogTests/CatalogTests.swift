@@ -8,9 +8,7 @@ import Testing
     let catalog: Catalog
 
     init() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        path = directory.appendingPathComponent("catalog.sqlite").path
+        path = try freshCatalogPath("catalog")
         catalog = try Catalog(path: path)
     }
 
@@ -251,13 +249,6 @@ import Testing
     /// state: Catalog counts those itself (StateChanges), so a path that forgot to would
     /// show here.
     @Test func countsFollowEveryChangeOfState() throws {
-        func expectCountsAgree(_ step: String) throws {
-            try catalog.pool.read { db in
-                let counted = try Row.fetchAll(db, sql: "SELECT kind, state, COUNT(*) AS n FROM tasks GROUP BY kind, state ORDER BY kind, state")
-                let kept = try Row.fetchAll(db, sql: "SELECT kind, state, n FROM task_counts WHERE n != 0 ORDER BY kind, state")
-                #expect(counted == kept, "after \(step)")
-            }
-        }
         func result(_ job: PendingJob, _ kind: TaskKind, token: String, _ outcome: TaskOutcome) -> ReportedResult {
             ReportedResult(result: TaskResult(photoId: job.photoId, kind: kind, leaseToken: token, outcome: outcome, recipe: "r"),
                            worker: "w1", startedAt: 100, endedAt: 101)
@@ -265,7 +256,7 @@ import Testing
         let hash = TaskOutcome.hash(md5: "aa", sha256: "bb")
         let metadata = TaskOutcome.metadata(MetadataValues())
         _ = try catalog.record(files(4), kinds: [.hash, .metadata], now: 1)
-        try expectCountsAgree("the scan")
+        try expectCountsAgree(catalog, "after the scan")
         let jobs = try catalog.pendingJobs(afterPhoto: 0, now: 10, limit: 10)
         #expect(jobs.count == 4)
 
@@ -277,7 +268,7 @@ import Testing
                          result(jobs[2], .hash, token: "c", .failure(errorClass: "unreadable", message: "busy", retryable: true)),
                          result(jobs[2], .metadata, token: "c", metadata)]
         _ = try catalog.commit(batch, now: 101)
-        try expectCountsAgree("leases with results")
+        try expectCountsAgree(catalog, "after leases with results")
 
         // leased → done; leased → failed; a stale result changes nothing.
         batch = CommitBatch()
@@ -285,7 +276,7 @@ import Testing
                          result(jobs[1], .metadata, token: "b", .failure(errorClass: "corrupt", message: "bad", retryable: false)),
                          result(jobs[3], .hash, token: "nobody's", hash)]
         #expect(try catalog.commit(batch, now: 102).stale == ["nobody's"])
-        try expectCountsAgree("results of written leases")
+        try expectCountsAgree(catalog, "after results of written leases")
 
         // leased → pending (a lost worker), then leased → failed on the last attempt.
         for attempt in 1...3 {
@@ -296,23 +287,23 @@ import Testing
             batch = CommitBatch()
             batch.releases = [Release(lease: lease(job, token: "d\(attempt)"), reason: .workerLost, message: "gone")]
             _ = try catalog.commit(batch, now: 104)
-            try expectCountsAgree("release \(attempt)")
+            try expectCountsAgree(catalog, "after release \(attempt)")
         }
         #expect(try taskRow(jobs[3].photoId, .hash)?["state"] == "failed")
 
         // done → failed (unreadable at a re-scan); done and failed → pending (changed file).
         try catalog.recordUnreadable(path: "/photos/p0.jpg", message: "vanished", kinds: [.hash, .metadata], now: 200)
-        try expectCountsAgree("an unreadable file")
+        try expectCountsAgree(catalog, "after an unreadable file")
         var changed = files(4)
         changed[1].size = 999
         _ = try catalog.record(changed, kinds: [.hash, .metadata], now: 201)
-        try expectCountsAgree("a changed file")
+        try expectCountsAgree(catalog, "after a changed file")
 
         // failed → pending (retry); done → pending (reprocess).
         #expect(try catalog.retryFailed(matching: TaskFilter(), now: 202).values.reduce(0, +) == 4)
-        try expectCountsAgree("retry")
+        try expectCountsAgree(catalog, "after retry")
         #expect(try catalog.reprocess(matching: TaskFilter(), currentRecipes: nil, now: 203).values.reduce(0, +) == 1)
-        try expectCountsAgree("reprocess")
+        try expectCountsAgree(catalog, "after reprocess")
         #expect(try catalog.unfinishedTaskCount() == 8)
     }
 

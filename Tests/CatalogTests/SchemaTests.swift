@@ -8,9 +8,7 @@ import Testing
     let path: String
 
     init() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("schema-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        path = directory.appendingPathComponent("catalog.sqlite").path
+        path = try freshCatalogPath("schema")
     }
 
     /// A catalog as the last release before `v3-lean-task-writes` left it, with tasks

@@ -1,5 +1,5 @@
-/// Field-level checks shared by every command. Each check throws `invalid-field()` naming the
-/// command and the field() path, and quotes the offending value (shortened: a violation is
+/// Field-level checks shared by every command. Each check throws `invalid-field` naming the
+/// command and the field path, and quotes the offending value (shortened: a violation is
 /// logged, and the value came from an untrusted peer).
 struct FieldChecker {
     let command: Command

@@ -15,7 +15,7 @@ extension Photomill_V1_Result {
             }
             if let blob = try result.validate(check, field(), blobCount: blobs.count) {
                 guard referenced.insert(blob).inserted else {
-                    throw check.violation("\(field())", "blob \(blob) is referenced twice")
+                    throw check.violation(field(), "blob \(blob) is referenced twice")
                 }
             }
         }

@@ -1,0 +1,23 @@
+import Foundation
+import GRDB
+import Testing
+@testable import Catalog
+
+/// A path for a new catalog in a folder of its own under the temporary directory.
+func freshCatalogPath(_ label: String) throws -> String {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    return directory.appendingPathComponent("catalog.sqlite").path
+}
+
+/// `task_counts` (kept by the catalog code and two triggers) agrees with counting the
+/// tasks themselves, and there are tasks.
+func expectCountsAgree(_ catalog: Catalog, _ comment: Comment? = nil,
+                       sourceLocation: SourceLocation = #_sourceLocation) throws {
+    try catalog.pool.read { db in
+        let counted = try Row.fetchAll(db, sql: "SELECT kind, state, COUNT(*) AS n FROM tasks GROUP BY kind, state ORDER BY kind, state")
+        let kept = try Row.fetchAll(db, sql: "SELECT kind, state, n FROM task_counts WHERE n != 0 ORDER BY kind, state")
+        #expect(counted == kept, comment, sourceLocation: sourceLocation)
+        #expect(!counted.isEmpty, comment, sourceLocation: sourceLocation)
+    }
+}
