@@ -32,42 +32,50 @@ let package = Package(
             name: "CTesseract", pkgConfig: "tesseract",
             providers: [.apt(["libtesseract-dev", "tesseract-ocr-eng"])]),
 
+        // The vocabulary every module shares: kinds, states, error classes, the metadata
+        // record, processing parameters, file stamps, clocks, owned threads. No dependency.
+        .target(
+            name: "PhotomillCore"),
         .target(
             name: "ZeroMQ",
             dependencies: ["CZeroMQ"]),
         .target(
             name: "MillProtocol",
-            dependencies: [.product(name: "SwiftProtobuf", package: "swift-protobuf")]),
+            dependencies: ["PhotomillCore", .product(name: "SwiftProtobuf", package: "swift-protobuf")]),
         .target(
             name: "PhotoProcessing",
             dependencies: [
-                "CExif", "CVips", "CTesseract",
+                "CExif", "CVips", "CTesseract", "PhotomillCore",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
+        // Sample photos of our own making, for `photomill samples`, the tests and the bench.
+        .target(
+            name: "Samples",
+            dependencies: ["PhotoProcessing", "PhotomillCore"]),
         .target(
             name: "Catalog",
-            dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: ["PhotomillCore", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(
             name: "Exports",
-            dependencies: ["Catalog"]),
+            dependencies: ["Catalog", "PhotomillCore"]),
         .target(
             name: "Coordinator",
             dependencies: [
-                "MillProtocol", "ZeroMQ", "Catalog",
+                "MillProtocol", "ZeroMQ", "Catalog", "PhotomillCore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]),
         .target(
             name: "Worker",
             dependencies: [
-                "MillProtocol", "ZeroMQ", "PhotoProcessing",
+                "MillProtocol", "ZeroMQ", "PhotoProcessing", "PhotomillCore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]),
         .executableTarget(
             name: "photomill",
             dependencies: [
-                "Coordinator", "Worker", "Exports", "Catalog", "PhotoProcessing", "ZeroMQ",
+                "Coordinator", "Worker", "Exports", "Catalog", "PhotoProcessing", "Samples", "PhotomillCore", "ZeroMQ",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -75,7 +83,7 @@ let package = Package(
         .executableTarget(
             name: "photomill-bench",
             dependencies: [
-                "Coordinator", "Catalog", "MillProtocol", "ZeroMQ",
+                "Coordinator", "Catalog", "MillProtocol", "ZeroMQ", "PhotomillCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -83,22 +91,28 @@ let package = Package(
             ]),
 
         .testTarget(
+            name: "PhotomillCoreTests",
+            dependencies: ["PhotomillCore"]),
+        .testTarget(
             name: "ZeroMQTests",
             dependencies: ["ZeroMQ"]),
         .testTarget(
             name: "MillProtocolTests",
-            dependencies: ["MillProtocol", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
+            dependencies: ["MillProtocol", "PhotomillCore", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
             // Inputs that once crashed the decoder, read by path from the tests.
             exclude: ["Regressions"]),
         .testTarget(
             name: "PhotoProcessingTests",
-            dependencies: ["PhotoProcessing"]),
+            dependencies: ["PhotoProcessing", "PhotomillCore"]),
+        .testTarget(
+            name: "SamplesTests",
+            dependencies: ["Samples", "PhotoProcessing", "PhotomillCore"]),
         .testTarget(
             name: "CatalogTests",
-            dependencies: ["Catalog"]),
+            dependencies: ["Catalog", "PhotomillCore"]),
         .testTarget(
             name: "ExportsTests",
-            dependencies: ["Exports", "Catalog"]),
+            dependencies: ["Exports", "Catalog", "PhotomillCore"]),
         // Runs the built `photomill` binary as separate processes over real sockets.
         // (ZeroMQ and MillProtocol for a hostile peer that speaks raw frames.)
         .testTarget(

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import PhotomillCore
 
 /// Everything the exports need of one photo.
 public struct ExportRecord: Sendable, Hashable {
@@ -8,7 +9,7 @@ public struct ExportRecord: Sendable, Hashable {
     public var size: Int64
     public var md5: String
     public var sha256: String?
-    public var metadata: MetadataValues?
+    public var metadata: PhotoMetadata?
     public var ocrText: String?
     public var thumbnail: Data?
 }
@@ -32,7 +33,7 @@ extension Catalog {
             return try rows.map { row in
                 ExportRecord(
                     photoId: row["id"], path: row["path"], size: row["size"], md5: row["md5"], sha256: row["sha256"],
-                    metadata: row["hasMetadata"] == nil ? nil : try MetadataValues(row: row),
+                    metadata: row["hasMetadata"] == nil ? nil : PhotoMetadata(row: row),
                     ocrText: row["ocrText"], thumbnail: row["thumbnail"])
             }
         }

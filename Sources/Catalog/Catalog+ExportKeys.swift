@@ -1,4 +1,5 @@
 import GRDB
+import PhotomillCore
 
 /// What names a photo's export files, without the data that fills them.
 public struct ExportKey: Sendable, Hashable {

@@ -1,15 +1,16 @@
 import Foundation
 import GRDB
+import PhotomillCore
 
 /// Which tasks an operator command acts on: every condition given must hold.
 public struct TaskFilter: Sendable, Hashable, CustomStringConvertible {
     /// Empty means every kind.
-    public var kinds: Set<TaskKind>
-    public var errorClass: String?
+    public var kinds: Set<Kind>
+    public var errorClass: ErrorClass?
     /// An SQLite GLOB over the photo's absolute path (`*` also matches `/`).
     public var pathGlob: String?
 
-    public init(kinds: Set<TaskKind> = [], errorClass: String? = nil, pathGlob: String? = nil) {
+    public init(kinds: Set<Kind> = [], errorClass: ErrorClass? = nil, pathGlob: String? = nil) {
         self.kinds = kinds
         self.errorClass = errorClass
         self.pathGlob = pathGlob
@@ -18,7 +19,7 @@ public struct TaskFilter: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         var parts: [String] = []
         if !kinds.isEmpty { parts.append("kind=" + kinds.sorted().map(\.rawValue).joined(separator: ",")) }
-        if let errorClass { parts.append("class=" + errorClass) }
+        if let errorClass { parts.append("class=" + errorClass.rawValue) }
         if let pathGlob { parts.append("path=" + pathGlob) }
         return parts.isEmpty ? "all" : parts.joined(separator: " ")
     }
@@ -26,12 +27,12 @@ public struct TaskFilter: Sendable, Hashable, CustomStringConvertible {
     /// SQL conditions on `tasks` aliased `t`. The state is written out, not bound: only
     /// then can SQLite use the partial index of failed tasks (`tasks_failed`).
     func condition(state: TaskState) -> (sql: String, arguments: StatementArguments) {
-        let kinds = (self.kinds.isEmpty ? Set(TaskKind.allCases) : self.kinds).sorted()
+        let kinds = (self.kinds.isEmpty ? Set(Kind.allCases) : self.kinds).sorted()
         var sql = "t.state = '\(state.rawValue)' AND t.kind IN (\(kinds.map { _ in "?" }.joined(separator: ", ")))"
         var arguments = StatementArguments(kinds.map(\.rawValue))
         if let errorClass {
             sql += " AND t.errorClass = ?"
-            arguments += [errorClass]
+            arguments += [errorClass.rawValue]
         }
         if let pathGlob {
             sql += " AND t.photoId IN (SELECT id FROM photos WHERE path GLOB ?)"
@@ -51,24 +52,24 @@ extension Catalog {
     public func failedTasks(matching filter: TaskFilter = TaskFilter(), limit: Int? = nil) throws(CatalogError) -> [FailedTask] {
         try read { db in
             let condition = filter.condition(state: .failed)
-            return try FailedTask.fetchAll(db, sql: """
+            return try Row.fetchAll(db, sql: """
                 SELECT p.path, t.kind, t.errorClass, t.errorMessage, t.attempts, t.updatedAt AS failedAt,
                     (SELECT a.worker FROM attempts a WHERE a.photoId = t.photoId AND a.kind = t.kind
                      ORDER BY a.id DESC LIMIT 1) AS worker
                 FROM tasks t JOIN photos p ON p.id = t.photoId
                 WHERE \(condition.sql) ORDER BY p.path, t.kind LIMIT ?
-                """, arguments: condition.arguments + [limit ?? -1])
+                """, arguments: condition.arguments + [limit ?? -1]).compactMap(FailedTask.init(row:))
         }
     }
 
     /// The error classes of failed tasks, with their counts.
-    public func failedClasses() throws(CatalogError) -> [String: Int] {
+    public func failedClasses() throws(CatalogError) -> [ErrorClass: Int] {
         try read { db in
             let condition = TaskFilter().condition(state: .failed)
-            var classes: [String: Int] = [:]
+            var classes: [ErrorClass: Int] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT t.errorClass, COUNT(*) AS n FROM tasks t WHERE \(condition.sql) GROUP BY t.errorClass",
                                         arguments: condition.arguments) {
-                classes[row["errorClass"] ?? "?"] = row["n"]
+                classes[ErrorClass(rawValue: row["errorClass"] ?? "?")] = row["n"]
             }
             return classes
         }
@@ -77,22 +78,22 @@ extension Catalog {
     /// Moves the failed tasks matching `filter` back to `pending`, due now, with a fresh
     /// attempt budget (their history stays in `attempts`). Returns how many, per kind;
     /// with `dryRun`, only counts them.
-    public func retryFailed(matching filter: TaskFilter, dryRun: Bool = false, now: Double) throws(CatalogError) -> [TaskKind: Int] {
+    public func retryFailed(matching filter: TaskFilter, dryRun: Bool = false, now: Double) throws(CatalogError) -> [Kind: Int] {
         try requeue(command: "retry", filter: filter, state: .failed, extra: nil, dryRun: dryRun, now: now)
     }
 
     /// Puts done tasks matching `filter` (its error class is ignored) back to `pending`:
     /// all of them, or with `currentRecipes`, those whose recipe differs from the
     /// current one of their kind. The old result stays until the new one replaces it.
-    public func reprocess(matching filter: TaskFilter, currentRecipes: [TaskKind: String]?, dryRun: Bool = false,
-                          now: Double) throws(CatalogError) -> [TaskKind: Int] {
+    public func reprocess(matching filter: TaskFilter, currentRecipes: [Kind: String]?, dryRun: Bool = false,
+                          now: Double) throws(CatalogError) -> [Kind: Int] {
         var filter = filter
         filter.errorClass = nil
         guard let currentRecipes else {
             return try requeue(command: "reprocess --all", filter: filter, state: .done, extra: nil, dryRun: dryRun, now: now)
         }
-        var counts: [TaskKind: Int] = [:]
-        let kinds = filter.kinds.isEmpty ? Set(TaskKind.allCases) : filter.kinds
+        var counts: [Kind: Int] = [:]
+        let kinds = filter.kinds.isEmpty ? Set(Kind.allCases) : filter.kinds
         for kind in kinds.sorted() {
             guard let recipe = currentRecipes[kind] else { continue }
             var one = filter
@@ -105,17 +106,17 @@ extension Catalog {
     }
 
     private func requeue(command: String, filter: TaskFilter, state: TaskState, extra: (String, StatementArguments)?,
-                         dryRun: Bool, now: Double) throws(CatalogError) -> [TaskKind: Int] {
+                         dryRun: Bool, now: Double) throws(CatalogError) -> [Kind: Int] {
         try write { db in
             var condition = filter.condition(state: state)
             if let (sql, arguments) = extra {
                 condition.sql += " AND " + sql
                 condition.arguments += arguments
             }
-            var counts: [TaskKind: Int] = [:]
+            var counts: [Kind: Int] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT t.kind, COUNT(*) AS n FROM tasks t WHERE \(condition.sql) GROUP BY t.kind",
                                         arguments: condition.arguments) {
-                if let kind = TaskKind(rawValue: row["kind"]) { counts[kind] = row["n"] }
+                if let kind = Kind(rawValue: row["kind"]) { counts[kind] = row["n"] }
             }
             let total = counts.values.reduce(0, +)
             guard !dryRun, total > 0 else { return counts }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import PhotomillCore
 
 /// Pending work for one photo, as the scheduler pages it from the catalog.
 public struct PendingJob: Sendable, Hashable {
@@ -7,19 +8,19 @@ public struct PendingJob: Sendable, Hashable {
     public var path: String
     public var size: Int64
     public var mtimeNs: Int64
-    public var kinds: [TaskKind]
+    public var kinds: [Kind]
 }
 
 /// A lease the coordinator granted: the tasks become `leased` under `token`.
 public struct Lease: Sendable, Hashable {
     public var photoId: Int64
-    public var kinds: [TaskKind]
+    public var kinds: [Kind]
     public var token: String
     public var worker: String
     public var leasedAt: Double
     public var expiresAt: Double
 
-    public init(photoId: Int64, kinds: [TaskKind], token: String, worker: String, leasedAt: Double, expiresAt: Double) {
+    public init(photoId: Int64, kinds: [Kind], token: String, worker: String, leasedAt: Double, expiresAt: Double) {
         self.photoId = photoId
         self.kinds = kinds
         self.token = token
@@ -40,11 +41,11 @@ public struct Release: Sendable, Hashable {
         case shutdown
 
         /// The error class a task ends with when this was its last attempt.
-        var finalErrorClass: String {
+        var finalErrorClass: ErrorClass {
             switch self {
-            case .leaseExpired: "timeout"
-            case .workerLost: "worker-crashed"
-            case .shutdown: "interrupted"
+            case .leaseExpired: .timeout
+            case .workerLost: .workerCrashed
+            case .shutdown: .interrupted
             }
         }
     }
@@ -128,7 +129,7 @@ extension Catalog {
     /// OCR, a hundred times slower, travels as a job of its own.
     /// Only tasks of `kinds` (those some connected worker offers; the others wait).
     public func pendingJobs(afterPhoto photoId: Int64, now: Double, limit: Int,
-                            kinds: Set<TaskKind> = Set(TaskKind.allCases)) throws(CatalogError) -> [PendingJob] {
+                            kinds: Set<Kind> = Set(Kind.allCases)) throws(CatalogError) -> [PendingJob] {
         try read { db in
             // INDEXED BY: with the kind filter SQLite would otherwise pick tasks_kind_state and
             // sort every pending task after the cursor for each page (184 ms instead of 12 ms
@@ -158,7 +159,7 @@ extension Catalog {
                     let job = PendingJob(photoId: id, path: row[2], size: row[3], mtimeNs: row[4], kinds: [])
                     current = (job, job)
                 }
-                guard let kind = TaskKind(rawValue: row[1]) else { continue }
+                guard let kind = Kind(rawValue: row[1]) else { continue }
                 if kind == .ocr { current!.ocr.kinds.append(kind) } else { current!.main.kinds.append(kind) }
             }
             flush()
@@ -174,7 +175,7 @@ extension Catalog {
                 SELECT photoId, kind, leaseToken, leasedTo, leasedAt, leaseExpires FROM tasks WHERE state = 'leased'
                 """) {
                 let token: String = row["leaseToken"] ?? ""
-                guard let kind = TaskKind(rawValue: row["kind"]) else { continue }
+                guard let kind = Kind(rawValue: row["kind"]) else { continue }
                 leases[token, default: Lease(photoId: row["photoId"], kinds: [], token: token,
                                              worker: row["leasedTo"] ?? "", leasedAt: row["leasedAt"] ?? 0,
                                              expiresAt: row["leaseExpires"] ?? 0)].kinds.append(kind)
@@ -216,7 +217,7 @@ extension Catalog {
 
     private struct FoldKey: Hashable {
         var photoId: Int64
-        var kind: TaskKind
+        var kind: Kind
         var token: String
     }
 
@@ -255,12 +256,12 @@ extension Catalog {
     private func applyResult(_ db: Database, _ reported: ReportedResult, leasedAt: Double?, now: Double, retry: RetryPolicy,
                              report: inout CommitReport, changes: inout StateChanges) throws {
         let result = reported.result
-        func recordAttempt(_ outcome: String, _ errorClass: String? = nil, _ message: String? = nil) throws {
+        func recordAttempt(_ outcome: String, _ errorClass: ErrorClass? = nil, _ message: String? = nil) throws {
             try db.cachedStatement(sql: """
                 INSERT INTO attempts (photoId, kind, worker, leaseToken, startedAt, endedAt, outcome, errorClass, errorMessage)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """).execute(arguments: [result.photoId, result.kind.rawValue, reported.worker, result.leaseToken,
-                                         reported.startedAt, reported.endedAt, outcome, errorClass, message])
+                                         reported.startedAt, reported.endedAt, outcome, errorClass?.rawValue, message])
         }
 
         if case .failure(let errorClass, let message, let retryable) = result.outcome {
@@ -306,7 +307,7 @@ extension Catalog {
             try db.cachedStatement(sql: "UPDATE photos SET md5 = ?, sha256 = ? WHERE id = ?")
                 .execute(arguments: [md5, sha256, result.photoId])
         case .metadata(let values):
-            let columns = MetadataValues.columns
+            let columns = PhotoMetadata.columns
             try db.cachedStatement(sql: """
                 INSERT OR REPLACE INTO metadata (photoId, recipe, \(columns.joined(separator: ", ")))
                 VALUES (?, ?\(String(repeating: ", ?", count: columns.count)))
@@ -330,7 +331,7 @@ extension Catalog {
     }
 
     /// Attempts used and allowed, if the task is still leased under `token`.
-    private func heldAttempts(_ db: Database, _ photoId: Int64, _ kind: TaskKind,
+    private func heldAttempts(_ db: Database, _ photoId: Int64, _ kind: Kind,
                               token: String) throws -> (attempts: Int, maxAttempts: Int)? {
         guard let row = try Row.fetchOne(db.cachedStatement(sql: """
             SELECT attempts, maxAttempts FROM tasks WHERE photoId = ? AND kind = ? AND leaseToken = ? AND state = 'leased'
@@ -339,8 +340,8 @@ extension Catalog {
     }
 
     /// Ends a lease without a result: back to `pending` at `retryAt`, or `failed` when nil.
-    private func endLease(_ db: Database, _ photoId: Int64, _ kind: TaskKind, token: String, retryAt: Double?,
-                          attempts: Int? = nil, errorClass: String, message: String, recipe: String? = nil,
+    private func endLease(_ db: Database, _ photoId: Int64, _ kind: Kind, token: String, retryAt: Double?,
+                          attempts: Int? = nil, errorClass: ErrorClass, message: String, recipe: String? = nil,
                           now: Double, changes: inout StateChanges) throws {
         let key: StatementArguments = [photoId, kind.rawValue, token]
         if let retryAt {
@@ -348,13 +349,13 @@ extension Catalog {
                 UPDATE tasks SET state = 'pending', attempts = COALESCE(?, attempts), notBefore = ?, leaseToken = NULL,
                     leasedTo = NULL, leasedAt = NULL, leaseExpires = NULL, errorClass = ?, errorMessage = ?, updatedAt = ?
                 WHERE photoId = ? AND kind = ? AND leaseToken = ? AND state = 'leased'
-                """).execute(arguments: [attempts, retryAt, errorClass, message, now] + key)
+                """).execute(arguments: [attempts, retryAt, errorClass.rawValue, message, now] + key)
         } else {
             try db.cachedStatement(sql: """
                 UPDATE tasks SET state = 'failed', recipe = COALESCE(?, recipe), leaseToken = NULL, leasedTo = NULL,
                     leasedAt = NULL, leaseExpires = NULL, errorClass = ?, errorMessage = ?, updatedAt = ?
                 WHERE photoId = ? AND kind = ? AND leaseToken = ? AND state = 'leased'
-                """).execute(arguments: [recipe, errorClass, message, now] + key)
+                """).execute(arguments: [recipe, errorClass.rawValue, message, now] + key)
         }
         if db.changesCount == 1 { changes.move(kind, from: .leased, to: retryAt == nil ? .failed : .pending) }
     }
@@ -380,7 +381,7 @@ extension Catalog {
                     INSERT INTO attempts (photoId, kind, worker, leaseToken, startedAt, endedAt, outcome, errorClass, errorMessage)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, arguments: [lease.photoId, kind.rawValue, lease.worker, lease.token, lease.leasedAt, now,
-                                     release.reason.rawValue, release.reason.finalErrorClass, release.message])
+                                     release.reason.rawValue, release.reason.finalErrorClass.rawValue, release.message])
             }
         }
     }

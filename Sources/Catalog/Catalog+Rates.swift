@@ -1,4 +1,5 @@
 import GRDB
+import PhotomillCore
 
 /// How fast one kind of task is finishing, measured from the attempts of the last minute.
 public struct KindRate: Sendable, Hashable {
@@ -19,8 +20,8 @@ extension Catalog {
 
     /// Per-kind rates over the last `rateWindow` seconds. Reads only that window's
     /// attempts (at most `sample` of them), through the (endedAt, kind, outcome, startedAt) index.
-    static func rates(_ db: Database, now: Double, sample: Int = rateSample) throws -> [TaskKind: KindRate] {
-        var rates: [TaskKind: KindRate] = [:]
+    static func rates(_ db: Database, now: Double, sample: Int = rateSample) throws -> [Kind: KindRate] {
+        var rates: [Kind: KindRate] = [:]
         let minuteAgo = now - rateWindow
         let cutoff = try Double.fetchOne(db, sql: """
             SELECT endedAt FROM attempts INDEXED BY attempts_ended WHERE endedAt > ? ORDER BY endedAt DESC LIMIT 1 OFFSET ?
@@ -30,7 +31,7 @@ extension Catalog {
             SELECT kind, COUNT(*) AS n, MIN(startedAt) AS firstStart FROM attempts INDEXED BY attempts_ended
             WHERE endedAt > ? AND outcome IN ('done', 'failed') GROUP BY kind
             """, arguments: [since]) {
-            guard let kind = TaskKind(rawValue: row["kind"]) else { continue }
+            guard let kind = Kind(rawValue: row["kind"]) else { continue }
             let counted: Int = row["n"]
             let firstStart: Double = row["firstStart"] ?? since
             let perSecond = Double(counted) / Swift.max(1, now - Swift.max(since, firstStart))
@@ -42,11 +43,11 @@ extension Catalog {
 
 extension CatalogStatus {
     /// Tasks of `kind` not finished yet: pending (due or backing off) and leased.
-    public func remaining(_ kind: TaskKind) -> Int { count(kind, .pending) + count(kind, .leased) }
+    public func remaining(_ kind: Kind) -> Int { count(kind, .pending) + count(kind, .leased) }
 
     /// Seconds until `kind` is finished at its measured rate: 0 when nothing remains,
     /// nil when something remains but nothing of that kind finished in the last minute.
-    public func etaSeconds(_ kind: TaskKind) -> Double? {
+    public func etaSeconds(_ kind: Kind) -> Double? {
         let remaining = remaining(kind)
         guard remaining > 0 else { return 0 }
         guard let rate = rates[kind], rate.perSecond > 0 else { return nil }

@@ -1,4 +1,5 @@
 import GRDB
+import PhotomillCore
 
 /// A file found by the scanner, as stat(2) saw it.
 public struct ScannedFile: Sendable, Hashable {
@@ -37,7 +38,7 @@ extension Catalog {
     /// a pending task per kind; a path whose size or mtime changed has its results
     /// dropped and its tasks re-queued; an unchanged path creates no work (it only gains
     /// tasks for kinds it never had).
-    public func record(_ files: [ScannedFile], kinds: Set<TaskKind>, now: Double) throws(CatalogError) -> ScanSummary {
+    public func record(_ files: [ScannedFile], kinds: Set<Kind>, now: Double) throws(CatalogError) -> ScanSummary {
         try write { db in
             var summary = ScanSummary()
             var changes = StateChanges()
@@ -78,7 +79,7 @@ extension Catalog {
         }
     }
 
-    private func requeueChanged(_ db: Database, id: Int64, file: ScannedFile, kinds: [TaskKind], now: Double,
+    private func requeueChanged(_ db: Database, id: Int64, file: ScannedFile, kinds: [Kind], now: Double,
                                 changes: inout StateChanges) throws {
         try db.execute(sql: """
             UPDATE photos SET size = ?, mtimeNs = ?, md5 = NULL, sha256 = NULL, scannedAt = ?, changedAt = ? WHERE id = ?
@@ -103,7 +104,7 @@ extension Catalog {
 
     /// Records a candidate the scanner could not even stat or open: its tasks fail at
     /// once with the reason, so it is never dropped silently.
-    public func recordUnreadable(path: String, message: String, kinds: Set<TaskKind>, now: Double) throws(CatalogError) {
+    public func recordUnreadable(path: String, message: String, kinds: Set<Kind>, now: Double) throws(CatalogError) {
         try write { db in
             try db.execute(sql: """
                 INSERT INTO photos (path, size, mtimeNs, scannedAt, changedAt) VALUES (?, 0, 0, ?, ?)
@@ -119,11 +120,11 @@ extension Catalog {
                 }
                 try db.execute(sql: """
                     INSERT INTO tasks (photoId, kind, state, errorClass, errorMessage, updatedAt)
-                    VALUES (?, ?, 'failed', 'unreadable', ?, ?)
-                    ON CONFLICT(photoId, kind) DO UPDATE SET state = 'failed', errorClass = 'unreadable',
+                    VALUES (?, ?, 'failed', ?, ?, ?)
+                    ON CONFLICT(photoId, kind) DO UPDATE SET state = 'failed', errorClass = excluded.errorClass,
                         errorMessage = excluded.errorMessage, updatedAt = excluded.updatedAt
                     WHERE state != 'leased'
-                    """, arguments: [id, kind.rawValue, message, now])
+                    """, arguments: [id, kind.rawValue, ErrorClass.unreadable.rawValue, message, now])
             }
             try changes.write(db)
         }

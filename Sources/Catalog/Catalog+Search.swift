@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import PhotomillCore
 
 /// What `photomill search` looks for; every criterion given must hold.
 public struct PhotoQuery: Sendable {

@@ -1,33 +1,46 @@
 import Foundation
 import GRDB
+import PhotomillCore
 
 /// Counts per kind and state, and the workers, as `photomill status` shows them.
 public struct CatalogStatus: Sendable {
-    public var counts: [TaskKind: [TaskState: Int]] = [:]
+    public var counts: [Kind: [TaskState: Int]] = [:]
     public var photos = 0
     public var workers: [WorkerRow] = []
     /// Kind → why its pending tasks wait (no connected worker offers it), as the coordinator last saw.
-    public var waiting: [TaskKind: String] = [:]
+    public var waiting: [Kind: String] = [:]
     /// Messages the coordinator dropped (malformed, unexpected, from strangers), by reason.
     public var violations: [String: Int] = [:]
     /// Tasks finished per kind over the last minute (see `Catalog.rates`).
-    public var rates: [TaskKind: KindRate] = [:]
+    public var rates: [Kind: KindRate] = [:]
     /// When the status was read.
     public var readAt: Double = 0
 
-    public func count(_ kind: TaskKind, _ state: TaskState) -> Int { counts[kind]?[state] ?? 0 }
+    public func count(_ kind: Kind, _ state: TaskState) -> Int { counts[kind]?[state] ?? 0 }
     public func total(_ state: TaskState) -> Int { counts.values.reduce(0) { $0 + ($1[state] ?? 0) } }
 }
 
 /// One failed task with its cause, for reports.
-public struct FailedTask: Sendable, Hashable, Codable, FetchableRecord {
+public struct FailedTask: Sendable, Hashable, Codable {
     public var path: String
-    public var kind: String
-    public var errorClass: String?
+    public var kind: Kind
+    public var errorClass: ErrorClass?
     public var errorMessage: String?
     public var attempts: Int
     public var worker: String?
     public var failedAt: Double?
+
+    /// Nil for a kind this code does not know (the schema's CHECK admits none).
+    init?(row: Row) {
+        guard let kind = Kind(rawValue: row["kind"]) else { return nil }
+        self.kind = kind
+        path = row["path"]
+        errorClass = (row["errorClass"] as String?).map(ErrorClass.init(rawValue:))
+        errorMessage = row["errorMessage"]
+        attempts = row["attempts"]
+        worker = row["worker"]
+        failedAt = row["failedAt"]
+    }
 }
 
 extension Catalog {
@@ -37,7 +50,7 @@ extension Catalog {
             status.readAt = now
             status.rates = try Self.rates(db, now: now)
             for row in try Row.fetchAll(db, sql: "SELECT kind, state, n FROM task_counts WHERE n > 0") {
-                guard let kind = TaskKind(rawValue: row["kind"]), let state = TaskState(rawValue: row["state"]) else { continue }
+                guard let kind = Kind(rawValue: row["kind"]), let state = TaskState(rawValue: row["state"]) else { continue }
                 status.counts[kind, default: [:]][state] = row["n"]
             }
             status.photos = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM photos") ?? 0

@@ -1,4 +1,5 @@
 import GRDB
+import PhotomillCore
 
 extension Catalog {
     /// Adds dropped-message counts (by reason) to the running totals of table `violations`.

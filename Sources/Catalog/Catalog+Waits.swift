@@ -1,4 +1,5 @@
 import GRDB
+import PhotomillCore
 
 extension Catalog {
     /// Replaces the reasons why tasks wait (kind → reason; empty: nothing waits for a worker).
@@ -11,10 +12,10 @@ extension Catalog {
         }
     }
 
-    func waits(_ db: Database) throws -> [TaskKind: String] {
-        var reasons: [TaskKind: String] = [:]
+    func waits(_ db: Database) throws -> [Kind: String] {
+        var reasons: [Kind: String] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT kind, reason FROM waits") {
-            if let kind = TaskKind(rawValue: row["kind"]) { reasons[kind] = row["reason"] }
+            if let kind = Kind(rawValue: row["kind"]) { reasons[kind] = row["reason"] }
         }
         return reasons
     }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import PhotomillCore
 
 /// The SQLite catalog of photos and their tasks, in WAL mode so that readers
 /// (`photomill status`, exports) never block the coordinator's writes.

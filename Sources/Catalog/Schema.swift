@@ -1,4 +1,5 @@
 import GRDB
+import PhotomillCore
 
 /// The catalog's migrations. Append new migrations; never edit a shipped one.
 /// docs/catalog.md describes every column.

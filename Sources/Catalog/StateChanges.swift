@@ -1,4 +1,5 @@
 import GRDB
+import PhotomillCore
 
 /// The changes of task state one transaction makes, written to `task_counts` before it
 /// commits (`write(_:)`). Triggers count inserted and deleted tasks; a change of state is
@@ -6,10 +7,10 @@ import GRDB
 /// cost almost a quarter of the SQLite work per result (docs/catalog.md, task_counts).
 /// Every statement that changes `tasks.state` records here what it changed.
 struct StateChanges {
-    /// By kind and state (`TaskKind.allCases` × `TaskState.allCases`, in case order).
-    private var deltas = [Int](repeating: 0, count: TaskKind.allCases.count * TaskState.allCases.count)
+    /// By kind and state (`Kind.allCases` × `TaskState.allCases`, in case order).
+    private var deltas = [Int](repeating: 0, count: Kind.allCases.count * TaskState.allCases.count)
 
-    mutating func move(_ kind: TaskKind, from old: TaskState, to new: TaskState, count: Int = 1) {
+    mutating func move(_ kind: Kind, from old: TaskState, to new: TaskState, count: Int = 1) {
         guard old != new else { return }
         deltas[Self.index(kind, old)] -= count
         deltas[Self.index(kind, new)] += count
@@ -17,12 +18,12 @@ struct StateChanges {
 
     /// The same, for names read from the catalog.
     mutating func move(_ kind: String, from old: String, to new: TaskState, count: Int = 1) {
-        guard let kind = TaskKind(rawValue: kind), let old = TaskState(rawValue: old) else { return }
+        guard let kind = Kind(rawValue: kind), let old = TaskState(rawValue: old) else { return }
         move(kind, from: old, to: new, count: count)
     }
 
     func write(_ db: Database) throws {
-        for kind in TaskKind.allCases {
+        for kind in Kind.allCases {
             for state in TaskState.allCases {
                 let delta = deltas[Self.index(kind, state)]
                 guard delta != 0 else { continue }
@@ -34,7 +35,7 @@ struct StateChanges {
         }
     }
 
-    private static func index(_ kind: TaskKind, _ state: TaskState) -> Int {
+    private static func index(_ kind: Kind, _ state: TaskState) -> Int {
         let kindIndex = switch kind {
         case .hash: 0
         case .metadata: 1

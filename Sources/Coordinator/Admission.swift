@@ -1,4 +1,5 @@
 import Foundation
+import PhotomillCore
 import Logging
 import ZeroMQ
 
@@ -111,7 +112,7 @@ public final class Admission: @unchecked Sendable {
         stopped.wait()
     }
 
-    private func serve(_ socket: ZMQSocket, stamp initial: FileStamp?) {
+    private func serve(_ socket: ZMQSocket, stamp initial: ListFile?) {
         var stamp = initial
         var lastCheck = Date().timeIntervalSince1970
         var refusedLogged: [String: Double] = [:]
@@ -182,16 +183,16 @@ public final class Admission: @unchecked Sendable {
         return [Data("1.0".utf8), id, Data("400".utf8), Data("key not allowed".utf8), Data(), Data()]
     }
 
-    private struct FileStamp: Equatable {
+    /// The list's file as last seen: a new inode (replaced by rename) or a new stamp
+    /// (written in place) means it changed.
+    private struct ListFile: Equatable {
         var inode: UInt64
-        var size: Int64
-        var mtimeNs: Int64
+        var stamp: FileStamp
     }
 
-    private static func stamp(_ path: String) -> FileStamp? {
+    private static func stamp(_ path: String) -> ListFile? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
-        return FileStamp(inode: UInt64(info.st_ino), size: Int64(info.st_size),
-                         mtimeNs: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
+        return ListFile(inode: UInt64(info.st_ino), stamp: FileStamp(info))
     }
 }

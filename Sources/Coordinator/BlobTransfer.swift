@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import PhotomillCore
 import MillProtocol
 
 /// A file sent as the JOB's blob frames to a worker that cannot read its path
@@ -35,9 +36,9 @@ enum BlobTransfer {
         guard fstat(handle.fileDescriptor, &info) == 0 else {
             return .failure(.unreadable("\(job.path): cannot stat: \(String(cString: strerror(errno)))"))
         }
-        let mtimeNs = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-        guard Int64(info.st_size) == job.size, mtimeNs == job.mtimeNs else {
-            return .failure(.changed("\(job.path): changed since it was scanned (size \(job.size) → \(info.st_size)); it will be processed again at the next scan"))
+        let scanned = FileStamp(size: job.size, mtimeNs: job.mtimeNs), current = FileStamp(info)
+        guard current == scanned else {
+            return .failure(.changed(scanned.changedMessage(path: job.path, now: current)))
         }
         let bytes: Data
         do {

@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import PhotomillCore
 
 /// Writes the coordinator's batches to the catalog on a thread of its own, so that the
 /// socket loop goes on receiving and dispatching while SQLite commits the previous batch.

@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import PhotomillCore
 
 /// How a coordinator listens, what it scans and how it schedules.
 public struct CoordinatorConfiguration: Sendable {
@@ -7,15 +8,15 @@ public struct CoordinatorConfiguration: Sendable {
     public var bind: [String]
     /// Folders scanned recursively for photos.
     public var roots: [String]
-    public var kinds: Set<TaskKind>
+    public var kinds: Set<Kind>
     /// Whether a file is a photo candidate (by extension or leading bytes). Supplied by
     /// the caller, since the coordinator itself never looks inside images.
     public var isCandidate: @Sendable (_ path: String) -> Bool
-    public var parameters = Parameters()
+    public var parameters = ProcessingParameters()
     public var heartbeatInterval: Double = 1
     public var liveness = 3
     /// Per-kind deadline of a lease; a worker renews it with EXTEND.
-    public var deadlines: [TaskKind: Double] = [.hash: 60, .metadata: 60, .thumbnail: 120, .ocr: 300]
+    public var deadlines: [Kind: Double] = [.hash: 60, .metadata: 60, .thumbnail: 120, .ocr: 300]
     /// EXTENDs never move a lease beyond this many times its deadline from its grant, so
     /// a job hung in a worker whose socket thread still answers is taken back in the end.
     public var leaseCapFactor: Double = 4
@@ -48,17 +49,7 @@ public struct CoordinatorConfiguration: Sendable {
         }
     }
 
-    /// The parameters sent with each JOB (and so part of each result's recipe).
-    public struct Parameters: Sendable, Hashable {
-        public var thumbnailSize = 256
-        public var thumbnailQuality = 80
-        public var ocrLanguage = "eng"
-        public var ocrMaxSide = 4096
-        public var pixelLimit = 200_000_000
-        public init() {}
-    }
-
-    public init(bind: [String], roots: [String], kinds: Set<TaskKind>,
+    public init(bind: [String], roots: [String], kinds: Set<Kind>,
                 isCandidate: @escaping @Sendable (_ path: String) -> Bool) {
         self.bind = bind
         self.roots = roots

@@ -2,6 +2,7 @@ import Catalog
 import Foundation
 import Logging
 import MillProtocol
+import PhotomillCore
 import SwiftProtobuf
 import ZeroMQ
 
@@ -50,11 +51,11 @@ public final class CoordinatorService: @unchecked Sendable {
     private var changedWorkers: Set<Data> = []
     private var departed: [WorkerRow] = []
     /// Kinds some connected worker offers; the catalog is paged for these only.
-    private var available: Set<TaskKind> = []
+    private var available: Set<Kind> = []
     private var admittedGeneration = 0
-    private var recordedWaits: [TaskKind: String]?
+    private var recordedWaits: [Kind: String]?
     /// `jobTail(_:)`'s encodings, by the job's kinds.
-    private var jobTails: [[TaskKind]: Data] = [:]
+    private var jobTails: [[Kind]: Data] = [:]
 
     public private(set) var boundEndpoints: [String] = []
 
@@ -279,7 +280,7 @@ public final class CoordinatorService: @unchecked Sendable {
             acks.append(PendingAck(routingId: peer, jobID: fail.jobID, token: fail.leaseToken))
             return
         }
-        if fail.errorClass == "shutting-down" {
+        if ErrorClass(rawValue: fail.errorClass) == .shuttingDown {
             // A draining worker hands the job back: no attempt used (PROTOCOL.md, error classes).
             batch.releases.append(Release(lease: flight.lease, reason: .shutdown, message: fail.message))
             acks.append(PendingAck(routingId: peer, jobID: fail.jobID, token: flight.lease.token))
@@ -324,7 +325,7 @@ public final class CoordinatorService: @unchecked Sendable {
         }
         let session = WorkerSession(
             routingId: peer, workerId: ready.workerID, host: ready.host, slots: Int(ready.slots),
-            kinds: Set(ready.kinds.compactMap(TaskKind.init)), ocrLanguages: Set(ready.ocrLanguages),
+            kinds: Set(ready.kinds.compactMap(Kind.init)), ocrLanguages: Set(ready.ocrLanguages),
             pathRoots: ready.pathRoots, publicKey: key, connectedAt: time, lastSeen: time, lastSent: 0)
         for (token, var flight) in inFlight where flight.lease.worker == ready.workerID {
             flight.routingId = peer
@@ -588,7 +589,7 @@ public final class CoordinatorService: @unchecked Sendable {
 
     private struct TaskKey: Hashable {
         var photoId: Int64
-        var kind: TaskKind
+        var kind: Kind
     }
 
     private func dispatch(_ router: ZMQSocket, at time: Double) {
@@ -616,7 +617,7 @@ public final class CoordinatorService: @unchecked Sendable {
         message.path = job.path
         message.fileSize = UInt64(job.size)
         message.fileMtimeNs = job.mtimeNs
-        message.kinds = job.kinds.map(\.wire)
+        message.kinds = job.kinds.map(Photomill_V1_Kind.init)
         message.leaseToken = token
         // The clock read now, not the loop turn's: a commit earlier in this turn may have
         // re-queued the task, and the catalog tells a lease from a later re-queue by time.
@@ -632,12 +633,12 @@ public final class CoordinatorService: @unchecked Sendable {
             case .failure(let failure):
                 // Settled here like a FAIL from the worker: an attempt, with the cause.
                 batch.leases.append(lease)
-                let (errorClass, text) = switch failure {
-                case .unreadable(let text): ("unreadable", text)
-                case .changed(let text): ("changed-since-scan", text)
+                let (errorClass, text): (ErrorClass, String) = switch failure {
+                case .unreadable(let text): (.unreadable, text)
+                case .changed(let text): (.changedSinceScan, text)
                 }
                 let fail = Photomill_V1_Fail.with {
-                    $0.errorClass = errorClass
+                    $0.errorClass = errorClass.rawValue
                     $0.message = text
                     $0.retryable = true
                 }
@@ -660,26 +661,22 @@ public final class CoordinatorService: @unchecked Sendable {
         return true
     }
 
-    private func deadlineSeconds(_ kind: TaskKind) -> Double { configuration.deadlines[kind] ?? 60 }
+    private func deadlineSeconds(_ kind: Kind) -> Double { configuration.deadlines[kind] ?? 60 }
 
     /// The JOB fields that are the same for every job of a run with these kinds (the
     /// processing parameters, the deadlines), encoded once per set of kinds: encoding
     /// them was a third of the cost of encoding a JOB.
-    private func jobTail(_ kinds: [TaskKind]) -> Data {
+    private func jobTail(_ kinds: [Kind]) -> Data {
         if let tail = jobTails[kinds] { return tail }
         let p = configuration.parameters
         var fields = Photomill_V1_Job()
         fields.deadlines = kinds.map { kind in
             var entry = Photomill_V1_KindDeadline()
-            entry.kind = kind.wire
+            entry.kind = Photomill_V1_Kind(kind)
             entry.deadlineMs = UInt32(deadlineSeconds(kind) * 1000)
             return entry
         }
-        fields.parameters.thumbnailSize = UInt32(p.thumbnailSize)
-        fields.parameters.thumbnailQuality = UInt32(p.thumbnailQuality)
-        fields.parameters.ocrLanguage = p.ocrLanguage
-        fields.parameters.ocrMaxSide = UInt32(p.ocrMaxSide)
-        fields.parameters.pixelLimit = UInt64(p.pixelLimit)
+        fields.parameters = Photomill_V1_ProcessingParameters(p)
         let tail = MillCodec.jobTail(fields)
         jobTails[kinds] = tail
         return tail

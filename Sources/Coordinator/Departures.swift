@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import PhotomillCore
 
 /// Workers the coordinator took for dead and the jobs it took back from them, remembered
 /// so that a worker that was only frozen, or a job that was only slow, is recognised when

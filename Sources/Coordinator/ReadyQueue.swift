@@ -1,4 +1,5 @@
 import Catalog
+import PhotomillCore
 
 /// The jobs paged in from the catalog, waiting for a worker with credit, in photo order.
 /// Taking from the front costs O(1) (a moving head, compacted now and then), where
@@ -20,7 +21,7 @@ struct ReadyQueue {
 
     /// Takes, from the first of the next `window` jobs with a non-empty `share`, the kinds
     /// of that share; the job's other kinds stay queued (for a worker that offers them).
-    mutating func takeShare(within window: Int, share: (PendingJob) -> [TaskKind]) -> PendingJob? {
+    mutating func takeShare(within window: Int, share: (PendingJob) -> [Kind]) -> PendingJob? {
         let end = Swift.min(storage.count, head + window)
         for index in head..<end {
             let kinds = share(storage[index])

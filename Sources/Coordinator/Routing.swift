@@ -1,39 +1,38 @@
 import Catalog
 import Foundation
+import PhotomillCore
 
 /// Which worker may take which part of a job (PROTOCOL.md, JOB and "File transfer").
 extension WorkerSession {
     /// Whether this worker offers `kind`; OCR counts only with the coordinator's language.
-    func offers(_ kind: TaskKind, ocrLanguage: String) -> Bool {
+    func offers(_ kind: Kind, ocrLanguage: String) -> Bool {
         kinds.contains(kind) && (kind != .ocr || ocrLanguages.contains(ocrLanguage))
     }
 
     /// The kinds of `job` this worker can do: those it offers, provided it can get the
     /// file (it reads the path itself, or the file is small enough to travel as bytes).
     /// A worker limited to some kinds takes its part and leaves the rest for others.
-    func share(of job: PendingJob, ocrLanguage: String) -> [TaskKind] {
+    func share(of job: PendingJob, ocrLanguage: String) -> [Kind] {
         guard reads(job.path) || BlobTransfer.canSend(size: job.size) else { return [] }
         return job.kinds.filter { offers($0, ocrLanguage: ocrLanguage) }
     }
 
     /// Whether `path` lies under one of the worker's roots, component-wise.
     func reads(_ path: String) -> Bool {
-        pathRoots.contains { root in
-            root == "/" || path == root || path.hasPrefix(root.hasSuffix("/") ? root : root + "/")
-        }
+        pathRoots.contains(where: path.isPath(under:))
     }
 }
 
 enum Routing {
     /// The kinds at least one connected worker offers: the only ones worth paging in.
-    static func available(_ sessions: some Collection<WorkerSession>, ocrLanguage: String) -> Set<TaskKind> {
-        Set(TaskKind.allCases.filter { kind in sessions.contains { $0.offers(kind, ocrLanguage: ocrLanguage) } })
+    static func available(_ sessions: some Collection<WorkerSession>, ocrLanguage: String) -> Set<Kind> {
+        Set(Kind.allCases.filter { kind in sessions.contains { $0.offers(kind, ocrLanguage: ocrLanguage) } })
     }
 
     /// Why the tasks of each kind no connected worker offers wait (for `photomill status`).
-    static func waiting(kinds: Set<TaskKind>, sessions: some Collection<WorkerSession>,
-                        ocrLanguage: String) -> [TaskKind: String] {
-        var reasons: [TaskKind: String] = [:]
+    static func waiting(kinds: Set<Kind>, sessions: some Collection<WorkerSession>,
+                        ocrLanguage: String) -> [Kind: String] {
+        var reasons: [Kind: String] = [:]
         let offered = available(sessions, ocrLanguage: ocrLanguage)
         for kind in kinds where !offered.contains(kind) {
             if sessions.isEmpty {

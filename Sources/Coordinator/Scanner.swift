@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import PhotomillCore
 import Logging
 
 /// Walks the photo folders and records every candidate in the catalog, in batches, on a
@@ -9,7 +10,7 @@ final class Scanner: @unchecked Sendable {
     // immutable or used only by the scanning thread.
     private let catalog: Catalog
     private let roots: [String]
-    private let kinds: Set<TaskKind>
+    private let kinds: Set<Kind>
     private let isCandidate: @Sendable (String) -> Bool
     private let logger: Logger
     private let lock = NSLock()
@@ -18,7 +19,7 @@ final class Scanner: @unchecked Sendable {
     private var _failure: CatalogError?
     private let batchSize = 500
 
-    init(catalog: Catalog, roots: [String], kinds: Set<TaskKind>, isCandidate: @escaping @Sendable (String) -> Bool,
+    init(catalog: Catalog, roots: [String], kinds: Set<Kind>, isCandidate: @escaping @Sendable (String) -> Bool,
          logger: Logger) {
         self.catalog = catalog
         self.roots = roots
@@ -91,8 +92,8 @@ final class Scanner: @unchecked Sendable {
                 try walk(path, found: found, unreadable: unreadable)
             case S_IFREG:
                 guard isCandidate(path) else { continue }
-                let mtimeNs = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-                try found(ScannedFile(path: path, size: Int64(info.st_size), mtimeNs: mtimeNs))
+                let stamp = FileStamp(info)
+                try found(ScannedFile(path: path, size: stamp.size, mtimeNs: stamp.mtimeNs))
             default:
                 continue
             }

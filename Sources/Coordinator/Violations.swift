@@ -1,4 +1,5 @@
 import Foundation
+import PhotomillCore
 import Logging
 
 /// Malformed or unexpected messages: dropped, counted by reason, and logged at most once

@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import PhotomillCore
 
 /// The coordinator's view of one connected worker (one ROUTER peer). A class: the loop
 /// changes a session on every message, in place, without copying its `holding` set.
@@ -8,7 +9,7 @@ final class WorkerSession {
     let workerId: String
     let host: String
     let slots: Int
-    let kinds: Set<TaskKind>
+    let kinds: Set<Kind>
     let ocrLanguages: Set<String>
     /// Path prefixes (the coordinator's namespace) it reads itself; other files travel as bytes.
     let pathRoots: [String]
@@ -25,7 +26,7 @@ final class WorkerSession {
     var done = 0
     var failed = 0
 
-    init(routingId: Data, workerId: String, host: String, slots: Int, kinds: Set<TaskKind>, ocrLanguages: Set<String>,
+    init(routingId: Data, workerId: String, host: String, slots: Int, kinds: Set<Kind>, ocrLanguages: Set<String>,
          pathRoots: [String], publicKey: String?, connectedAt: Double, lastSeen: Double, lastSent: Double) {
         self.routingId = routingId
         self.workerId = workerId

@@ -1,17 +1,18 @@
 import Catalog
+import PhotomillCore
 
 /// The content of `metadata/{md5}.plist`: the photo metadata vocabulary (the same names
 /// as `inspect --json`), the file size, the content hashes and the recognised text, in
 /// one flat dictionary. Absent values are left out. docs/exports.md documents every key.
 public struct ExportedPhoto: Encodable, Sendable, Hashable {
-    public var metadata: MetadataValues
+    public var metadata: PhotoMetadata
     public var fileSize: Int64
     public var md5: String
     public var sha256: String?
     public var ocrText: String?
 
     public init(_ record: ExportRecord, stripGPS: Bool) {
-        metadata = record.metadata ?? MetadataValues()
+        metadata = record.metadata ?? PhotoMetadata()
         if stripGPS {
             metadata.gpsLatitude = nil
             metadata.gpsLongitude = nil

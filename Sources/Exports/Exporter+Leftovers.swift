@@ -1,7 +1,7 @@
 import Foundation
 
 extension Exporter {
-    /// Removes the temporary files (`.NAME.PID.RANDOM.tmp`, see `AtomicWrite`) that a
+    /// Removes the temporary files (`.NAME.PID.RANDOM.tmp`, see `AtomicFile`) that a
     /// process killed in the middle of a write left behind, when that process is gone.
     /// A temporary file never carries a final name, so no reader ever saw it; this only
     /// keeps the folders clean. Returns how many were removed.

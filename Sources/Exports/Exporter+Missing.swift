@@ -1,4 +1,5 @@
 import Catalog
+import PhotomillCore
 import Foundation
 
 extension Exporter {

@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import PhotomillCore
 
 /// Writes the exports under a root folder, from the catalog alone:
 /// `metadata/{md5}.plist` (binary plist), `thumbs/{md5}.jpg`, `manifest.plist`.
@@ -64,10 +65,10 @@ public final class Exporter: Sendable {
             summary.photos += 1
             let plist = try encoder.encode(ExportedPhoto(record, stripGPS: stripGPS))
             let plistURL = root.appendingPathComponent("metadata/\(record.md5).plist")
-            if try AtomicWrite.writeIfChanged(plist, to: plistURL) { summary.written += 1 } else { summary.unchanged += 1 }
+            if try Self.write(plist, to: plistURL) { summary.written += 1 } else { summary.unchanged += 1 }
             if let jpeg = record.thumbnail {
                 let thumbURL = root.appendingPathComponent("thumbs/\(record.md5).jpg")
-                if try AtomicWrite.writeIfChanged(jpeg, to: thumbURL) { summary.written += 1 } else { summary.unchanged += 1 }
+                if try Self.write(jpeg, to: thumbURL) { summary.written += 1 } else { summary.unchanged += 1 }
             }
         }
     }
@@ -85,7 +86,19 @@ public final class Exporter: Sendable {
         let manifest = ExportManifest(generatedAt: Date().formatted(.iso8601), gpsStripped: stripGPS, photos: entries)
         let encoder = PropertyListEncoder()
         encoder.outputFormat = .binary
-        _ = try AtomicWrite.writeIfChanged(try encoder.encode(manifest), to: root.appendingPathComponent("manifest.plist"))
+        try Self.write(try encoder.encode(manifest), to: root.appendingPathComponent("manifest.plist"))
+    }
+}
+
+extension Exporter {
+    /// Atomically and only when the bytes differ (`AtomicFile`); whether it wrote.
+    @discardableResult
+    static func write(_ data: Data, to url: URL) throws(ExportError) -> Bool {
+        do {
+            return try AtomicFile.write(data, to: url, onlyIfChanged: true)
+        } catch {
+            throw ExportError(path: error.path, message: error.message)
+        }
     }
 }
 
@@ -93,28 +106,4 @@ public struct ExportError: Error, Sendable, CustomStringConvertible {
     public let path: String
     public let message: String
     public var description: String { "export \(path): \(message)" }
-}
-
-/// Atomic, write-if-changed file output, shared by the exports and the CLI.
-public enum AtomicWrite {
-    /// Writes `data` to `url` through a temporary file and rename(2), unless the file
-    /// already holds exactly these bytes. Returns whether it wrote.
-    @discardableResult
-    public static func writeIfChanged(_ data: Data, to url: URL) throws(ExportError) -> Bool {
-        if let existing = try? Data(contentsOf: url, options: .mappedIfSafe), existing == data { return false }
-        let temporary = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
-        do {
-            try data.write(to: temporary)
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw ExportError(path: url.path, message: "cannot write: \(error.localizedDescription)")
-        }
-        guard rename(temporary.path, url.path) == 0 else {
-            let cause = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(at: temporary)
-            throw ExportError(path: url.path, message: "cannot rename into place: \(cause)")
-        }
-        return true
-    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PhotoProcessing
+import PhotomillCore
 
 /// How a worker connects and what it offers.
 public struct WorkerConfiguration: Sendable {
@@ -41,10 +42,7 @@ public struct WorkerConfiguration: Sendable {
     /// prefix map undone, so that the coordinator sends paths only for files under them.
     public var advertisedRoots: [String] {
         pathRoots.map { root in
-            for (from, to) in pathMap where root == to || root.hasPrefix(to.hasSuffix("/") ? to : to + "/") {
-                return from + root.dropFirst(to.count)
-            }
-            return root
+            pathMap.lazy.compactMap { root.replacingPathPrefix($0.to, with: $0.from) }.first ?? root
         }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import MillProtocol
 import PhotoProcessing
+import PhotomillCore
 import SwiftProtobuf
 import ZeroMQ
 
@@ -131,10 +132,10 @@ public final class WorkerService: @unchecked Sendable {
         .with {
             $0.workerID = configuration.workerId
             $0.host = configuration.host
-            $0.softwareVersion = "photomill/0.1.0"
+            $0.softwareVersion = PhotomillVersion.software
             $0.protocolVersion = MillWire.protocolVersion
             $0.slots = UInt32(configuration.slots)
-            $0.kinds = configuration.kinds.sorted().compactMap { Photomill_V1_Kind(name: $0.rawValue) }
+            $0.kinds = configuration.kinds.sorted().map(Photomill_V1_Kind.init)
             $0.ocrLanguages = configuration.kinds.contains(.ocr) ? configuration.ocrLanguages : []
             $0.pathRoots = configuration.advertisedRoots
             $0.heartbeatIntervalMs = UInt32(configuration.heartbeatInterval * 1000)

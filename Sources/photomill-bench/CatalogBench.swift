@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import PhotomillCore
 
 /// The catalog alone, doing what the coordinator asks of it per trivial task (page it in,
 /// commit its lease, commit its result), with no messaging: the ceiling SQLite sets.

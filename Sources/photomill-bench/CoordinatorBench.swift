@@ -1,6 +1,7 @@
 import Catalog
 import Coordinator
 import Foundation
+import PhotomillCore
 import Logging
 import ZeroMQ
 

@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import PhotomillCore
 import GRDB
 import ZeroMQ
 

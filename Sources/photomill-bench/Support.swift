@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import PhotomillCore
 
 /// A new catalog of `tasks` pending hash tasks on made-up paths under /bench (nothing
 /// reads them: the benchmarks that use it answer without touching files).

@@ -3,6 +3,7 @@ import Catalog
 import Coordinator
 import Foundation
 import PhotoProcessing
+import PhotomillCore
 
 /// What the coordinator needs besides its socket: catalog, exports, kinds, parameters.
 struct ClusterFlags: ParsableArguments {
@@ -33,16 +34,10 @@ struct ClusterFlags: ParsableArguments {
 
     func configuration(bind: [String], roots: [String]) -> CoordinatorConfiguration {
         var configuration = CoordinatorConfiguration(
-            bind: bind, roots: roots, kinds: Set(processing.kinds.compactMap { TaskKind(rawValue: $0.rawValue) }),
-            isCandidate: Self.isCandidate)
-        let options = processing.options
-        configuration.parameters.thumbnailSize = options.thumbnailSize
-        configuration.parameters.thumbnailQuality = options.thumbnailQuality
-        configuration.parameters.ocrLanguage = options.ocrLanguage
-        configuration.parameters.ocrMaxSide = options.ocrMaxSide
-        configuration.parameters.pixelLimit = options.pixelLimit
+            bind: bind, roots: roots, kinds: processing.kinds, isCandidate: Self.isCandidate)
+        configuration.parameters = processing.parameters
         if let leaseSeconds {
-            for kind in TaskKind.allCases { configuration.deadlines[kind] = leaseSeconds }
+            for kind in Kind.allCases { configuration.deadlines[kind] = leaseSeconds }
         }
         return configuration
     }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Catalog
 import Exports
 import Foundation
+import PhotomillCore
 
 extension Photomill {
     struct Export: ParsableCommand {
@@ -65,7 +66,7 @@ extension Photomill {
                 count += page.count
                 after = last.photoId
             }
-            try AtomicWrite.writeIfChanged(text, to: url)
+            try AtomicFile.write(text, to: url, onlyIfChanged: true)
             return count
         }
     }

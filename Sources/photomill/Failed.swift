@@ -1,6 +1,7 @@
 import ArgumentParser
 import Catalog
 import Foundation
+import PhotomillCore
 
 extension Photomill {
     struct Failed: ParsableCommand {
@@ -31,9 +32,9 @@ extension Photomill {
                 let attempts = failure.attempts == 1 ? "1 attempt" : "\(failure.attempts) attempts"
                 let when = failure.failedAt.map(isoTime) ?? "?"
                 out.append(failure.path)
-                out.append("  \(failure.kind) \(failure.errorClass ?? "?") · \(attempts) · last worker \(failure.worker ?? "none") · \(when)")
+                out.append("  \(failure.kind.rawValue) \(failure.errorClass?.rawValue ?? "?") · \(attempts) · last worker \(failure.worker ?? "none") · \(when)")
                 out.append("  \(failure.errorMessage ?? "(no message)")")
-                byClass[failure.errorClass ?? "?", default: 0] += 1
+                byClass[failure.errorClass?.rawValue ?? "?", default: 0] += 1
             }
             let classes = byClass.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
             out.append("\(failures.count) failed tasks" + (classes.isEmpty ? "" : " (\(classes))"))
@@ -44,8 +45,8 @@ extension Photomill {
 /// `failed --json`: one failed task.
 struct FailedLine: Encodable {
     let path: String
-    let kind: String
-    let errorClass: String?
+    let kind: Kind
+    let errorClass: ErrorClass?
     let message: String?
     let attempts: Int
     let worker: String?

@@ -2,6 +2,7 @@ import ArgumentParser
 import Exports
 import Foundation
 import PhotoProcessing
+import PhotomillCore
 
 extension Photomill {
     struct Inspect: ParsableCommand {
@@ -37,13 +38,13 @@ extension Photomill {
         func run() throws {
             var failures = 0
             var failedThumbnailWrites = 0
-            ProcessingPool.process(paths: files, kinds: processing.kinds, options: processing.options) { result in
+            ProcessingPool.process(paths: files, kinds: processing.kinds, parameters: processing.parameters) { result in
                 var thumbnailPath: String?
                 if let thumbnailDir, let thumbnail = result.thumbnail {
                     let name = result.hashes?.md5 ?? URL(fileURLWithPath: result.path).deletingPathExtension().lastPathComponent
                     let path = URL(fileURLWithPath: thumbnailDir).appendingPathComponent("\(name).jpg").path
                     do {
-                        try AtomicWrite.writeIfChanged(Data(thumbnail.jpeg), to: URL(fileURLWithPath: path))
+                        try AtomicFile.write(Data(thumbnail.jpeg), to: URL(fileURLWithPath: path), onlyIfChanged: true)
                         thumbnailPath = path
                     } catch {
                         failedThumbnailWrites += 1

@@ -1,4 +1,5 @@
 import Foundation
+import PhotomillCore
 import PhotoProcessing
 
 /// The shape of `inspect --json`: one object per file, absent values omitted.

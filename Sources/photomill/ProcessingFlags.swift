@@ -1,5 +1,5 @@
 import ArgumentParser
-import PhotoProcessing
+import PhotomillCore
 
 /// Flags that shape processing, shared by every command that processes photos.
 struct ProcessingFlags: ParsableArguments {
@@ -7,22 +7,22 @@ struct ProcessingFlags: ParsableArguments {
     var kindList: String = Kind.allCases.map(\.rawValue).joined(separator: ",")
 
     @Option(help: "Longest side of thumbnails in pixels (never upscaled).")
-    var thumbnailSize: Int = ProcessingOptions().thumbnailSize
+    var thumbnailSize: Int = ProcessingParameters().thumbnailSize
 
     @Option(help: "Tesseract language(s) for OCR, e.g. eng or eng+deu.")
-    var ocrLanguage: String = ProcessingOptions().ocrLanguage
+    var ocrLanguage: String = ProcessingParameters().ocrLanguage
 
     @Option(help: "Refuse to decode images with more megapixels than this.")
-    var maxMegapixels: Int = ProcessingOptions().pixelLimit / 1_000_000
+    var maxMegapixels: Int = ProcessingParameters().pixelLimit / 1_000_000
 
     var kinds: Set<Kind> { (try? Kind.parseList(kindList).get()) ?? Set(Kind.allCases) }
 
-    var options: ProcessingOptions {
-        var options = ProcessingOptions()
-        options.thumbnailSize = thumbnailSize
-        options.ocrLanguage = ocrLanguage
-        options.pixelLimit = maxMegapixels * 1_000_000
-        return options
+    var parameters: ProcessingParameters {
+        var parameters = ProcessingParameters()
+        parameters.thumbnailSize = thumbnailSize
+        parameters.ocrLanguage = ocrLanguage
+        parameters.pixelLimit = maxMegapixels * 1_000_000
+        return parameters
     }
 
     func validate() throws {

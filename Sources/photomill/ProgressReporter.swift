@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import PhotomillCore
 
 /// The live progress of `photomill run`, read from the catalog (a WAL reader, so it never
 /// slows the coordinator): on a terminal, a bar per kind with its rate and ETA, redrawn in
@@ -63,7 +64,7 @@ final class ProgressReporter: @unchecked Sendable {
     /// then photos, failures and elapsed time.
     static func bars(_ status: CatalogStatus, elapsed: Double, width: Int = 24) -> [String] {
         var lines: [String] = []
-        for kind in TaskKind.allCases where status.counts[kind] != nil {
+        for kind in Kind.allCases where status.counts[kind] != nil {
             let all = status.counts[kind]!.values.reduce(0, +)
             let finished = status.count(kind, .done) + status.count(kind, .failed)
             let fraction = all > 0 ? Double(finished) / Double(all) : 1
@@ -85,7 +86,7 @@ final class ProgressReporter: @unchecked Sendable {
 
     /// `1000 photos · hash 812/1000 · ocr 97/1000 · 3 failed · 41 tasks/s · ETA 3m10s · 1m02s`
     static func line(_ status: CatalogStatus, elapsed: Double) -> String {
-        let kinds = TaskKind.allCases.filter { status.counts[$0] != nil }.map { kind in
+        let kinds = Kind.allCases.filter { status.counts[$0] != nil }.map { kind in
             "\(kind.rawValue) \(status.count(kind, .done) + status.count(kind, .failed))/\(status.counts[kind]!.values.reduce(0, +))"
         }
         var parts = ["\(status.photos) photos"] + kinds

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Catalog
 import Foundation
-import PhotoProcessing
+import PhotomillCore
 
 extension Photomill {
     struct Reprocess: ParsableCommand {
@@ -25,10 +25,10 @@ extension Photomill {
         var all = false
 
         @Option(help: "Longest side of thumbnails the coordinator uses.")
-        var thumbnailSize: Int = ProcessingOptions().thumbnailSize
+        var thumbnailSize: Int = ProcessingParameters().thumbnailSize
 
         @Option(help: "Tesseract language(s) the coordinator uses.")
-        var ocrLanguage: String = ProcessingOptions().ocrLanguage
+        var ocrLanguage: String = ProcessingParameters().ocrLanguage
 
         @Flag(help: "Only say how many tasks would be requeued.")
         var dryRun = false
@@ -47,14 +47,11 @@ extension Photomill {
         }
 
         func run() throws {
-            var options = ProcessingOptions()
-            options.thumbnailSize = thumbnailSize
-            options.ocrLanguage = ocrLanguage
-            let recipes = Dictionary(uniqueKeysWithValues: Kind.allCases.compactMap { kind in
-                TaskKind(rawValue: kind.rawValue).map { ($0, options.recipe(for: kind)) }
-            })
+            var parameters = ProcessingParameters()
+            parameters.thumbnailSize = thumbnailSize
+            parameters.ocrLanguage = ocrLanguage
             let catalog = try catalog.open(.readWrite, mustExist: true)
-            let counts = try catalog.reprocess(matching: filters.filter(), currentRecipes: outdated ? recipes : nil,
+            let counts = try catalog.reprocess(matching: filters.filter(), currentRecipes: outdated ? parameters.recipes : nil,
                                                dryRun: dryRun, now: Date().timeIntervalSince1970)
             print(RequeueReport(counts: counts, dryRun: dryRun).render(json: json, verb: dryRun ? "would requeue" : "requeued",
                                                                         what: outdated ? "outdated results" : "results"))

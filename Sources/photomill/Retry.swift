@@ -1,6 +1,7 @@
 import ArgumentParser
 import Catalog
 import Foundation
+import PhotomillCore
 
 extension Photomill {
     struct Retry: ParsableCommand {
@@ -38,7 +39,7 @@ struct RequeueReport: Encodable {
     let tasks: Int
     let byKind: [String: Int]
 
-    init(counts: [TaskKind: Int], dryRun: Bool) {
+    init(counts: [Kind: Int], dryRun: Bool) {
         self.dryRun = dryRun
         tasks = counts.values.reduce(0, +)
         byKind = Dictionary(uniqueKeysWithValues: counts.map { ($0.key.rawValue, $0.value) })
@@ -46,7 +47,7 @@ struct RequeueReport: Encodable {
 
     func render(json: Bool, verb: String, what: String) -> String {
         if json { return jsonLine(self) }
-        let kinds = TaskKind.allCases.compactMap { kind in byKind[kind.rawValue].map { "\(kind.rawValue) \($0)" } }
+        let kinds = Kind.allCases.compactMap { kind in byKind[kind.rawValue].map { "\(kind.rawValue) \($0)" } }
         var line = "\(verb) \(tasks) \(what)" + (kinds.isEmpty ? "" : " (\(kinds.joined(separator: ", ")))")
         if !dryRun && tasks > 0 { line += "; a running coordinator picks them up, or run `photomill run` again" }
         return line

@@ -3,6 +3,7 @@ import Catalog
 import Coordinator
 import Exports
 import Foundation
+import PhotomillCore
 import Logging
 
 extension Photomill {

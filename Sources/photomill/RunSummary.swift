@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import PhotomillCore
 
 /// The summary `photomill run` prints at the end.
 struct RunSummary {
@@ -14,13 +15,13 @@ struct RunSummary {
         var lines: [String] = []
         lines.append("scanned: \(scan.added) new, \(scan.changed) changed, \(scan.unchanged) unchanged photos; \(scan.queuedTasks) tasks queued")
         lines.append(columns(["kind", "done", "failed", "pending", "leased"]))
-        for kind in TaskKind.allCases where status.counts[kind] != nil {
+        for kind in Kind.allCases where status.counts[kind] != nil {
             lines.append(columns([kind.rawValue] + [TaskState.done, .failed, .pending, .leased].map { String(status.count(kind, $0)) }))
         }
         if !failures.isEmpty {
             lines.append("failed tasks (first \(failures.count); all with `photomill failed`):")
             for failure in failures {
-                lines.append("  \(failure.kind) \(failure.errorClass ?? "?"): \(failure.errorMessage ?? failure.path)")
+                lines.append("  \(failure.kind.rawValue) \(failure.errorClass?.rawValue ?? "?"): \(failure.errorMessage ?? failure.path)")
             }
         }
         if restartedWorkers > 0 { lines.append("worker processes restarted after dying: \(restartedWorkers)") }

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import PhotoProcessing
+import Samples
 
 extension Photomill {
     struct Samples: ParsableCommand {

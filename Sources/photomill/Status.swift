@@ -1,6 +1,7 @@
 import ArgumentParser
 import Catalog
 import Foundation
+import PhotomillCore
 
 extension Photomill {
     struct Status: ParsableCommand {
@@ -89,7 +90,7 @@ struct StatusReport: Encodable {
         photos = status.photos
         var tasks: [String: [String: Int]] = [:]
         var throughput: [String: Rate] = [:]
-        for kind in TaskKind.allCases where status.counts[kind] != nil {
+        for kind in Kind.allCases where status.counts[kind] != nil {
             tasks[kind.rawValue] = Dictionary(uniqueKeysWithValues: TaskState.allCases.map { ($0.rawValue, status.count(kind, $0)) })
             let rate = status.rates[kind]
             throughput[kind.rawValue] = Rate(lastMinute: rate?.finished ?? 0, perSecond: ((rate?.perSecond ?? 0) * 100).rounded() / 100,
@@ -112,7 +113,7 @@ struct StatusReport: Encodable {
     func text() -> String {
         var lines = ["\(photos) photos · \(readAt)"]
         lines.append(columns(["kind", "pending", "leased", "done", "failed", "per min", "ETA"]))
-        for kind in TaskKind.allCases {
+        for kind in Kind.allCases {
             guard let counts = tasks[kind.rawValue], let rate = throughput[kind.rawValue] else { continue }
             lines.append(columns([kind.rawValue] + ["pending", "leased", "done", "failed"].map { String(counts[$0] ?? 0) }
                                  + [String(rate.lastMinute), rate.etaSeconds.map(duration) ?? "?"]))

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Catalog
-import PhotoProcessing
+import PhotomillCore
 
 /// `--kind` and `--path`, shared by failed, retry and reprocess.
 struct TaskFilterFlags: ParsableArguments {
@@ -20,38 +20,33 @@ struct TaskFilterFlags: ParsableArguments {
         }
     }
 
-    func filter(errorClass: String? = nil) -> TaskFilter {
-        let kinds = kind.flatMap { try? Kind.parseList($0).get() } ?? []
-        return TaskFilter(kinds: Set(kinds.compactMap { TaskKind(rawValue: $0.rawValue) }), errorClass: errorClass, pathGlob: path)
+    func filter(errorClass: ErrorClass? = nil) -> TaskFilter {
+        TaskFilter(kinds: kind.flatMap { try? Kind.parseList($0).get() } ?? [], errorClass: errorClass, pathGlob: path)
     }
 }
 
 /// `--class`, for failed tasks.
 struct ErrorClassFlag: ParsableArguments {
     @Option(name: .customLong("class"), help: ArgumentHelp("Only failures of this error class, e.g. corrupt, timeout.", valueName: "C"))
-    var errorClass: String?
+    var name: String?
 
-    /// The classes photomill itself records: the processors' (docs/processing.md) and the
-    /// coordinator's and workers' (docs/catalog.md).
-    static let known: Set<String> = [
-        "unreadable", "not-an-image", "unsupported-format", "too-large", "corrupt", "ocr-failed", "changed-since-scan",
-        "timeout", "worker-crashed", "interrupted", "protocol", "shutting-down",
-    ]
+    /// The class to filter by, if one was given.
+    var errorClass: ErrorClass? { name.map(ErrorClass.init(rawValue:)) }
 
     func validate() throws {
-        if let errorClass, errorClass.isEmpty || !errorClass.allSatisfy({ $0.isLowercase || $0.isNumber || $0 == "-" }) {
-            throw ValidationError("--class must be an error class such as corrupt or worker-crashed, not '\(errorClass)'")
+        if let name, name.isEmpty || !name.allSatisfy({ $0.isLowercase || $0.isNumber || $0 == "-" }) {
+            throw ValidationError("--class must be an error class such as corrupt or worker-crashed, not '\(name)'")
         }
     }
 
     /// Refuses a class that photomill never records and no failed task of this catalog has
     /// (a typo would otherwise match nothing, silently).
     func check(in catalog: Catalog) throws {
-        guard let errorClass, !Self.known.contains(errorClass) else { return }
+        guard let errorClass, case .other(let name) = errorClass else { return }
         let present = try catalog.failedClasses()
         guard present[errorClass] == nil else { return }
-        let listed = present.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }.joined(separator: ", ")
-        printError("photomill: --class '\(errorClass)' is not an error class of this catalog; failed tasks have: \(listed.isEmpty ? "none" : listed)")
+        let listed = present.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key) (\($0.value))" }.joined(separator: ", ")
+        printError("photomill: --class '\(name)' is not an error class of this catalog; failed tasks have: \(listed.isEmpty ? "none" : listed)")
         throw ExitCode(64)
     }
 }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
-import PhotoProcessing
+import PhotomillCore
 import Worker
 
 extension Photomill {
@@ -55,7 +55,7 @@ extension Photomill {
             }
             for map in maps {
                 let to = String(map.split(separator: "=", maxSplits: 1)[1])
-                guard roots.contains(where: { to == $0 || to.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }) else {
+                guard roots.contains(where: to.isPath(under:)) else {
                     throw ValidationError("--map \(map): \(to) is under no --root, so the worker would never read it; add --root \(to)")
                 }
             }

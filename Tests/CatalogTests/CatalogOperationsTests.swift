@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import PhotomillCore
 import Testing
 @testable import Catalog
 
@@ -19,7 +20,7 @@ import Testing
     /// Leases every due job and reports `outcome(kind)` for each kind, started at
     /// `startedAt` and ended at the `endedAt` of its photo.
     private func finish(now: Double, startedAt: Double, endedAt: (Int64) -> Double,
-                        outcome: (Int64, TaskKind) -> TaskOutcome, recipe: String = "r1") throws {
+                        outcome: (Int64, Kind) -> TaskOutcome, recipe: String = "r1") throws {
         var batch = CommitBatch()
         for job in try catalog.pendingJobs(afterPhoto: 0, now: now, limit: 1000) {
             let token = "t\(job.photoId)-\(job.kinds.map(\.rawValue).joined())-\(now)"
@@ -85,7 +86,7 @@ import Testing
     @Test func rateOfAYoungRunUsesTheTimeSinceItsFirstLease() throws {
         let now = 5_000.0
         _ = try catalog.record(files(8), kinds: [.metadata], now: now - 10)
-        try finish(now: now, startedAt: now - 4, endedAt: { _ in now - 1 }, outcome: { _, _ in .metadata(MetadataValues()) })
+        try finish(now: now, startedAt: now - 4, endedAt: { _ in now - 1 }, outcome: { _, _ in .metadata(PhotoMetadata()) })
         let rate = try #require(try catalog.status(now: now).rates[.metadata])
         #expect(rate.finished == 8 && abs(rate.perSecond - 2.0) < 1e-9)   // 8 in 4 s
         #expect(try catalog.status(now: now).etaSeconds == 0)
@@ -94,17 +95,17 @@ import Testing
     @Test func retryMovesMatchingFailuresBackWithAFreshBudget() throws {
         _ = try catalog.record(files(3) + files(2, folder: "other"), kinds: [.hash, .thumbnail], now: 1)
         try finish(now: 10, startedAt: 5, endedAt: { _ in 10 }, outcome: { _, kind in
-            kind == .thumbnail ? .failure(errorClass: "corrupt", message: "damaged", retryable: false)
-                : .failure(errorClass: "unreadable", message: "gone", retryable: false)
+            kind == .thumbnail ? .failure(errorClass: .corrupt, message: "damaged", retryable: false)
+                : .failure(errorClass: .unreadable, message: "gone", retryable: false)
         })
         #expect(try catalog.failedTasks().count == 10)
         #expect(try catalog.failedTasks(matching: TaskFilter(kinds: [.thumbnail])).count == 5)
-        #expect(try catalog.failedTasks(matching: TaskFilter(errorClass: "unreadable")).allSatisfy { $0.kind == "hash" })
+        #expect(try catalog.failedTasks(matching: TaskFilter(errorClass: .unreadable)).allSatisfy { $0.kind == .hash })
         let other = try catalog.failedTasks(matching: TaskFilter(kinds: [.thumbnail], pathGlob: "/other/*"))
         #expect(other.map(\.path) == ["/other/p0.jpg", "/other/p1.jpg"])
         #expect(other.allSatisfy { $0.worker == "w1" && $0.attempts == 1 && $0.failedAt == 10 && $0.errorMessage == "damaged" })
 
-        let filter = TaskFilter(kinds: [.thumbnail], errorClass: "corrupt", pathGlob: "/photos/*")
+        let filter = TaskFilter(kinds: [.thumbnail], errorClass: .corrupt, pathGlob: "/photos/*")
         #expect(try catalog.retryFailed(matching: filter, dryRun: true, now: 20) == [.thumbnail: 3])
         #expect(try catalog.latestRequeue() == 0, "a dry run changes nothing")
         #expect(try count("SELECT COUNT(*) FROM tasks WHERE state = 'failed'") == 10)
@@ -128,7 +129,7 @@ import Testing
         try catalog.pool.write { db in
             try db.execute(sql: "UPDATE tasks SET recipe = 'old' WHERE kind = 'thumbnail' AND photoId IN (1, 3)")
         }
-        let recipes: [TaskKind: String] = [.thumbnail: "current", .ocr: "current"]
+        let recipes: [Kind: String] = [.thumbnail: "current", .ocr: "current"]
         #expect(try catalog.reprocess(matching: TaskFilter(), currentRecipes: recipes, dryRun: true, now: 20) == [.thumbnail: 2])
         #expect(try catalog.reprocess(matching: TaskFilter(), currentRecipes: recipes, now: 20) == [.thumbnail: 2])
         let pending = try catalog.pool.read { db in try Int64.fetchAll(db, sql: "SELECT photoId FROM tasks WHERE state = 'pending' ORDER BY photoId") }
@@ -158,7 +159,7 @@ import Testing
         let texts: [Int64: String] = [1: "Opera tickets, row F", 2: "ferry to the opera house", 3: "Tour Eiffel", 4: "Big Ben: \"quotes\" AND NOT"]
         try finish(now: 10, startedAt: 5, endedAt: { _ in 10 }, outcome: { id, kind in
             guard kind == .metadata else { return .ocr(text: texts[id]!, confidence: 90, language: "eng") }
-            var values = MetadataValues()
+            var values = PhotoMetadata()
             let place = places[id]!
             values.gpsLatitude = place.0
             values.gpsLongitude = place.1

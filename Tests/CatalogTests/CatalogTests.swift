@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import PhotomillCore
 import Testing
 @testable import Catalog
 
@@ -20,7 +21,7 @@ import Testing
         Lease(photoId: job.photoId, kinds: job.kinds, token: token, worker: worker, leasedAt: now, expiresAt: now + 60)
     }
 
-    private func taskRow(_ photoId: Int64, _ kind: TaskKind) throws -> Row? {
+    private func taskRow(_ photoId: Int64, _ kind: Kind) throws -> Row? {
         try catalog.pool.read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM tasks WHERE photoId = ? AND kind = ?", arguments: [photoId, kind.rawValue])
         }
@@ -72,7 +73,7 @@ import Testing
                                               outcome: .hash(md5: "aa", sha256: "bb"), recipe: "r"),
                            worker: "w1", startedAt: 100, endedAt: 101),
             ReportedResult(result: TaskResult(photoId: jobs[1].photoId, kind: .hash, leaseToken: "bad",
-                                              outcome: .failure(errorClass: "unreadable", message: "gone", retryable: true), recipe: ""),
+                                              outcome: .failure(errorClass: .unreadable, message: "gone", retryable: true), recipe: ""),
                            worker: "w1", startedAt: 100, endedAt: 101),
         ]
         let report = try catalog.commit(batch, now: 101)
@@ -108,7 +109,7 @@ import Testing
     @Test func resultIsCommittedExactlyOnce() throws {
         _ = try catalog.record(files(1), kinds: [.metadata], now: 1)
         let job = try #require(try catalog.pendingJobs(afterPhoto: 0, now: 10, limit: 10).first)
-        var values = MetadataValues()
+        var values = PhotoMetadata()
         values.cameraMake = "Acme"
         values.gpsLatitude = -33.5
         let reported = ReportedResult(
@@ -127,7 +128,7 @@ import Testing
         let second = try catalog.commit(again, now: 102)
         #expect(second.committed.isEmpty && second.stale == ["t1"])
 
-        let stored = try catalog.pool.read { db in try MetadataValues.fetchOne(db, sql: "SELECT * FROM metadata") }
+        let stored = try catalog.pool.read { db in try Row.fetchOne(db, sql: "SELECT * FROM metadata").map(PhotoMetadata.init(row:)) }
         #expect(stored?.cameraMake == "Acme" && stored?.gpsLatitude == -33.5)
         let outcomes = try catalog.pool.read { db in try String.fetchAll(db, sql: "SELECT outcome FROM attempts ORDER BY id") }
         #expect(outcomes == ["done", "stale"])
@@ -154,7 +155,7 @@ import Testing
             var batch = CommitBatch()
             batch.leases = [lease(job, token: "t\(attempt)", now: now)]
             batch.results = [ReportedResult(result: TaskResult(photoId: job.photoId, kind: .ocr, leaseToken: "t\(attempt)",
-                                                               outcome: .failure(errorClass: "ocr-failed", message: "boom", retryable: true),
+                                                               outcome: .failure(errorClass: .ocrFailed, message: "boom", retryable: true),
                                                                recipe: "r"),
                                             worker: "w1", startedAt: now, endedAt: now + 1)]
             _ = try catalog.commit(batch, now: now + 1)
@@ -223,7 +224,7 @@ import Testing
     }
 
     @Test func ocrTravelsAsItsOwnJob() throws {
-        _ = try catalog.record(files(2), kinds: Set(TaskKind.allCases), now: 1)
+        _ = try catalog.record(files(2), kinds: Set(Kind.allCases), now: 1)
         let jobs = try catalog.pendingJobs(afterPhoto: 0, now: 10, limit: 10)
         #expect(jobs.map(\.kinds) == [[.hash, .metadata, .thumbnail], [.ocr], [.hash, .metadata, .thumbnail], [.ocr]])
         #expect(try catalog.pendingJobs(afterPhoto: jobs[0].photoId, now: 10, limit: 10).count == 2)
@@ -249,12 +250,12 @@ import Testing
     /// state: Catalog counts those itself (StateChanges), so a path that forgot to would
     /// show here.
     @Test func countsFollowEveryChangeOfState() throws {
-        func result(_ job: PendingJob, _ kind: TaskKind, token: String, _ outcome: TaskOutcome) -> ReportedResult {
+        func result(_ job: PendingJob, _ kind: Kind, token: String, _ outcome: TaskOutcome) -> ReportedResult {
             ReportedResult(result: TaskResult(photoId: job.photoId, kind: kind, leaseToken: token, outcome: outcome, recipe: "r"),
                            worker: "w1", startedAt: 100, endedAt: 101)
         }
         let hash = TaskOutcome.hash(md5: "aa", sha256: "bb")
-        let metadata = TaskOutcome.metadata(MetadataValues())
+        let metadata = TaskOutcome.metadata(PhotoMetadata())
         _ = try catalog.record(files(4), kinds: [.hash, .metadata], now: 1)
         try expectCountsAgree(catalog, "after the scan")
         let jobs = try catalog.pendingJobs(afterPhoto: 0, now: 10, limit: 10)
@@ -265,7 +266,7 @@ import Testing
         var batch = CommitBatch()
         batch.leases = [lease(jobs[0], token: "a"), lease(jobs[1], token: "b"), lease(jobs[2], token: "c")]
         batch.results = [result(jobs[0], .hash, token: "a", hash), result(jobs[0], .metadata, token: "a", metadata),
-                         result(jobs[2], .hash, token: "c", .failure(errorClass: "unreadable", message: "busy", retryable: true)),
+                         result(jobs[2], .hash, token: "c", .failure(errorClass: .unreadable, message: "busy", retryable: true)),
                          result(jobs[2], .metadata, token: "c", metadata)]
         _ = try catalog.commit(batch, now: 101)
         try expectCountsAgree(catalog, "after leases with results")
@@ -273,7 +274,7 @@ import Testing
         // leased → done; leased → failed; a stale result changes nothing.
         batch = CommitBatch()
         batch.results = [result(jobs[1], .hash, token: "b", hash),
-                         result(jobs[1], .metadata, token: "b", .failure(errorClass: "corrupt", message: "bad", retryable: false)),
+                         result(jobs[1], .metadata, token: "b", .failure(errorClass: .corrupt, message: "bad", retryable: false)),
                          result(jobs[3], .hash, token: "nobody's", hash)]
         #expect(try catalog.commit(batch, now: 102).stale == ["nobody's"])
         try expectCountsAgree(catalog, "after results of written leases")

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import PhotomillCore
 import Testing
 @testable import Catalog
 

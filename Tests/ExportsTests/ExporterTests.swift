@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import PhotomillCore
 import Testing
 @testable import Exports
 
@@ -38,14 +39,14 @@ import Testing
         var batch = CommitBatch()
         batch.leases = [Lease(photoId: 1, kinds: [.hash, .metadata, .thumbnail, .ocr], token: "t", worker: "w",
                               leasedAt: 1, expiresAt: 100)]
-        var values = MetadataValues()
+        var values = PhotoMetadata()
         values.dateTaken = "2019-07-14T18:22:05+10:00"
         values.cameraMake = "Korvex"
         values.gpsLatitude = -33.856784
         values.gpsLongitude = 151.215297
         values.pixelWidth = 4000
         values.pixelHeight = 3000
-        let outcomes: [(TaskKind, TaskOutcome)] = [
+        let outcomes: [(Kind, TaskOutcome)] = [
             (.hash, .hash(md5: "0123456789abcdef0123456789abcdef", sha256: String(repeating: "e", count: 64))),
             (.metadata, .metadata(values)),
             (.thumbnail, .thumbnail(width: 256, height: 192, jpeg: Data([0xFF, 0xD8, 0xFF, 0xD9]))),

@@ -1,6 +1,7 @@
 import Foundation
 import MillProtocol
 import SwiftProtobuf
+import PhotomillCore
 import Testing
 
 /// A valid sample with one field spoiled, and the field the violation must name.

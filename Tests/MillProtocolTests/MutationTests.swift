@@ -1,4 +1,5 @@
 import Foundation
+import PhotomillCore
 import MillProtocol
 import Testing
 

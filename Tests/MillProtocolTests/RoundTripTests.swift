@@ -1,5 +1,6 @@
 import Foundation
 import MillProtocol
+import PhotomillCore
 import SwiftProtobuf
 import Testing
 
@@ -89,11 +90,12 @@ struct RoundTripTests {
         #expect(MillCodec.encode(decoded)[2] == (try Samples.ready.serializedBytes() as Data))
     }
 
-    @Test("kind names match PhotoProcessing's")
+    @Test("kind names match PhotomillCore's")
     func kindNames() {
         #expect(Photomill_V1_Kind.known.map(\.name) == ["hash", "metadata", "thumbnail", "ocr"])
-        #expect(Photomill_V1_Kind(name: "ocr") == .ocr)
-        #expect(Photomill_V1_Kind(name: "unspecified") == nil)
+        #expect(Kind(rawValue: "ocr").map(Photomill_V1_Kind.init) == .ocr)
+        #expect(Kind(rawValue: "unspecified") == nil)
+        #expect(Kind(Photomill_V1_Kind.unspecified) == nil)
         #expect(Photomill_V1_Kind.UNRECOGNIZED(9).name == "kind(9)")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PhotomillCore
 import Testing
 @testable import PhotoProcessing
 
@@ -71,12 +72,12 @@ import Testing
     @Test func pixelLimitIsConfigurable() throws {
         let path = directory.appendingPathComponent("two-mp.png").path
         #expect(try Fixtures.run("vips", ["black", path, "2000", "1000"]).status == 0)
-        var options = ProcessingOptions()
+        var options = ProcessingParameters()
         options.pixelLimit = 1_999_999
-        let refused = PhotoProcessor(options: options).process(path: path, kinds: [.thumbnail])
+        let refused = PhotoProcessor(parameters: options).process(path: path, kinds: [.thumbnail])
         #expect(refused.errors[.thumbnail]?.errorClass == .tooLarge)
         options.pixelLimit = 2_000_000
-        let accepted = PhotoProcessor(options: options).process(path: path, kinds: [.thumbnail])
+        let accepted = PhotoProcessor(parameters: options).process(path: path, kinds: [.thumbnail])
         #expect(accepted.thumbnail?.width == 256)
         #expect(accepted.thumbnail?.height == 128)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import PhotomillCore
 import Testing
 @testable import PhotoProcessing
 

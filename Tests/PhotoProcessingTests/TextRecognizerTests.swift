@@ -1,4 +1,5 @@
 import Foundation
+import PhotomillCore
 import Testing
 @testable import PhotoProcessing
 
@@ -41,9 +42,9 @@ import Testing
     @Test func unknownLanguageFailsWithAHint() throws {
         let directory = try Fixtures.temporaryDirectory()
         let page = try Fixtures.textPage("Hello", in: directory)
-        var options = ProcessingOptions()
+        var options = ProcessingParameters()
         options.ocrLanguage = "xyz"
-        let result = PhotoProcessor(options: options).process(path: page.path, kinds: [.ocr])
+        let result = PhotoProcessor(parameters: options).process(path: page.path, kinds: [.ocr])
         #expect(result.errors[.ocr]?.errorClass == .ocrFailed)
         #expect(result.errors[.ocr]?.message.contains("tesseract-ocr-xyz") == true)
     }

@@ -1,24 +1,25 @@
 import Foundation
+import PhotomillCore
 
 /// What a worker reported for one kind of one photo, ready to be committed.
 public enum TaskOutcome: Sendable, Hashable {
     case hash(md5: String, sha256: String)
-    case metadata(MetadataValues)
+    case metadata(PhotoMetadata)
     case thumbnail(width: Int, height: Int, jpeg: Data)
     case ocr(text: String, confidence: Double, language: String)
-    case failure(errorClass: String, message: String, retryable: Bool)
+    case failure(errorClass: ErrorClass, message: String, retryable: Bool)
 }
 
 /// One kind's result under a lease.
 public struct TaskResult: Sendable, Hashable {
     public var photoId: Int64
-    public var kind: TaskKind
+    public var kind: Kind
     public var leaseToken: String
     public var outcome: TaskOutcome
     /// Code version and parameters that shaped the result.
     public var recipe: String
 
-    public init(photoId: Int64, kind: TaskKind, leaseToken: String, outcome: TaskOutcome, recipe: String) {
+    public init(photoId: Int64, kind: Kind, leaseToken: String, outcome: TaskOutcome, recipe: String) {
         self.photoId = photoId
         self.kind = kind
         self.leaseToken = leaseToken

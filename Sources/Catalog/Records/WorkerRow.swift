@@ -1,4 +1,5 @@
 import GRDB
+import PhotomillCore
 
 /// A row of `workers`: what the coordinator knows of a connected (or departed) worker.
 public struct WorkerRow: Sendable, Hashable, Codable, FetchableRecord {

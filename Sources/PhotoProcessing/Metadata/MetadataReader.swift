@@ -1,4 +1,5 @@
 import Foundation
+import PhotomillCore
 
 /// Reads `PhotoMetadata` from a photo's EXIF (libexif) and its image header (libvips).
 enum MetadataReader {

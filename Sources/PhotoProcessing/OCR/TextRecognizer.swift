@@ -1,5 +1,6 @@
 import CTesseract
 import Foundation
+import PhotomillCore
 
 /// One tesseract LSTM engine, used by one thread at a time and reused across photos
 /// (initialising an engine costs ~100 ms; recognising a page, ~300 ms and up).

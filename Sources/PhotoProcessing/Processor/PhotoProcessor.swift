@@ -1,4 +1,5 @@
 import CVips
+import PhotomillCore
 import Foundation
 
 /// Computes the requested kinds for one photo from a single read of its file.
@@ -6,11 +7,11 @@ import Foundation
 /// Not thread-safe: it keeps a tesseract engine for reuse, so give each thread its own
 /// processor (see `ProcessingPool`).
 public final class PhotoProcessor {
-    public var options: ProcessingOptions
+    public var parameters: ProcessingParameters
     private var recognizer: TextRecognizer?
 
-    public init(options: ProcessingOptions = ProcessingOptions()) {
-        self.options = options
+    public init(parameters: ProcessingParameters = ProcessingParameters()) {
+        self.parameters = parameters
     }
 
     public func process(path: String, kinds: Set<Kind>) -> PhotoResult {
@@ -19,7 +20,7 @@ public final class PhotoProcessor {
         do {
             bytes = try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
         } catch {
-            let cause = (error as NSError).localizedFailureReason ?? describe(error)
+            let cause = (error as NSError).localizedFailureReason ?? error.fileSystemReason
             for kind in kinds { result.errors[kind] = ProcessingError(.unreadable, "\(path): cannot read: \(cause)") }
             return result
         }
@@ -58,16 +59,16 @@ public final class PhotoProcessor {
         }
 
         let pixels = header.width * header.height
-        if pixels > options.pixelLimit {
-            let failure = ProcessingError(.tooLarge, "\(path): \(header.width)×\(header.height) is \(pixels / 1_000_000) megapixels, over the limit of \(options.pixelLimit / 1_000_000)")
+        if pixels > parameters.pixelLimit {
+            let failure = ProcessingError(.tooLarge, "\(path): \(header.width)×\(header.height) is \(pixels / 1_000_000) megapixels, over the limit of \(parameters.pixelLimit / 1_000_000)")
             for kind in decoding where kind.decodesPixels { result.errors[kind] = failure }
             return
         }
 
         if decoding.contains(.thumbnail) {
             do {
-                result.thumbnail = try Thumbnailer.make(from: bytes, longestSide: options.thumbnailSize,
-                                                        quality: options.thumbnailQuality)
+                result.thumbnail = try Thumbnailer.make(from: bytes, longestSide: parameters.thumbnailSize,
+                                                        quality: parameters.thumbnailQuality)
             } catch {
                 result.errors[.thumbnail] = ProcessingError(.corrupt, "\(path): image data is damaged: \(error.message)")
             }
@@ -85,14 +86,14 @@ public final class PhotoProcessor {
     private func recognizeText(in bytes: UnsafeRawBufferPointer, path: String) throws(ProcessingError) -> RecognizedText {
         let page: GreyImage
         do {
-            let image = try VipsImageRef.thumbnail(of: bytes, size: options.ocrMaxSide).flattenedSRGB(grey: true)
+            let image = try VipsImageRef.thumbnail(of: bytes, size: parameters.ocrMaxSide).flattenedSRGB(grey: true)
             page = GreyImage(width: image.width, height: image.height, pixels: try image.pixels())
             Vips.clearError()
         } catch {
             throw ProcessingError(.corrupt, "\(path): image data is damaged: \(error.message)")
         }
-        if recognizer == nil || recognizer?.language != options.ocrLanguage {
-            recognizer = try TextRecognizer(language: options.ocrLanguage)
+        if recognizer == nil || recognizer?.language != parameters.ocrLanguage {
+            recognizer = try TextRecognizer(language: parameters.ocrLanguage)
         }
         return recognizer!.recognize(page)
     }
@@ -114,15 +115,6 @@ public final class PhotoProcessor {
               let date = attributes[.modificationDate] as? Date else { return nil }
         return ISO8601Format.utc(date)
     }
-}
-
-func describe(_ error: any Error) -> String {
-    let ns = error as NSError
-    if ns.domain == NSCocoaErrorDomain, let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError,
-       underlying.domain == NSPOSIXErrorDomain {
-        return String(cString: strerror(Int32(underlying.code)))
-    }
-    return ns.localizedDescription
 }
 
 enum ISO8601Format {

@@ -1,4 +1,5 @@
 import Foundation
+import PhotomillCore
 
 /// Everything computed for one photo; each kind succeeded (its value is set) or failed
 /// (an entry in `errors`), independently of the others.

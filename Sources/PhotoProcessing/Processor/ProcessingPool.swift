@@ -1,4 +1,5 @@
 import Foundation
+import PhotomillCore
 
 /// Processes many files in parallel on threads it owns, one `PhotoProcessor` (and so one
 /// tesseract engine) per thread. libvips and tesseract block for a long time, so they
@@ -6,14 +7,14 @@ import Foundation
 public enum ProcessingPool {
     /// Calls `deliver` with each result, in the order of `paths`, on the calling thread;
     /// returns when every file is done.
-    public static func process(paths: [String], kinds: Set<Kind>, options: ProcessingOptions,
+    public static func process(paths: [String], kinds: Set<Kind>, parameters: ProcessingParameters,
                                threads: Int = ProcessInfo.processInfo.activeProcessorCount,
                                deliver: (PhotoResult) -> Void) {
         let state = SharedState(count: paths.count)
         let threadCount = max(1, min(threads, paths.count))
         for _ in 0..<threadCount {
             let thread = Thread {
-                let processor = PhotoProcessor(options: options)
+                let processor = PhotoProcessor(parameters: parameters)
                 while let index = state.nextIndex() {
                     state.store(processor.process(path: paths[index], kinds: kinds), at: index)
                 }

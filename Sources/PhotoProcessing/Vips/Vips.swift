@@ -32,9 +32,10 @@ enum Vips {
     }
 }
 
-struct VipsError: Error, CustomStringConvertible {
-    let message: String
-    var description: String { message }
+/// What libvips said when an operation failed (its error buffer's text).
+public struct VipsError: Error, Sendable, CustomStringConvertible {
+    public let message: String
+    public var description: String { message }
 }
 
 /// Owns one `VipsImage` reference and drops it in `deinit`.

@@ -1,4 +1,5 @@
 import Foundation
+import PhotomillCore
 import MillProtocol
 
 /// Spoils valid frame sets the ways a broken or hostile peer might: bit flips, cuts,

@@ -1,5 +1,6 @@
-import CVips
 import Foundation
+import PhotoProcessing
+import PhotomillCore
 
 extension SampleScene {
     /// Black text on a white page, wrapped to the page width, as a scanner would see a
@@ -13,16 +14,15 @@ extension SampleScene {
         let margin = max(8, width / 12)
         let textWidth = width - 2 * margin
         guard textWidth > 0 else { throw SampleError(file: nil, message: "a text page \(width) pixels wide has no room for text") }
-        let mask: VipsImageRef
-        let ink: [UInt8]
+        let mask: (width: Int, height: Int, ink: [UInt8])
         do {
-            mask = try textMask(text, font: font, width: textWidth, dpi: dpi)
-            ink = try mask.pixels()
+            mask = try ImageEncoder.textMask(escapeMarkup(text), font: font, width: textWidth, dpi: dpi)
         } catch {
             throw SampleError(file: nil, message: "cannot render text with font '\(font)': \(error.message)")
         }
+        let ink = mask.ink
         let pageHeight = height ?? mask.height + 2 * margin
-        guard pageHeight > 0, mask.bands == 1, ink.count == mask.width * mask.height else {
+        guard pageHeight > 0 else {
             throw SampleError(file: nil, message: "libvips rendered text as an unexpected image")
         }
 
@@ -48,16 +48,6 @@ extension SampleScene {
             }
         }
         return RGBImage(width: width, height: pageHeight, pixels: pixels)
-    }
-
-    /// One band, 255 where there is ink, as tall as the wrapped text.
-    private static func textMask(_ text: String, font: String, width: Int, dpi: Int) throws(VipsError) -> VipsImageRef {
-        try Vips.ensureInitialised()
-        var out: UnsafeMutablePointer<VipsImage>?
-        guard pm_vips_text(&out, escapeMarkup(text), font, Int32(width), Int32(dpi)) == 0, let out else {
-            throw VipsError(message: Vips.takeError())
-        }
-        return VipsImageRef(out)
     }
 
     /// vips_text reads Pango markup.

@@ -1,6 +1,8 @@
 import Foundation
+import PhotomillCore
 import Testing
 @testable import PhotoProcessing
+@testable import Samples
 
 struct SampleGeneratorTests {
     static let vipsInstalled = SampleTestTools.path(of: "vips") != nil

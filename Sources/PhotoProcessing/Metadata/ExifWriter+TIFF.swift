@@ -6,7 +6,7 @@ extension ExifWriter {
     /// photomill reads them there. libexif lays out exactly that structure, so the file
     /// is libexif's TIFF with the image tags added to IFD0 and the pixels appended. The
     /// pixels come last because libexif reads at most 64 KiB.
-    static func tiff(_ image: RGBImage, fields: ExifFields) -> [UInt8] {
+    public static func tiff(_ image: RGBImage, fields: ExifFields) -> [UInt8] {
         let builder = ExifBuilder()
         add(fields, to: builder)
         builder.long(.zero, 0x0100, UInt32(image.width))                  // ImageWidth

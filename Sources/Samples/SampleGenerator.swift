@@ -1,4 +1,6 @@
 import Foundation
+import PhotoProcessing
+import PhotomillCore
 
 /// Plans and writes a folder of realistic sample photos: the same seed gives the same
 /// files, byte for byte.

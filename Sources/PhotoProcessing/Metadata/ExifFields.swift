@@ -23,5 +23,5 @@ public struct ExifFields: Sendable, Hashable, Codable {
 
     public init() {}
 
-    var isEmpty: Bool { self == ExifFields() }
+    public var isEmpty: Bool { self == ExifFields() }
 }

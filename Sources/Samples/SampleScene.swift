@@ -1,4 +1,6 @@
 import Foundation
+import PhotoProcessing
+import PhotomillCore
 
 /// A made-up landscape, the same pixels for the same seed: a sky gradient, hills, a
 /// sun, buildings and trees with mild noise, so that encoders and thumbnailers see

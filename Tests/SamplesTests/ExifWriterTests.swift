@@ -1,6 +1,8 @@
 import Foundation
+import PhotomillCore
 import Testing
 @testable import PhotoProcessing
+@testable import Samples
 
 /// External programs the sample tests use as independent judges.
 enum SampleTestTools {

@@ -1,5 +1,6 @@
-/// The parameters that shape results. Everything here is part of a result's recipe.
-public struct ProcessingOptions: Sendable, Hashable, Codable {
+/// The parameters that shape results: set by the coordinator, sent with each JOB, used by
+/// the processors. Everything here is part of a result's recipe.
+public struct ProcessingParameters: Sendable, Hashable, Codable {
     /// Longest side of a thumbnail in pixels; smaller images are never upscaled.
     public var thumbnailSize: Int = 256
     public var thumbnailQuality: Int = 80
@@ -13,7 +14,7 @@ public struct ProcessingOptions: Sendable, Hashable, Codable {
     public init() {}
 }
 
-extension ProcessingOptions {
+extension ProcessingParameters {
     /// Bumped when a processor's code changes what it produces for the same input.
     public static let codeVersions: [Kind: Int] = [.hash: 1, .metadata: 1, .thumbnail: 1, .ocr: 1]
 
@@ -27,5 +28,10 @@ extension ProcessingOptions {
         case .thumbnail: return "thumbnail/\(version) size=\(thumbnailSize) q=\(thumbnailQuality)"
         case .ocr: return "ocr/\(version) lang=\(ocrLanguage) side=\(ocrMaxSide)"
         }
+    }
+
+    /// The recipe of every kind.
+    public var recipes: [Kind: String] {
+        Dictionary(uniqueKeysWithValues: Kind.allCases.map { ($0, recipe(for: $0)) })
     }
 }

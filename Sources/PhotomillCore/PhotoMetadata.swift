@@ -1,6 +1,7 @@
-/// What a photo says about itself. Property names are the public vocabulary of photomill:
-/// `inspect --json`, the catalog and the plist exports all use them. Absent or garbage
-/// values stay `nil`, never 0 or "".
+/// What a photo says about itself: one record from the processor through the wire and the
+/// catalog to the exports. Property names are the public vocabulary of photomill:
+/// `inspect --json`, the catalog's `metadata` columns and the plist exports all use them.
+/// Absent or garbage values stay `nil`, never 0 or "".
 public struct PhotoMetadata: Sendable, Hashable, Codable {
     /// When the photo was taken, ISO 8601 local time (`2008-05-30T15:56:01`), with the
     /// offset (`+02:00`) when the file records one.

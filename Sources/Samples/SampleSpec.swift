@@ -1,4 +1,6 @@
 import Foundation
+import PhotoProcessing
+import PhotomillCore
 
 /// How a sample is encoded. JPEG carries EXIF written by `ExifWriter`; PNG (eXIf chunk)
 /// and HEIC (HEVC through libheif's x265 encoder, which Debian 12 ships) carry it through

@@ -1,5 +1,6 @@
-import CVips
 import Foundation
+import PhotoProcessing
+import PhotomillCore
 
 extension SampleGenerator {
     /// The bytes of one sample file; a function of `spec` alone.
@@ -47,25 +48,18 @@ extension SampleGenerator {
     }
 
     func encode(_ image: RGBImage, format: SampleFormat, exif: ExifFields) throws(VipsError) -> [UInt8] {
+        let embedded = exif.isEmpty ? nil : ImageEncoder.Exif(payload: ExifWriter.payload(exif), orientation: exif.orientation ?? 1)
         switch format {
         case .tiff:
             return ExifWriter.tiff(image, fields: exif)
         case .jpeg:
-            let vipsImage = try VipsImageRef.fromPixels(image.pixels, width: image.width, height: image.height, bands: 3)
             // Stripped, so the only EXIF is ours and it comes first.
-            let jpeg = try vipsImage.encode { pm_vips_jpegsave($0, $1, $2, 90, 1) }
-            return exif.isEmpty ? jpeg : ExifWriter.insert(ExifWriter.payload(exif), intoJPEG: jpeg)
-        case .png, .heic:
-            let vipsImage = try VipsImageRef.fromPixels(image.pixels, width: image.width, height: image.height, bands: 3)
-            if !exif.isEmpty {
-                vipsImage.setBlob("exif-data", ExifWriter.payload(exif))
-                // libvips rewrites the EXIF Orientation from this field when saving.
-                vips_image_set_int(vipsImage.pointer, "orientation", Int32(exif.orientation ?? 1))
-            }
-            if format == .png {
-                return PNGChunks.withOneExifBeforeImageData(try vipsImage.encode { pm_vips_pngsave($0, $1, $2) })
-            }
-            return try vipsImage.encode { pm_vips_heifsave($0, $1, $2, 60) }
+            let jpeg = try ImageEncoder.jpeg(image, quality: 90)
+            return embedded.map { ExifWriter.insert($0.payload, intoJPEG: jpeg) } ?? jpeg
+        case .png:
+            return PNGChunks.withOneExifBeforeImageData(try ImageEncoder.png(image, exif: embedded))
+        case .heic:
+            return try ImageEncoder.heic(image, quality: 60, exif: embedded)
         }
     }
 
@@ -79,7 +73,7 @@ extension SampleGenerator {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
-            throw SampleError(file: directory.path, message: "cannot create the folder: \(describe(error))")
+            throw SampleError(file: directory.path, message: "cannot create the folder: \(error.fileSystemReason)")
         }
 
         let state = WriteState(total: specs.count, progress: progress)
@@ -91,7 +85,7 @@ extension SampleGenerator {
                 let spec = specs[index]
                 do {
                     let bytes = try render(spec)
-                    try Self.writeAtomically(Data(bytes), to: directory.appendingPathComponent(spec.file))
+                    try Self.write(Data(bytes), to: directory.appendingPathComponent(spec.file))
                     state.finished()
                 } catch {
                     state.fail(index: index, error as? SampleError ?? SampleError(file: spec.file, message: "\(error)"))
@@ -103,28 +97,18 @@ extension SampleGenerator {
 
         let manifest = SampleManifest(seed: seed, files: specs)
         do {
-            try Self.writeAtomically(try manifest.encoded(), to: directory.appendingPathComponent(SampleManifest.fileName))
+            try Self.write(try manifest.encoded(), to: directory.appendingPathComponent(SampleManifest.fileName))
         } catch {
             throw error as? SampleError ?? SampleError(file: SampleManifest.fileName, message: "\(error)")
         }
         return specs
     }
 
-    /// Readers see the old file or the new one, never a part: a temporary file in the
-    /// same folder, then rename(2).
-    static func writeAtomically(_ data: Data, to url: URL) throws {
-        let temporary = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+    private static func write(_ data: Data, to url: URL) throws(SampleError) {
         do {
-            try data.write(to: temporary)
+            try AtomicFile.write(data, to: url)
         } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw SampleError(file: url.path, message: "cannot write: \(describe(error))")
-        }
-        guard rename(temporary.path, url.path) == 0 else {
-            let cause = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(at: temporary)
-            throw SampleError(file: url.path, message: "cannot rename into place: \(cause)")
+            throw SampleError(file: error.path, message: error.message)
         }
     }
 }

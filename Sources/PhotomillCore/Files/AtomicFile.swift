@@ -1,0 +1,47 @@
+import Foundation
+
+/// Whole-file output that a reader sees old or new, never in part: a temporary file in
+/// the same folder (`.NAME.PID.RANDOM.tmp`), then rename(2). The exports, the samples and
+/// the CLI's outputs all write this way.
+public enum AtomicFile {
+    /// Writes `data` to `url`; with `onlyIfChanged`, not when the file already holds
+    /// exactly these bytes. Returns whether it wrote.
+    @discardableResult
+    public static func write(_ data: Data, to url: URL, onlyIfChanged: Bool = false) throws(AtomicFileError) -> Bool {
+        if onlyIfChanged, let existing = try? Data(contentsOf: url, options: .mappedIfSafe), existing == data { return false }
+        let temporary = url.deletingLastPathComponent()
+            .appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+        do {
+            try data.write(to: temporary)
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw AtomicFileError(path: url.path, message: "cannot write: \(error.fileSystemReason)")
+        }
+        guard rename(temporary.path, url.path) == 0 else {
+            let cause = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(at: temporary)
+            throw AtomicFileError(path: url.path, message: "cannot rename into place: \(cause)")
+        }
+        return true
+    }
+}
+
+/// A file `AtomicFile` could not write: which, and why.
+public struct AtomicFileError: Error, Sendable, CustomStringConvertible {
+    public let path: String
+    public let message: String
+    public var description: String { "\(path): \(message)" }
+}
+
+extension Error {
+    /// Why a file operation failed, in the words of the system (`Permission denied`, `No
+    /// space left on device`), not Foundation's wrapping of them.
+    public var fileSystemReason: String {
+        let ns = self as NSError
+        if ns.domain == NSCocoaErrorDomain, let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError,
+           underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        return ns.localizedDescription
+    }
+}
