@@ -107,6 +107,13 @@ let package = Package(
         .testTarget(
             name: "SamplesTests",
             dependencies: ["Samples", "PhotoProcessing", "PhotomillCore"]),
+        // The scheduler and the worker's protocol side, alone, with a manual clock.
+        .testTarget(
+            name: "CoordinatorTests",
+            dependencies: ["Coordinator", "Catalog", "MillProtocol", "PhotomillCore", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(
+            name: "WorkerTests",
+            dependencies: ["Worker", "PhotomillCore", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "CatalogTests",
             dependencies: ["Catalog", "PhotomillCore"]),

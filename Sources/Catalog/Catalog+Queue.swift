@@ -9,6 +9,14 @@ public struct PendingJob: Sendable, Hashable {
     public var size: Int64
     public var mtimeNs: Int64
     public var kinds: [Kind]
+
+    public init(photoId: Int64, path: String, size: Int64, mtimeNs: Int64, kinds: [Kind]) {
+        self.photoId = photoId
+        self.path = path
+        self.size = size
+        self.mtimeNs = mtimeNs
+        self.kinds = kinds
+    }
 }
 
 /// A lease the coordinator granted: the tasks become `leased` under `token`.
@@ -104,6 +112,8 @@ public struct CommitReport: Sendable {
     public var retriedTasks = 0
     /// Photo ids whose results changed (for the exporter).
     public var touchedPhotos: Set<Int64> = []
+
+    public init() {}
 }
 
 /// Exponential backoff with jitter for retried tasks.
@@ -118,8 +128,14 @@ public struct RetryPolicy: Sendable {
 
     /// The delay before attempt `attempts + 1`: base·2^(attempts-1), ±50 % jitter, capped.
     public func delay(afterAttempt attempts: Int) -> Double {
+        var system = SystemRandomNumberGenerator()
+        return delay(afterAttempt: attempts, using: &system)
+    }
+
+    /// The same, jittered with `generator` (a seeded one replays the same delays).
+    public func delay(afterAttempt attempts: Int, using generator: inout some RandomNumberGenerator) -> Double {
         let exponential = baseDelay * pow(2, Double(max(0, attempts - 1)))
-        return min(maxDelay, exponential * Double.random(in: 0.5...1.5))
+        return min(maxDelay, exponential * Double.random(in: 0.5...1.5, using: &generator))
     }
 }
 

@@ -54,7 +54,7 @@ extension Catalog {
                 status.counts[kind, default: [:]][state] = row["n"]
             }
             status.photos = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM photos") ?? 0
-            status.workers = try WorkerRow.fetchAll(db, sql: "SELECT * FROM workers ORDER BY state, id")
+            status.workers = try Row.fetchAll(db, sql: "SELECT * FROM workers ORDER BY state, id").compactMap(WorkerRow.init(row:))
             status.waiting = try waits(db)
             status.violations = try violationCounts(db)
             return status

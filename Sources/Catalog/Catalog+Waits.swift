@@ -3,11 +3,11 @@ import PhotomillCore
 
 extension Catalog {
     /// Replaces the reasons why tasks wait (kind → reason; empty: nothing waits for a worker).
-    public func recordWaiting(_ reasons: [String: String]) throws(CatalogError) {
+    public func recordWaiting(_ reasons: [Kind: String]) throws(CatalogError) {
         try write { db in
             try db.execute(sql: "DELETE FROM waits")
             for (kind, reason) in reasons {
-                try db.execute(sql: "INSERT INTO waits (kind, reason) VALUES (?, ?)", arguments: [kind, reason])
+                try db.execute(sql: "INSERT INTO waits (kind, reason) VALUES (?, ?)", arguments: [kind.rawValue, reason])
             }
         }
     }

@@ -60,7 +60,7 @@ struct StatusReport: Encodable {
     struct Worker: Encodable {
         let id: String
         let host: String
-        let state: String
+        let state: WorkerRow.State
         let slots: Int
         let inFlight: Int
         let done: Int
@@ -123,7 +123,7 @@ struct StatusReport: Encodable {
             lines.append("\(remaining) tasks to go; ETA " + (etaSeconds.map(duration) ?? "unknown (nothing finished in the last minute)"))
         }
         lines += waiting.sorted { $0.key < $1.key }.map { "waiting: \(tasks[$0.key]?["pending"] ?? 0) \($0.key) tasks: \($0.value)" }
-        let connected = workers.filter { $0.state == "connected" }
+        let connected = workers.filter { $0.state == .connected }
         lines.append("workers: \(connected.count) connected, \(workers.count - connected.count) gone")
         if !connected.isEmpty {
             // Wider than columns(): "in flight" and "last seen" fill its 9 characters.

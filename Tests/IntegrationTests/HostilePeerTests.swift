@@ -49,10 +49,10 @@ import ZeroMQ
         #expect(json["droppedMessages"] as? [String: Int] == expected, "\(status.stdout)")
         #expect(try PhotomillBinary.run(["status", "--catalog", bench.catalog.path]).stdout.contains("dropped messages: \(expected.values.reduce(0, +))"))
 
-        // Logged at most once per peer per minute.
-        let logged = loud.coordinatorLog.components(separatedBy: "\n").filter { $0.contains("dropped a message from peer") }
+        // Logged at most once per peer per minute (the peer is the line's `peer` metadata).
+        let logged = loud.coordinatorLog.components(separatedBy: "\n").filter { $0.hasSuffix("dropped a message") }
         for peer in ["hostile-flood", "hostile-worker", "hostile-stranger"] {
-            #expect(logged.filter { $0.contains("peer \(peer) ") }.count == 1, "\(peer): \(logged)")
+            #expect(logged.filter { $0.contains(" peer=\(peer) ") }.count == 1, "\(peer): \(logged)")
         }
         #expect(logged.count <= 4, "\(logged)")
 

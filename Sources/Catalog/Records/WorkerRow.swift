@@ -2,7 +2,7 @@ import GRDB
 import PhotomillCore
 
 /// A row of `workers`: what the coordinator knows of a connected (or departed) worker.
-public struct WorkerRow: Sendable, Hashable, Codable, FetchableRecord {
+public struct WorkerRow: Sendable, Hashable, Codable {
     public var id: String
     public var host: String
     public var slots: Int
@@ -10,15 +10,14 @@ public struct WorkerRow: Sendable, Hashable, Codable, FetchableRecord {
     public var kinds: String
     /// Comma-separated OCR languages.
     public var ocrLanguages: String
-    /// "connected" or "gone".
-    public var state: String
+    public var state: State
     public var connectedAt: Double
     public var lastSeen: Double
     public var inFlight: Int
     public var done: Int
     public var failed: Int
 
-    public init(id: String, host: String, slots: Int, kinds: String, ocrLanguages: String, state: String,
+    public init(id: String, host: String, slots: Int, kinds: String, ocrLanguages: String, state: State,
                 connectedAt: Double, lastSeen: Double, inFlight: Int, done: Int, failed: Int) {
         self.id = id
         self.host = host
@@ -33,6 +32,18 @@ public struct WorkerRow: Sendable, Hashable, Codable, FetchableRecord {
         self.failed = failed
     }
 
+    /// `workers.state`.
+    public enum State: String, Sendable, Hashable, Codable {
+        case connected, gone
+    }
+
+    init?(row: Row) {
+        guard let state = State(rawValue: row["state"]) else { return nil }
+        self.init(id: row["id"], host: row["host"], slots: row["slots"], kinds: row["kinds"], ocrLanguages: row["ocrLanguages"],
+                  state: state, connectedAt: row["connectedAt"], lastSeen: row["lastSeen"], inFlight: row["inFlight"],
+                  done: row["done"], failed: row["failed"])
+    }
+
     func upsert(_ db: Database) throws {
         try db.cachedStatement(sql: """
             INSERT INTO workers (id, host, slots, kinds, ocrLanguages, state, connectedAt, lastSeen, inFlight, done, failed)
@@ -40,6 +51,6 @@ public struct WorkerRow: Sendable, Hashable, Codable, FetchableRecord {
             ON CONFLICT(id) DO UPDATE SET host = excluded.host, slots = excluded.slots, kinds = excluded.kinds,
                 ocrLanguages = excluded.ocrLanguages, state = excluded.state, lastSeen = excluded.lastSeen,
                 inFlight = excluded.inFlight, done = excluded.done, failed = excluded.failed
-            """).execute(arguments: [id, host, slots, kinds, ocrLanguages, state, connectedAt, lastSeen, inFlight, done, failed])
+            """).execute(arguments: [id, host, slots, kinds, ocrLanguages, state.rawValue, connectedAt, lastSeen, inFlight, done, failed])
     }
 }

@@ -9,6 +9,9 @@ public struct MonotonicInstant: Comparable, Hashable, Sendable, CustomStringConv
 
     public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
 
+    /// Before any reading of the clock: the time of something that never happened.
+    public static let distantPast = MonotonicInstant(nanoseconds: Int64.min / 4)
+
     public static func now() -> MonotonicInstant {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)

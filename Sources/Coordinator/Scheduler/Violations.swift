@@ -1,6 +1,6 @@
 import Foundation
-import PhotomillCore
 import Logging
+import PhotomillCore
 
 /// Malformed or unexpected messages: dropped, counted by reason, and logged at most once
 /// per peer per minute so a hostile peer cannot flood the log. The counts since the last
@@ -9,16 +9,16 @@ struct Violations {
     private(set) var counts: [String: Int] = [:]
     /// Counted since `takeUncommitted()` last ran.
     private var uncommitted: [String: Int] = [:]
-    private var lastLogged: [Data: Double] = [:]
+    private var lastLogged: [Data: MonotonicInstant] = [:]
 
-    mutating func record(_ reason: String, from peer: Data, detail: String, logger: Logger, at time: Double) {
+    mutating func record(_ reason: String, from peer: Data, detail: String, logger: Logger, at now: MonotonicInstant) {
         counts[reason, default: 0] += 1
         uncommitted[reason, default: 0] += 1
-        if time - (lastLogged[peer] ?? 0) >= 60 {
-            lastLogged[peer] = time
-            logger.warning("dropped a message from peer \(peer.printable) (\(reason)): \(detail)")
+        if now - (lastLogged[peer] ?? .distantPast) >= 60 {
+            lastLogged[peer] = now
+            logger.warning("dropped a message", metadata: ["peer": "\(peer.printable)", "reason": "\(reason)", "detail": "\(detail)"])
         }
-        if lastLogged.count > 10_000 { lastLogged = lastLogged.filter { time - $0.value < 60 } }
+        if lastLogged.count > 10_000 { lastLogged = lastLogged.filter { now - $0.value < 60 } }
     }
 
     /// The counts not yet handed to a commit; they are forgotten here.

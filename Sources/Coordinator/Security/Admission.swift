@@ -59,7 +59,8 @@ public struct AdmissionError: Error, CustomStringConvertible, Sendable {
 /// (checked every second); a list that does not parse is refused and the old one kept.
 public final class Admission: @unchecked Sendable {
     // @unchecked: `list`, `generation`, `reloadRequested` and `stopping` are guarded by
-    // `lock`; the socket belongs to the handler thread.
+    // `lock`; the socket belongs to the handler thread; `thread` is written by `start` and
+    // read by `stop`, both on the coordinator's thread.
     public static let zapDomain = "photomill"
     public let path: String
     private let logger: Logger
@@ -68,8 +69,7 @@ public final class Admission: @unchecked Sendable {
     private var _generation = 0
     private var reloadRequested = false
     private var stopping = false
-    private let stopped = DispatchSemaphore(value: 0)
-    private var started = false
+    private var thread: OwnedThread<Void>?
 
     public init(path: String, logger: Logger) throws(AdmissionError) {
         self.path = path
@@ -83,16 +83,13 @@ public final class Admission: @unchecked Sendable {
         let socket = try ZMQSocket(context: context, type: .rep)
         try socket.set(.linger, to: 0)
         try socket.bind("inproc://zeromq.zap.01")
-        started = true
         let stamp = Self.stamp(path)
         // The socket moves to the handler thread here and is used only there.
-        let thread = Thread { [self] in serve(socket, stamp: stamp) }
-        thread.name = "photomill-zap"
-        thread.start()
+        thread = OwnedThread(name: "pm-zap") { [self] in serve(socket, stamp: stamp) }
         if keyCount == 0 {
-            logger.warning("the allow-list \(path) has no key: no worker will be admitted until one is added")
+            logger.warning("the allow-list has no key: no worker will be admitted until one is added", metadata: ["allow.file": "\(path)"])
         } else {
-            logger.info("admitting \(keyCount) worker keys from \(path)")
+            logger.info("admitting worker keys", metadata: ["allow.file": "\(path)", "allow.keys": "\(keyCount)"])
         }
     }
 
@@ -107,15 +104,14 @@ public final class Admission: @unchecked Sendable {
     func allows(_ key: String) -> Bool { lock.withLock { list.keys.contains(key) } }
 
     func stop() {
-        guard started else { return }
         lock.withLock { stopping = true }
-        stopped.wait()
+        thread?.join()
     }
 
     private func serve(_ socket: ZMQSocket, stamp initial: ListFile?) {
         var stamp = initial
-        var lastCheck = Date().timeIntervalSince1970
-        var refusedLogged: [String: Double] = [:]
+        var lastCheck = MonotonicInstant.now()
+        var refusedLogged: [String: MonotonicInstant] = [:]
         var poller = Poller()
         _ = poller.register(socket)
         while !lock.withLock({ stopping }) {
@@ -125,7 +121,7 @@ public final class Admission: @unchecked Sendable {
                     _ = try? socket.send(reply, dontWait: true)
                 }
             }
-            let time = Date().timeIntervalSince1970
+            let time = MonotonicInstant.now()
             let asked = lock.withLock { () -> Bool in
                 defer { reloadRequested = false }
                 return reloadRequested
@@ -139,11 +135,9 @@ public final class Admission: @unchecked Sendable {
             }
         }
         socket.close()
-        stopped.signal()
     }
 
     private func reloadList(asked: Bool) {
-        let why = asked ? "SIGHUP" : "file changed"
         do {
             let fresh = try AllowList.load(path)
             let old = lock.withLock { () -> AllowList in
@@ -152,16 +146,19 @@ public final class Admission: @unchecked Sendable {
             }
             let removed = old.keys.subtracting(fresh.keys).count
             let added = fresh.keys.subtracting(old.keys).count
-            logger.notice("allow-list reloaded (\(why)): \(fresh.keys.count) keys, \(added) added, \(removed) removed")
+            logger.notice(asked ? "allow-list reloaded (SIGHUP)" : "allow-list reloaded (file changed)", metadata: [
+                "allow.file": "\(path)", "allow.keys": "\(fresh.keys.count)", "allow.added": "\(added)", "allow.removed": "\(removed)",
+            ])
         } catch {
-            logger.error("allow-list not reloaded (\(why)), keeping the previous \(keyCount) keys: \(error)")
+            logger.error(asked ? "allow-list not reloaded (SIGHUP): keeping the previous keys" : "allow-list not reloaded (file changed): keeping the previous keys",
+                         metadata: ["allow.keys": "\(keyCount)", "error": "\(error)"])
         }
     }
 
     /// Request: version, request id, domain, address, identity, mechanism, credentials
     /// (CURVE: the client's 32-byte public key). Reply: version, request id, status code,
     /// status text, user id, metadata.
-    private func answer(_ request: [Data], refusedLogged: inout [String: Double]) -> [Data] {
+    private func answer(_ request: [Data], refusedLogged: inout [String: MonotonicInstant]) -> [Data] {
         let id = request.count > 1 ? request[1] : Data()
         guard request.count >= 7, request[0] == Data("1.0".utf8), request[5] == Data("CURVE".utf8),
               request[6].count == 32, let key = try? Curve.z85Encode(request[6])
@@ -173,12 +170,13 @@ public final class Admission: @unchecked Sendable {
         }
         // Public keys are not secret; naming the refused one is what the operator needs
         // to add it. At most once a minute per key, so a stranger cannot flood the log.
-        let time = Date().timeIntervalSince1970
-        if time - (refusedLogged[key] ?? 0) > 60 {
+        let time = MonotonicInstant.now()
+        if time - (refusedLogged[key] ?? .distantPast) > 60 {
             if refusedLogged.count > 1000 { refusedLogged.removeAll() }
             refusedLogged[key] = time
             let address = String(decoding: request[3], as: UTF8.self)
-            logger.warning("refused a worker from \(address): key \(key) is not in \(path)")
+            logger.warning("refused a worker: its key is not in the allow-list",
+                           metadata: ["peer.address": "\(address)", "worker.key": "\(key)", "allow.file": "\(path)"])
         }
         return [Data("1.0".utf8), id, Data("400".utf8), Data("key not allowed".utf8), Data(), Data()]
     }

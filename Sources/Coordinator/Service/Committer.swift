@@ -11,7 +11,8 @@ import PhotomillCore
 /// loop's next batch grows, so batches get larger exactly when SQLite is the bottleneck.
 final class Committer: @unchecked Sendable {
     // @unchecked: `work`, `done` and `stopping` are guarded by `condition`; the pipe's
-    // write end is used by the committer's thread only, its read end by the loop only.
+    // write end is used by the committer's thread only, its read end and `isBusy` by the
+    // loop only; `thread` is set once, in `init`.
     struct Work {
         var batch: CommitBatch
         var acks: [PendingAck]
@@ -33,9 +34,8 @@ final class Committer: @unchecked Sendable {
     private var done: Done?
     private var stopping = false
     /// Loop side: a batch was submitted and its report not yet collected.
-    private(set) var isBusy = false
-    /// Loop side: the tasks whose leases are in the batch being written.
-    private(set) var leasesInFlight: [Lease] = []
+    private var isBusy = false
+    private var thread: OwnedThread<Void>?
 
     init(catalog: Catalog, retry: RetryPolicy) throws {
         var descriptors: [Int32] = [0, 0]
@@ -50,8 +50,7 @@ final class Committer: @unchecked Sendable {
         signalDescriptor = descriptors[1]
         self.catalog = catalog
         self.retry = retry
-        let thread = Thread { [self] in serve() }
-        thread.start()
+        thread = OwnedThread(name: "pm-committer") { [self] in serve() }
     }
 
     deinit {
@@ -63,7 +62,6 @@ final class Committer: @unchecked Sendable {
     func submit(_ batch: CommitBatch, acks: [PendingAck], now: Double) {
         precondition(!isBusy, "one batch at a time")
         isBusy = true
-        leasesInFlight = batch.leases
         condition.withLock {
             work = Work(batch: batch, acks: acks, now: now)
             condition.broadcast()
@@ -81,25 +79,20 @@ final class Committer: @unchecked Sendable {
             defer { done = nil }
             return done
         }
-        if finished != nil {
-            isBusy = false
-            leasesInFlight = []
-        }
+        if finished != nil { isBusy = false }
         return finished
     }
 
+    /// Stops the thread once the batch it is writing, if any, is written.
     func stop() {
         condition.withLock {
             stopping = true
             condition.broadcast()
         }
+        thread?.join()
     }
 
     private func serve() {
-        // Named for `top -H` and the benchmark's CPU per thread (at most 15 bytes). Not
-        // Thread.name, which Foundation applies only once the thread's creator has
-        // recorded its handle, a race with the thread's first steps.
-        try? "pm-committer".write(toFile: "/proc/thread-self/comm", atomically: false, encoding: .utf8)
         while true {
             let next: Work? = condition.withLock {
                 while work == nil && !stopping { condition.wait() }
@@ -123,9 +116,3 @@ final class Committer: @unchecked Sendable {
     }
 }
 
-/// An ACK that may go out only once its batch is committed.
-struct PendingAck: Hashable {
-    var routingId: Data
-    var jobID: String
-    var token: String
-}

@@ -4,10 +4,12 @@ import PhotomillCore
 import Logging
 
 /// Walks the photo folders and records every candidate in the catalog, in batches, on a
-/// thread of its own. Unchanged files (same path, size and mtime) create no work.
+/// thread of its own that starts with it. Unchanged files (same path, size and mtime)
+/// create no work.
 final class Scanner: @unchecked Sendable {
-    // @unchecked: `summary`, `finished` and `failure` are guarded by `lock`; the rest is
-    // immutable or used only by the scanning thread.
+    // @unchecked: `summary`, `finished`, `failure` and `stopping` are guarded by `lock`;
+    // `thread` is set once, in `init`; the rest is immutable or used only by the
+    // scanning thread.
     private let catalog: Catalog
     private let roots: [String]
     private let kinds: Set<Kind>
@@ -17,6 +19,8 @@ final class Scanner: @unchecked Sendable {
     private var _summary = ScanSummary()
     private var _finished = false
     private var _failure: CatalogError?
+    private var stopping = false
+    private var thread: OwnedThread<Void>?
     private let batchSize = 500
 
     init(catalog: Catalog, roots: [String], kinds: Set<Kind>, isCandidate: @escaping @Sendable (String) -> Bool,
@@ -26,27 +30,30 @@ final class Scanner: @unchecked Sendable {
         self.kinds = kinds
         self.isCandidate = isCandidate
         self.logger = logger
+        thread = OwnedThread(name: "pm-scanner") { [self] in
+            do throws(CatalogError) {
+                try scan()
+            } catch {
+                lock.withLock { _failure = error }
+                logger.error("scan stopped", metadata: ["error": "\(error)"])
+            }
+            lock.withLock { _finished = true }
+        }
     }
 
     var summary: ScanSummary { lock.withLock { _summary } }
     var finished: Bool { lock.withLock { _finished } }
     var failure: CatalogError? { lock.withLock { _failure } }
 
-    func start() {
-        let thread = Thread { [self] in
-            do throws(CatalogError) {
-                try scan()
-            } catch {
-                lock.withLock { _failure = error }
-                logger.error("scan stopped: \(error)")
-            }
-            lock.withLock { _finished = true }
-        }
-        thread.name = "photomill-scanner"
-        thread.start()
+    /// Ends the walk at the next file (what was recorded stays) and waits for the thread.
+    func stop() {
+        lock.withLock { stopping = true }
+        thread?.join()
     }
 
-    func scan() throws(CatalogError) {
+    private var isStopping: Bool { lock.withLock { stopping } }
+
+    private func scan() throws(CatalogError) {
         var batch: [ScannedFile] = []
         for root in roots {
             let rootPath = URL(fileURLWithPath: root).standardizedFileURL.path
@@ -57,7 +64,7 @@ final class Scanner: @unchecked Sendable {
                     batch.removeAll(keepingCapacity: true)
                 }
             } unreadable: { (path, reason) throws(CatalogError) in
-                try catalog.recordUnreadable(path: path, message: "\(path): \(reason)", kinds: kinds, now: Date().timeIntervalSince1970)
+                try catalog.recordUnreadable(path: path, message: "\(path): \(reason)", kinds: kinds, now: WallClock.now())
             }
         }
         try record(batch)
@@ -65,7 +72,7 @@ final class Scanner: @unchecked Sendable {
 
     private func record(_ batch: [ScannedFile]) throws(CatalogError) {
         guard !batch.isEmpty else { return }
-        let added = try catalog.record(batch, kinds: kinds, now: Date().timeIntervalSince1970)
+        let added = try catalog.record(batch, kinds: kinds, now: WallClock.now())
         lock.withLock { _summary = _summary + added }
     }
 
@@ -77,10 +84,11 @@ final class Scanner: @unchecked Sendable {
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
         } catch {
-            logger.warning("cannot list \(directory): \(error.localizedDescription)")
+            logger.warning("cannot list a folder", metadata: ["folder": "\(directory)", "error": "\(error.localizedDescription)"])
             return
         }
         for name in names where !name.hasPrefix(".") {
+            guard !isStopping else { return }
             let path = directory == "/" ? "/" + name : directory + "/" + name
             var info = stat()
             guard lstat(path, &info) == 0 else {

@@ -1,0 +1,81 @@
+import Catalog
+import Foundation
+import PhotomillCore
+
+// RESULT, FAIL and EXTEND: what a worker says about the jobs it holds.
+extension Scheduler {
+    mutating func result(jobID: String, token: String, reports: [KindReport], from session: WorkerSession, at now: ClockReading) {
+        guard let flight = claim(jobID, token: token, session: session) ?? departures.take(jobID, token: token) else {
+            // Its lease was taken back and forgotten, or it never was this worker's.
+            reject(session.routingId, reason: "unknown-job", detail: "RESULT for a job it does not hold: " + jobID, at: now)
+            acks.append(PendingAck(routingId: session.routingId, jobID: jobID, token: token))
+            return
+        }
+        // A job taken back from a worker that was only slow: the commit finds the token
+        // stale and records that.
+        accept(Self.taskResults(reports, lease: flight.lease), flight: flight, jobID: jobID, session: session, at: now)
+    }
+
+    mutating func fail(jobID: String, token: String, errorClass: ErrorClass, message: String, retryable: Bool,
+                       from session: WorkerSession, at now: ClockReading) {
+        guard let flight = claim(jobID, token: token, session: session) ?? departures.take(jobID, token: token) else {
+            reject(session.routingId, reason: "unknown-job", detail: "FAIL for a job it does not hold: " + jobID, at: now)
+            acks.append(PendingAck(routingId: session.routingId, jobID: jobID, token: token))
+            return
+        }
+        if errorClass == .shuttingDown {
+            // A draining worker hands the job back: no attempt used (PROTOCOL.md, error classes).
+            batch.releases.append(Release(lease: flight.lease, reason: .shutdown, message: message))
+            acks.append(PendingAck(routingId: session.routingId, jobID: jobID, token: flight.lease.token))
+            return
+        }
+        let outcome = TaskOutcome.failure(errorClass: errorClass, message: message, retryable: retryable)
+        accept(Self.failures(outcome, lease: flight.lease), flight: flight, jobID: jobID, session: session, at: now)
+    }
+
+    /// The in-flight job a RESULT or FAIL answers, if the sender holds it.
+    mutating func claim(_ jobID: String, token: String, session: WorkerSession) -> InFlight? {
+        // A lease inherited from a previous coordinator is known by its token alone: the
+        // job id the worker re-sends was given by that coordinator.
+        guard let flight = inFlight[token], flight.jobID == jobID || flight.inherited else { return nil }
+        let sameConnection: Bool = flight.routingId == session.routingId
+        let sameWorker: Bool = flight.lease.worker == session.workerId
+        guard sameConnection || sameWorker else { return nil }
+        inFlight[token] = nil
+        tokenForJob[flight.jobID] = nil
+        session.holding.remove(token)
+        changedWorkers.insert(session.routingId)
+        return flight
+    }
+
+    mutating func accept(_ results: [TaskResult], flight: InFlight, jobID: String, session: WorkerSession, at now: ClockReading) {
+        let failedAny: Bool = results.contains { (result: TaskResult) -> Bool in
+            if case .failure = result.outcome { return true }
+            return false
+        }
+        if failedAny { session.failed += 1 } else { session.done += 1 }
+        for result in results {
+            batch.results.append(ReportedResult(result: result, worker: session.workerId, startedAt: flight.lease.leasedAt, endedAt: now.wall))
+        }
+        acks.append(PendingAck(routingId: session.routingId, jobID: jobID, token: flight.lease.token))
+    }
+
+    /// The task results of a RESULT for `lease`. A kind the lease names but the result
+    /// lacks counts as a retryable failure (`protocol`), so no task is left leased forever;
+    /// a kind it does not name is ignored.
+    static func taskResults(_ reports: [KindReport], lease: Lease) -> [TaskResult] {
+        lease.kinds.map { kind in
+            guard let report = reports.first(where: { $0.kind == kind }) else {
+                return TaskResult(photoId: lease.photoId, kind: kind, leaseToken: lease.token,
+                                  outcome: .failure(errorClass: .protocol, message: "the worker sent no result for \(kind.rawValue)", retryable: true),
+                                  recipe: "")
+            }
+            return TaskResult(photoId: lease.photoId, kind: kind, leaseToken: lease.token, outcome: report.outcome, recipe: report.recipe)
+        }
+    }
+
+    /// The same failure for every kind of `lease` (a FAIL, or a file the coordinator could not send).
+    static func failures(_ outcome: TaskOutcome, lease: Lease) -> [TaskResult] {
+        lease.kinds.map { TaskResult(photoId: lease.photoId, kind: $0, leaseToken: lease.token, outcome: outcome, recipe: "") }
+    }
+}

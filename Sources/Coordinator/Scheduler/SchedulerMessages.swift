@@ -1,0 +1,108 @@
+import Catalog
+import Foundation
+import MillProtocol
+import PhotomillCore
+
+// What the scheduler hears and says, in photomill's vocabulary. The service converts
+// to and from the wire (Service/CoordinatorService+Wire.swift); nothing here is protobuf.
+
+/// A worker's READY.
+struct WorkerHello: Sendable, Hashable {
+    var workerId: String
+    var host: String
+    var slots: Int
+    /// The kinds it offers that this revision knows.
+    var kinds: Set<Kind>
+    var ocrLanguages: Set<String>
+    /// Path prefixes (the coordinator's namespace) it reads itself.
+    var pathRoots: [String]
+}
+
+/// One kind's outcome in a RESULT.
+struct KindReport: Sendable, Hashable {
+    var kind: Kind
+    var outcome: TaskOutcome
+    var recipe: String
+}
+
+/// What a registered worker may send after READY.
+enum WorkerMessage: Sendable {
+    case result(jobID: String, token: String, reports: [KindReport])
+    case fail(jobID: String, token: String, errorClass: ErrorClass, message: String, retryable: Bool)
+    case extend(jobID: String, token: String, extraSeconds: Double)
+    case heartbeat
+    case disconnect
+    /// A valid command that workers never send (JOB, ACK, a READY of a known peer is
+    /// `Scheduler.ready`'s business).
+    case unexpected(Command)
+
+    var command: Command {
+        switch self {
+        case .result: .result
+        case .fail: .fail
+        case .extend: .extend
+        case .heartbeat: .heartbeat
+        case .disconnect: .disconnect
+        case .unexpected(let command): command
+        }
+    }
+}
+
+/// A job to send: the service builds the JOB (and reads the file when the worker takes
+/// it as bytes), then tells the scheduler if it could not (`Scheduler.jobNotSent`).
+struct JobOrder: Sendable, Hashable {
+    var jobID: String
+    var token: String
+    var job: PendingJob
+    /// The worker reads no path of this file: its bytes travel in the JOB.
+    var fileInBlobs: Bool
+}
+
+/// Why a dispatched job never left.
+enum NotSent: Sendable, Hashable {
+    /// The socket refused it (EHOSTUNREACH: the peer is gone; liveness will drop it).
+    case unreachable
+    /// The coordinator could not read the file to send it as bytes: settled like a FAIL
+    /// from the worker, an attempt with the cause.
+    case fileUnreadable(ErrorClass, String)
+}
+
+/// A page of due work the scheduler asks for (`Catalog.pendingJobs`).
+struct PageRequest: Sendable, Hashable {
+    var afterPhoto: Int64
+    var limit: Int
+    var kinds: Set<Kind>
+    /// The wall-clock time the tasks' `notBefore` (a stored timestamp) is compared with.
+    var dueBy: Double
+}
+
+/// Coordinator → worker, besides JOB.
+enum ControlMessage: Sendable, Hashable {
+    case heartbeat
+    case ack(committed: [String], discarded: [String])
+    case disconnect(reason: String)
+}
+
+/// What the scheduler asks its service to do, in order.
+enum SchedulerAction: Sendable {
+    case sendJob(JobOrder, to: Data)
+    case send(ControlMessage, to: Data)
+    /// Write the batch in one transaction (on the committer's thread), then call
+    /// `Scheduler.committed` with its report and these ACKs. `wall`: its timestamp.
+    case commit(CommitBatch, acks: [PendingAck], wall: Double)
+    /// Read `Catalog.latestRequeue()` and call `Scheduler.requeueMarkRead`.
+    case readRequeueMark
+    /// Read the page and call `Scheduler.pageFetched`.
+    case fetchPage(PageRequest)
+    /// Replace why each kind waits (`Catalog.recordWaiting`).
+    case recordWaits([Kind: String])
+    /// These photos' results were just committed (the exports follow them).
+    case committedPhotos([Int64])
+}
+
+/// An ACK that may go out only once its batch is committed.
+struct PendingAck: Hashable, Sendable {
+    var routingId: Data
+    var jobID: String
+    var token: String
+}

@@ -1,0 +1,109 @@
+import Catalog
+import Foundation
+import MillProtocol
+import PhotomillCore
+import SwiftProtobuf
+
+// The protocol edge of the scheduler: wire messages in, scheduler events out, and back.
+
+extension WorkerHello {
+    init(_ ready: Photomill_V1_Ready) {
+        self.init(workerId: ready.workerID, host: ready.host, slots: Int(ready.slots),
+                  kinds: Set(ready.kinds.compactMap(Kind.init)), ocrLanguages: Set(ready.ocrLanguages),
+                  pathRoots: ready.pathRoots)
+    }
+}
+
+extension WorkerMessage {
+    /// Any command but READY (which is `WorkerHello`).
+    init(_ message: MillMessage) {
+        switch message {
+        case .result(let result, let blobs):
+            self = .result(jobID: result.jobID, token: result.leaseToken, reports: result.results.compactMap { KindReport($0, blobs: blobs) })
+        case .fail(let fail):
+            self = .fail(jobID: fail.jobID, token: fail.leaseToken, errorClass: ErrorClass(rawValue: fail.errorClass),
+                         message: fail.message, retryable: fail.retryable)
+        case .extend(let extend):
+            self = .extend(jobID: extend.jobID, token: extend.leaseToken, extraSeconds: Double(extend.extraMs) / 1000)
+        case .heartbeat:
+            self = .heartbeat
+        case .disconnect:
+            self = .disconnect
+        case .ready, .job, .ack:
+            self = .unexpected(message.command)
+        }
+    }
+}
+
+extension KindReport {
+    /// Nil for a kind this revision does not know.
+    init?(_ entry: Photomill_V1_KindResult, blobs: [Data]) {
+        guard let kind = Kind(entry.kind) else { return nil }
+        let outcome: TaskOutcome
+        switch entry.outcome {
+        case .hashes(let h): outcome = .hash(md5: h.md5, sha256: h.sha256)
+        case .metadata(let m): outcome = .metadata(PhotoMetadata(m))
+        case .thumbnail(let t):
+            let index = Int(t.blobIndex)
+            guard blobs.indices.contains(index) else {
+                outcome = .failure(errorClass: .protocol, message: "thumbnail blob \(index) missing", retryable: true)
+                break
+            }
+            outcome = .thumbnail(width: Int(t.width), height: Int(t.height), jpeg: Data(blobs[index]))
+        case .ocr(let o): outcome = .ocr(text: o.text, confidence: o.confidence, language: o.language)
+        case .failure(let f): outcome = .failure(errorClass: ErrorClass(rawValue: f.errorClass), message: f.message, retryable: f.retryable)
+        case nil: outcome = .failure(errorClass: .protocol, message: "empty result for \(kind.rawValue)", retryable: true)
+        }
+        self.init(kind: kind, outcome: outcome, recipe: entry.recipe)
+    }
+}
+
+extension ControlMessage {
+    var wire: MillMessage {
+        switch self {
+        case .heartbeat: .heartbeat()
+        case .ack(let committed, let discarded): .ack(.with { $0.committed = committed; $0.discarded = discarded })
+        case .disconnect(let reason): .disconnect(.with { $0.reason = reason })
+        }
+    }
+}
+
+/// JOB bodies. The fields every job of a run with the same kinds shares (the processing
+/// parameters, the deadlines) are encoded once per set of kinds and appended to each job's
+/// own fields: encoding them was a third of the cost of encoding a JOB.
+struct JobEncoder {
+    let configuration: CoordinatorConfiguration
+    private var tails: [[Kind]: Data] = [:]
+
+    init(configuration: CoordinatorConfiguration) {
+        self.configuration = configuration
+    }
+
+    mutating func frames(_ order: JobOrder, blobs: [Data]) -> [Data] {
+        var message = Photomill_V1_Job()
+        message.jobID = order.jobID
+        message.photoID = order.job.photoId
+        message.path = order.job.path
+        message.fileSize = UInt64(order.job.size)
+        message.fileMtimeNs = order.job.mtimeNs
+        message.kinds = order.job.kinds.map(Photomill_V1_Kind.init)
+        message.leaseToken = order.token
+        message.fileInBlobs = order.fileInBlobs
+        return MillCodec.encodeJob(message, tail: tail(order.job.kinds), blobs: blobs)
+    }
+
+    private mutating func tail(_ kinds: [Kind]) -> Data {
+        if let tail = tails[kinds] { return tail }
+        var fields = Photomill_V1_Job()
+        fields.deadlines = kinds.map { kind in
+            var entry = Photomill_V1_KindDeadline()
+            entry.kind = Photomill_V1_Kind(kind)
+            entry.deadlineMs = UInt32(configuration.deadline(for: kind) * 1000)
+            return entry
+        }
+        fields.parameters = Photomill_V1_ProcessingParameters(configuration.parameters)
+        let tail = MillCodec.jobTail(fields)
+        tails[kinds] = tail
+        return tail
+    }
+}

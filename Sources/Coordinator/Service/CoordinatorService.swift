@@ -1,0 +1,264 @@
+import Catalog
+import Foundation
+import Logging
+import MillProtocol
+import PhotomillCore
+import ZeroMQ
+
+/// The coordinator's service: the thin loop around the `Scheduler`. It owns the ROUTER
+/// socket, the committer and scanner threads and the clocks, and runs on one thread (the
+/// caller of `run()`), which polls the socket with the scheduler's nearest timer as its
+/// timeout. Each loop turn hands the scheduler what came in, ticks it, has it dispatch,
+/// and carries out what it asks (`perform`). protocols/PROTOCOL.md is the normative
+/// description of what goes over the socket.
+public final class CoordinatorService: @unchecked Sendable {
+    // @unchecked: `stopping` is guarded by `lock`; everything else belongs to the thread
+    // inside `run()`.
+    public let configuration: CoordinatorConfiguration
+    private let catalog: Catalog
+    private let logger: Logger
+    private let lock = NSLock()
+    private var stopping = false
+    /// Called (on the coordinator's thread) with the photo ids whose results were just committed.
+    public var onCommitted: (@Sendable ([Int64]) -> Void)?
+    /// Called once (on the coordinator's thread) as soon as there is work: tasks left
+    /// unfinished in the catalog, or the scan queued some. `photomill run` starts its
+    /// workers here, so that a re-run over an unchanged tree starts none.
+    public var onWorkPending: (@Sendable () -> Void)?
+    private var announcedWork = false
+
+    public private(set) var boundEndpoints: [String] = []
+
+    public init(configuration: CoordinatorConfiguration, catalog: Catalog, logger: Logger) {
+        self.configuration = configuration
+        self.catalog = catalog
+        self.logger = logger
+    }
+
+    public func stop() {
+        lock.withLock { stopping = true }
+    }
+
+    private var isStopping: Bool { lock.withLock { stopping } }
+
+    /// What a run ended with.
+    public struct Outcome: Sendable {
+        public var scan: ScanSummary
+        public var violations: [String: Int]
+    }
+
+    /// Binds, scans and serves until `stop()` (or, with `exitWhenDone`, until no task is
+    /// pending or leased). `onBound` is called once the sockets are bound.
+    public func run(onBound: (([String]) -> Void)? = nil) throws -> Outcome {
+        let context = try ZMQContext()
+        let router = try ZMQSocket(context: context, type: .router)
+        defer { router.close() }
+        try router.set(.routerMandatory, to: true)
+        try router.set(.linger, to: 0)
+        try router.set(.maxMessageSize, to: Int64(Limits.default.maxFrameBytes))
+        router.maxFrames = Limits.default.maxFrames + 1          // + the routing id frame
+        let admission = configuration.security?.admission
+        defer { admission?.stop() }
+        var admittedGeneration = 0
+        if let security = configuration.security {
+            // Handler first, options before bind (docs/zeromq.md): no handshake without a verdict.
+            try security.admission.start(context: context)
+            try router.set(.zapDomain, to: Admission.zapDomain)
+            try router.set(.zapEnforceDomain, to: true)
+            try router.set(.curveServer, to: true)
+            try router.set(.curveSecretKey, to: security.secretKey)
+            admittedGeneration = security.admission.generation
+        }
+        for endpoint in configuration.bind {
+            try router.bind(endpoint)
+            boundEndpoints.append(try router.lastEndpoint)
+        }
+        onBound?(boundEndpoints)
+        let committer = try Committer(catalog: catalog, retry: configuration.retry)
+        defer { committer.stop() }
+        var loop = Loop(service: self, router: router, committer: committer,
+                        scheduler: Scheduler(configuration: configuration, logger: logger, at: .now()))
+        try catalog.forgetWorkers()
+        try loop.perform(loop.scheduler.start(at: .now()))
+        loop.scheduler.adopt((try? catalog.outstandingLeases()) ?? [], at: .now())
+
+        let scanner = Scanner(catalog: catalog, roots: configuration.roots, kinds: configuration.kinds,
+                              isCandidate: configuration.isCandidate, logger: logger)
+
+        var poller = Poller()
+        let socketIndex = poller.register(router)
+        let committedIndex = poller.register(fileDescriptor: committer.wakeDescriptor)
+        var lastDoneCheck = MonotonicInstant.distantPast
+        if try catalog.unfinishedTaskCount() > 0 { announceWork() }
+        while !isStopping {
+            for ready in try poller.poll(timeoutMilliseconds: loop.scheduler.pollTimeout(at: .now())) {
+                if ready.index == socketIndex { try loop.receiveAll() }
+                if ready.index == committedIndex, let done = committer.collect() { try loop.settle(done) }
+            }
+            if let admission, admission.generation != admittedGeneration {
+                admittedGeneration = admission.generation
+                try loop.perform(loop.scheduler.allowListChanged(allows: admission.allows, at: .now()))
+            }
+            try loop.perform(loop.scheduler.tick(at: .now()))
+            // The clock read now, not the turn's: a commit earlier in this turn may have
+            // re-queued a task, and the catalog tells a lease from a later re-queue by time.
+            try loop.perform(loop.scheduler.dispatch(at: .now()))
+            if let failure = scanner.failure { throw failure }
+            if !announcedWork && scanner.summary.queuedTasks > 0 { announceWork() }
+            let now = MonotonicInstant.now()
+            if configuration.exitWhenDone && scanner.finished && loop.scheduler.isIdle && now - lastDoneCheck > 0.2 {
+                lastDoneCheck = now
+                try loop.flushAndWait()
+                if try catalog.unfinishedTaskCount() == 0 { break }
+                announceWork()     // e.g. `photomill retry` during the scan
+            }
+        }
+        try loop.shutdown(grace: configuration.exitWhenDone ? 0 : 5)
+        scanner.stop()
+        return Outcome(scan: scanner.summary, violations: loop.scheduler.violationCounts)
+    }
+
+    private func announceWork() {
+        guard !announcedWork else { return }
+        announcedWork = true
+        onWorkPending?()
+    }
+
+    /// What one run of the loop holds: the scheduler and the means to carry out its actions.
+    private struct Loop {
+        let service: CoordinatorService
+        let router: ZMQSocket
+        let committer: Committer
+        var scheduler: Scheduler
+        var jobs: JobEncoder
+
+        init(service: CoordinatorService, router: ZMQSocket, committer: Committer, scheduler: Scheduler) {
+            self.service = service
+            self.router = router
+            self.committer = committer
+            self.scheduler = scheduler
+            jobs = JobEncoder(configuration: scheduler.configuration)
+        }
+
+        var security: CoordinatorConfiguration.Security? { scheduler.configuration.security }
+
+        mutating func perform(_ actions: [SchedulerAction]) throws {
+            for action in actions {
+                switch action {
+                case .sendJob(let order, let peer):
+                    sendJob(order, to: peer)
+                case .send(let message, let peer):
+                    send(MillCodec.encode(message.wire), to: peer)
+                case .commit(let batch, let acks, let wall):
+                    committer.submit(batch, acks: acks, now: wall)
+                case .readRequeueMark:
+                    try perform(scheduler.requeueMarkRead(try service.catalog.latestRequeue(), at: .now()))
+                case .fetchPage(let request):
+                    let page = try service.catalog.pendingJobs(afterPhoto: request.afterPhoto, now: request.dueBy,
+                                                               limit: request.limit, kinds: request.kinds)
+                    scheduler.pageFetched(page, for: request, at: .now())
+                case .recordWaits(let waits):
+                    do {
+                        try service.catalog.recordWaiting(waits)
+                    } catch {
+                        service.logger.warning("cannot record why tasks wait", metadata: ["error": "\(error)"])
+                        scheduler.waitsNotRecorded()
+                    }
+                case .committedPhotos(let ids):
+                    service.onCommitted?(ids)
+                }
+            }
+        }
+
+        /// A worker that cannot read the file's path gets its bytes, read here (checked
+        /// against the scan's size and mtime) and sent as blob frames.
+        private mutating func sendJob(_ order: JobOrder, to peer: Data) {
+            var blobs: [Data] = []
+            if order.fileInBlobs {
+                switch BlobTransfer.frames(of: order.job) {
+                case .success(let frames):
+                    blobs = frames
+                case .failure(.unreadable(let text)):
+                    return scheduler.jobNotSent(order, because: .fileUnreadable(.unreadable, text), at: .now())
+                case .failure(.changed(let text)):
+                    return scheduler.jobNotSent(order, because: .fileUnreadable(.changedSinceScan, text), at: .now())
+                }
+            }
+            if !send(jobs.frames(order, blobs: blobs), to: peer) {
+                scheduler.jobNotSent(order, because: .unreachable, at: .now())
+            }
+        }
+
+        @discardableResult
+        private func send(_ frames: [Data], to peer: Data) -> Bool {
+            do {
+                return try router.send([peer] + frames, dontWait: true)
+            } catch {
+                // EHOSTUNREACH (ROUTER_MANDATORY): the peer is gone; liveness will drop it.
+                return false
+            }
+        }
+
+        /// What the socket holds, bounded so that timers and dispatch keep running under a flood.
+        mutating func receiveAll() throws {
+            for _ in 0..<10_000 {
+                guard let (frames, key) = try receiveOne() else { return }
+                guard let peer = frames.first, frames.count > 1 else { continue }
+                let now = ClockReading.now()
+                let message: MillMessage
+                do {
+                    message = try MillCodec.decode(Array(frames.dropFirst()))
+                } catch {
+                    scheduler.reject(peer, reason: error.reason.rawValue, detail: error.description, at: now)
+                    continue
+                }
+                if case .ready(let ready) = message {
+                    let allowed = security.map { security in key.map(security.admission.allows) ?? false } ?? true
+                    try perform(scheduler.ready(WorkerHello(ready), from: peer, key: key, keyAllowed: allowed, at: now))
+                } else {
+                    try perform(scheduler.received(WorkerMessage(message), from: peer, at: now))
+                }
+            }
+        }
+
+        /// One message; a message over the frame cap is counted and yields an empty one.
+        /// A function of its own because Swift 6.3.1's SIL optimizer (AllocBoxToStack) never
+        /// finishes on a typed-throws `catch … where` written inside `receiveAll`'s loop.
+        /// With CURVE, also the sender's public key (the User-Id our ZAP handler gave it).
+        private mutating func receiveOne() throws(ZMQError) -> (frames: [Data], property: String?)? {
+            do {
+                return try router.receive(dontWait: true, property: security == nil ? nil : "User-Id")
+            } catch {
+                guard error.discardedFrameCount != nil else { throw error }
+                scheduler.reject(Data(), reason: "too-many-frames", detail: error.description, at: .now())
+                return ([], nil)
+            }
+        }
+
+        /// A batch is committed (or failed: the error ends the run, and no ACK goes out).
+        mutating func settle(_ done: Committer.Done) throws {
+            let report = try done.report.get()
+            try perform(scheduler.committed(report, acks: done.acks))
+        }
+
+        /// Commits everything received so far and waits until it is written.
+        mutating func flushAndWait() throws {
+            if let done = committer.collect(wait: true) { try settle(done) }
+            try perform(scheduler.flush(at: .now()))
+            if let done = committer.collect(wait: true) { try settle(done) }
+        }
+
+        /// Waits up to `grace` seconds for the results of jobs still out, then tells the
+        /// workers to go, hands back what is still out (without using an attempt) and commits.
+        mutating func shutdown(grace: Double) throws {
+            let deadline = MonotonicInstant.now() + grace
+            var poller = Poller()
+            _ = poller.register(router)
+            while scheduler.hasJobsOut && MonotonicInstant.now() < deadline {
+                if !(try poller.poll(timeoutMilliseconds: 50)).isEmpty { try receiveAll() }
+            }
+            try perform(scheduler.shutdown(at: .now()))
+            try flushAndWait()
+        }
+    }
+}

@@ -1,0 +1,242 @@
+import Foundation
+import Logging
+import MillProtocol
+import PhotoProcessing
+import PhotomillCore
+import SwiftProtobuf
+import ZeroMQ
+
+/// A photomill worker: the thin loop around the `WorkerStateMachine`. It owns one DEALER
+/// connection to the coordinator (on the thread that calls `run()`) and `slots` threads of
+/// its own that process photos; the slots wake it through an inproc socket when a result
+/// is ready. PROTOCOL.md is what goes over the connection.
+public final class WorkerService: @unchecked Sendable {
+    // @unchecked: `stopping` is guarded by `lock`; everything else is touched only by the
+    // thread inside `run()` (the socket's owner) or is itself thread-safe (`queue`).
+    public let configuration: WorkerConfiguration
+    private let logger: Logger
+    private let lock = NSLock()
+    private var stopping = false
+    private let queue = JobQueue<Work, Done>()
+    private let wakeEndpoint = "inproc://photomill-worker-wake-\(UUID().uuidString)"
+
+    struct Work {
+        let job: Photomill_V1_Job
+        let blobs: [Data]
+    }
+
+    struct Done {
+        let jobID: String
+        let frames: [Data]
+    }
+
+    public init(configuration: WorkerConfiguration, logger: Logger) {
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    /// Asks `run()` to finish the jobs in hand, deliver their results and return.
+    public func stop() {
+        lock.withLock { stopping = true }
+    }
+
+    private var isStopping: Bool { lock.withLock { stopping } }
+
+    /// Runs until `stop()`; the calling thread becomes the socket's owner.
+    public func run() throws(ZMQError) {
+        let context = try ZMQContext()
+        let wake = try ZMQSocket(context: context, type: .pull)
+        try wake.bind(wakeEndpoint)
+        let slots = startSlots(context: context)
+        defer {
+            queue.close()
+            for slot in slots { slot.join() }
+            wake.close()
+        }
+        var loop = Loop(service: self, context: context,
+                        machine: WorkerStateMachine(configuration: configuration.stateMachine, logger: logger))
+        defer { loop.socket?.close() }
+        try loop.perform(loop.machine.start(at: .now()))
+        var stopSeen = false
+        while !loop.finished {
+            var poller = Poller()
+            let wakeIndex = poller.register(wake)
+            let socketIndex = loop.socket.map { poller.register($0) }
+            for item in try poller.poll(timeoutMilliseconds: loop.machine.pollTimeoutMilliseconds) {
+                if item.index == wakeIndex {
+                    while (try? wake.receive(dontWait: true)) ?? nil != nil {}
+                    for done in queue.takeOutcomes() {
+                        try loop.perform(loop.machine.jobFinished(jobID: done.jobID, frames: done.frames, at: .now()))
+                    }
+                }
+                if item.index == socketIndex, let socket = loop.socket {
+                    // Until a DISCONNECT closes this connection.
+                    while loop.socket === socket, let frames = try socket.receive(dontWait: true) { try loop.receive(frames) }
+                }
+            }
+            if !stopSeen && isStopping {
+                stopSeen = true
+                try loop.perform(loop.machine.stop(at: .now()))
+            }
+            try loop.perform(loop.machine.tick(at: .now()))
+        }
+    }
+
+    /// What one run of the loop holds: the state machine, the current socket, and the
+    /// means to carry out the machine's actions.
+    private struct Loop {
+        let service: WorkerService
+        let context: ZMQContext
+        var machine: WorkerStateMachine
+        var socket: ZMQSocket?
+        var finished = false
+
+        var configuration: WorkerConfiguration { service.configuration }
+
+        mutating func perform(_ actions: [WorkerStateMachine.Action]) throws(ZMQError) {
+            for action in actions {
+                switch action {
+                case .connect(let routingId):
+                    socket?.close()
+                    socket = try connect(routingId: routingId)
+                case .send(let outbound):
+                    send(outbound)
+                case .close(let reason, let wait):
+                    socket?.close()
+                    socket = nil
+                    var metadata: Logger.Metadata = ["coordinator": "\(configuration.endpoint)", "retry.seconds": "\(wait)"]
+                    if reason == .silent && configuration.security != nil {
+                        metadata["hint"] = "with CURVE, silence can also mean a wrong --server-key, or this worker's key missing from the coordinator's allow-list"
+                    }
+                    service.logger.warning("coordinator \(reason.rawValue): reconnecting", metadata: metadata)
+                case .closeQueue:
+                    service.queue.close()
+                case .finish:
+                    finished = true
+                }
+            }
+        }
+
+        private func connect(routingId: Data) throws(ZMQError) -> ZMQSocket {
+            let socket = try ZMQSocket(context: context, type: .dealer)
+            try socket.set(.routingId, to: routingId)
+            try socket.set(.linger, to: 0)
+            try socket.set(.maxMessageSize, to: Int64(Limits.default.maxFrameBytes))
+            socket.maxFrames = Limits.default.maxFrames
+            if let security = configuration.security {
+                try socket.set(.curveServerKey, to: security.serverKey)
+                try socket.set(.curvePublicKey, to: security.publicKey)
+                try socket.set(.curveSecretKey, to: security.secretKey)
+            }
+            try socket.connect(configuration.endpoint)
+            return socket
+        }
+
+        /// One message from the coordinator, to the machine (and a JOB to the slots).
+        mutating func receive(_ frames: [Data]) throws(ZMQError) {
+            let now = MonotonicInstant.now()
+            let message: MillMessage
+            do {
+                message = try MillCodec.decode(frames)
+            } catch {
+                machine.rejected(reason: error.reason.rawValue, detail: error.description, at: now)
+                return
+            }
+            switch message {
+            case .job(let job, let blobs):
+                let arrival = WorkerStateMachine.JobArrival(
+                    jobID: job.jobID, token: job.leaseToken, kinds: job.kinds.compactMap(Kind.init),
+                    deadline: Double(job.deadlines.map(\.deadlineMs).max() ?? 60_000) / 1000)
+                switch machine.jobArrived(arrival, at: now) {
+                case .run: service.queue.push(Work(job: job, blobs: blobs))
+                case .refuse(let action): try perform([action])
+                }
+            case .ack(let ack):
+                machine.acknowledged(ack.committed + ack.discarded, at: now)
+            case .disconnect(let body):
+                try perform(machine.disconnectReceived(reason: body.reason, at: now))
+            case .heartbeat:
+                machine.heartbeatReceived(at: now)
+            case .ready, .extend, .result, .fail:
+                machine.rejected(reason: "unexpected-command", detail: "\(message.command) is not sent to workers", at: now)
+            }
+        }
+
+        private func send(_ outbound: WorkerStateMachine.Outbound) {
+            guard let socket else { return }
+            let frames: [Data]
+            switch outbound {
+            case .ready: frames = MillCodec.encode(.ready(configuration.ready))
+            case .heartbeat: frames = MillCodec.encode(.heartbeat())
+            case .extend(let jobID, let token, let kinds, let extra):
+                frames = MillCodec.encode(.extend(.with {
+                    $0.jobID = jobID
+                    $0.leaseToken = token
+                    $0.kinds = kinds.map(Photomill_V1_Kind.init)
+                    $0.extraMs = UInt32(extra * 1000)
+                }))
+            case .refuse(let jobID, let token):
+                frames = MillCodec.encode(.fail(.with {
+                    $0.jobID = jobID
+                    $0.leaseToken = token
+                    $0.errorClass = ErrorClass.shuttingDown.rawValue
+                    $0.message = "worker \(configuration.workerId) is stopping"
+                    $0.retryable = true
+                }))
+            case .result(_, let encoded): frames = encoded
+            case .disconnect(let reason): frames = MillCodec.encode(.disconnect(.with { $0.reason = reason }))
+            }
+            do {
+                _ = try socket.send(frames, dontWait: true)
+            } catch {
+                service.logger.warning("send to the coordinator failed", metadata: ["coordinator": "\(configuration.endpoint)", "error": "\(error)"])
+            }
+        }
+    }
+
+    private func startSlots(context: ZMQContext) -> [OwnedThread<Void>] {
+        (0..<configuration.slots).map { index in
+            OwnedThread(name: "pm-slot-\(index)", stackSize: 8 << 20) { [queue, configuration, wakeEndpoint, logger] in
+                let runner = JobRunner(configuration: configuration)
+                let notify = try? ZMQSocket(context: context, type: .push)
+                try? notify?.connect(wakeEndpoint)
+                defer { notify?.close() }
+                while let work = queue.next() {
+                    let (result, blobs) = runner.run(work.job, blobs: work.blobs)
+                    queue.deliver(Done(jobID: work.job.jobID, frames: MillCodec.encode(.result(result, blobs: blobs))))
+                    do {
+                        _ = try notify?.send([Data([1])], dontWait: false)
+                    } catch {
+                        logger.error("a slot cannot wake the socket thread", metadata: ["slot": "\(index)", "error": "\(error)"])
+                    }
+                }
+            }
+        }
+    }
+}
+
+extension WorkerConfiguration {
+    var stateMachine: WorkerStateMachine.Configuration {
+        var machine = WorkerStateMachine.Configuration(workerId: workerId)
+        machine.heartbeatInterval = heartbeatInterval
+        machine.liveness = liveness
+        machine.reconnectInitial = reconnectInitial
+        machine.reconnectMax = reconnectMax
+        return machine
+    }
+
+    /// READY: slots and capabilities (PROTOCOL.md, READY).
+    var ready: Photomill_V1_Ready {
+        .with {
+            $0.workerID = workerId
+            $0.host = host
+            $0.softwareVersion = PhotomillVersion.software
+            $0.protocolVersion = MillWire.protocolVersion
+            $0.slots = UInt32(slots)
+            $0.kinds = kinds.sorted().map(Photomill_V1_Kind.init)
+            $0.ocrLanguages = kinds.contains(.ocr) ? ocrLanguages : []
+            $0.pathRoots = advertisedRoots
+            $0.heartbeatIntervalMs = UInt32(heartbeatInterval * 1000)
+        }
+    }
+}

@@ -1,0 +1,177 @@
+import Catalog
+@testable import Coordinator
+import Foundation
+import Logging
+import PhotomillCore
+
+/// Both clocks, moved by hand: `advance` moves both (time passing), `stepWall` only the
+/// wall clock (NTP, a VM resumed, an operator's `date -s`).
+struct ManualClock {
+    var monotonic = MonotonicInstant(nanoseconds: 1_000_000_000_000)   // 1000 s after boot
+    var wall: Double = 1_800_000_000                                    // January 2027
+    var now: ClockReading { ClockReading(monotonic: monotonic, wall: wall) }
+
+    mutating func advance(_ seconds: Double) {
+        monotonic += seconds
+        wall += seconds
+    }
+
+    mutating func stepWall(_ seconds: Double) { wall += seconds }
+}
+
+/// A scheduler, a manual clock, and a stand-in for everything the service does with the
+/// scheduler's actions: sends are recorded, pages come from `pending`, and a batch handed
+/// to the committer is settled at the start of the next turn (as the committer thread
+/// would have written it by then), with the report the catalog would give: every result
+/// committed but those whose token is in `stale`.
+struct Harness {
+    var clock = ManualClock()
+    var scheduler: Scheduler
+    /// The due work the "catalog" pages from (tests keep it as the catalog would be).
+    var pending: [PendingJob] = []
+    var requeueMark: Int64 = 0
+    /// Lease tokens the "catalog" no longer holds: their results are reported stale.
+    var stale: Set<String> = []
+    private(set) var jobs: [(order: JobOrder, peer: Data)] = []
+    private(set) var messages: [(message: ControlMessage, peer: Data)] = []
+    private(set) var commits: [CommitBatch] = []
+    /// The batch handed to the committer and not yet settled, with its ACKs.
+    private(set) var inCommit: (batch: CommitBatch, acks: [PendingAck])?
+    private(set) var waits: [Kind: String]?
+    private(set) var exported: [Int64] = []
+    private(set) var pagesRead: [PageRequest] = []
+
+    init(_ configure: (inout CoordinatorConfiguration) -> Void = { _ in }) {
+        var configuration = CoordinatorConfiguration(bind: [], roots: [], kinds: Set(Kind.allCases), isCandidate: { _ in true })
+        configuration.exitWhenDone = true
+        configure(&configuration)
+        let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+        scheduler = Scheduler(configuration: configuration, logger: logger, at: clock.now, tokenPrefix: "t-")
+        run(scheduler.start(at: clock.now))
+    }
+
+    // MARK: Events
+
+    mutating func connect(_ id: String, slots: Int = 4, kinds: Set<Kind> = Set(Kind.allCases), languages: Set<String> = ["eng"],
+                          roots: [String] = ["/"], key: String? = nil, keyAllowed: Bool = true) {
+        let hello = WorkerHello(workerId: id, host: "host-" + id, slots: slots, kinds: kinds,
+                                ocrLanguages: kinds.contains(.ocr) ? languages : [], pathRoots: roots)
+        run(scheduler.ready(hello, from: Self.peer(id), key: key, keyAllowed: keyAllowed, at: clock.now))
+    }
+
+    mutating func send(_ message: WorkerMessage, from id: String) {
+        run(scheduler.received(message, from: Self.peer(id), at: clock.now))
+    }
+
+    /// A RESULT that succeeds every kind of `order` (a hash for each, for brevity).
+    mutating func succeed(_ order: JobOrder, from id: String) {
+        let reports = order.job.kinds.map { KindReport(kind: $0, outcome: .hash(md5: "m", sha256: "s"), recipe: "test/1") }
+        send(.result(jobID: order.jobID, token: order.token, reports: reports), from: id)
+    }
+
+    /// One turn of the service's loop: the committer's report, the timers, then dispatch.
+    mutating func turn() {
+        settle()
+        run(scheduler.tick(at: clock.now))
+        run(scheduler.dispatch(at: clock.now))
+    }
+
+    /// Time passes in turns of `step` seconds; `between` runs before each turn.
+    mutating func pass(_ seconds: Double, step: Double = 0.1, between: (inout Harness) -> Void = { _ in }) {
+        var left = seconds
+        while left > 1e-9 {
+            clock.advance(min(step, left))
+            left -= step
+            between(&self)
+            turn()
+        }
+    }
+
+    /// The committer's answer for `inCommit`: every result committed except those whose
+    /// token is in `stale` (the catalog found their lease no longer held).
+    mutating func settle() {
+        guard let (batch, acks) = inCommit else { return }
+        inCommit = nil
+        var report = CommitReport()
+        for reported in batch.results {
+            if stale.contains(reported.result.leaseToken) { report.stale.insert(reported.result.leaseToken) }
+            else {
+                report.committed.insert(reported.result.leaseToken)
+                report.touchedPhotos.insert(reported.result.photoId)
+            }
+        }
+        run(scheduler.committed(report, acks: acks))
+    }
+
+    /// Settles the batch in the committer, then flushes and settles what waited behind it:
+    /// everything received so far is written (the service's `flushAndWait`).
+    mutating func commitAll() {
+        settle()
+        run(scheduler.flush(at: clock.now))
+        settle()
+    }
+
+    mutating func run(_ actions: [SchedulerAction]) {
+        for action in actions {
+            switch action {
+            case .sendJob(let order, let peer): jobs.append((order, peer))
+            case .send(let message, let peer): messages.append((message, peer))
+            case .commit(let batch, let acks, _):
+                precondition(inCommit == nil, "the scheduler committed while the committer was busy")
+                inCommit = (batch, acks)
+                commits.append(batch)
+            case .readRequeueMark: run(scheduler.requeueMarkRead(requeueMark, at: clock.now))
+            case .fetchPage(let request):
+                pagesRead.append(request)
+                let page = pending.filter { $0.photoId > request.afterPhoto }.compactMap { job -> PendingJob? in
+                    var job = job
+                    job.kinds.removeAll { !request.kinds.contains($0) }
+                    return job.kinds.isEmpty ? nil : job
+                }
+                scheduler.pageFetched(Array(page.prefix(request.limit)), for: request, at: clock.now)
+            case .recordWaits(let recorded): waits = recorded
+            case .committedPhotos(let ids): exported += ids
+            }
+        }
+    }
+
+    // MARK: Reading what happened
+
+    static func peer(_ id: String) -> Data { Data((id + "#1").utf8) }
+
+    func jobs(to id: String) -> [JobOrder] { jobs.filter { $0.peer == Self.peer(id) }.map(\.order) }
+
+    func messages(to id: String) -> [ControlMessage] { messages.filter { $0.peer == Self.peer(id) }.map(\.message) }
+
+    var releases: [Release] { commits.flatMap(\.releases) }
+
+    var results: [ReportedResult] { commits.flatMap(\.results) }
+
+    /// The ACKs a worker got: job ids committed and discarded.
+    func acks(to id: String) -> (committed: [String], discarded: [String]) {
+        messages(to: id).reduce(into: ([], [])) { sum, message in
+            if case .ack(let committed, let discarded) = message {
+                sum.committed += committed
+                sum.discarded += discarded
+            }
+        }
+    }
+
+    func disconnects(to id: String) -> [String] {
+        messages(to: id).compactMap { if case .disconnect(let reason) = $0 { reason } else { nil } }
+    }
+
+    func heartbeats(to id: String) -> Int {
+        messages(to: id).filter { $0 == .heartbeat }.count
+    }
+
+    mutating func forgetSends() {
+        jobs.removeAll()
+        messages.removeAll()
+    }
+}
+
+/// Photos 1…n, each due for `kinds`, at /photos/N.jpg.
+func photos(_ count: Int, kinds: [Kind] = [.hash, .metadata, .thumbnail], size: Int64 = 1000) -> [PendingJob] {
+    (1...Int64(count)).map { PendingJob(photoId: $0, path: "/photos/\($0).jpg", size: size, mtimeNs: 1, kinds: kinds) }
+}
