@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // C libraries from Debian, found with pkg-config.
@@ -57,12 +58,17 @@ let package = Package(
             dependencies: ["PhotomillCore", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(
             name: "Exports",
-            dependencies: ["Catalog", "PhotomillCore"]),
+            dependencies: [
+                "Catalog", "PhotomillCore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]),
         .target(
             name: "Coordinator",
             dependencies: [
                 "MillProtocol", "ZeroMQ", "Catalog", "PhotomillCore",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]),
         .target(
@@ -70,14 +76,17 @@ let package = Package(
             dependencies: [
                 "MillProtocol", "ZeroMQ", "PhotoProcessing", "PhotomillCore",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]),
         .executableTarget(
             name: "photomill",
             dependencies: [
-                "Coordinator", "Worker", "Exports", "Catalog", "PhotoProcessing", "Samples", "PhotomillCore", "ZeroMQ",
+                "Coordinator", "Worker", "Exports", "Catalog", "PhotoProcessing", "Samples", "PhotomillCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]),
         // The benchmark suite (docs/benchmarks.md): `swift run -c release photomill-bench`.
         .executableTarget(
@@ -85,7 +94,6 @@ let package = Package(
             dependencies: [
                 "Coordinator", "Catalog", "MillProtocol", "ZeroMQ", "PhotomillCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]),

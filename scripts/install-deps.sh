@@ -15,6 +15,7 @@ packages=(
   time                   # /usr/bin/time -v for memory measurements
   parallel               # GNU parallel: the shell pipeline photomill-bench compares with
   iproute2               # `ip netns`: the multi-host test (MultiHostTests, as root)
+  python3                # sqlite3 from Python: the tests' independent reader of the catalog, the bench's fixtures
 )
 
 missing=()

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 import PhotomillCore
 
 /// Everything the exports need of one photo.

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 import PhotomillCore
 
 /// Which tasks an operator command acts on: every condition given must hold.

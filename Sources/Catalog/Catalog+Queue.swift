@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 import PhotomillCore
 
 /// Pending work for one photo, as the scheduler pages it from the catalog.

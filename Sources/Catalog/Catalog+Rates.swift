@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 import PhotomillCore
 
 /// How fast one kind of task is finishing, measured from the attempts of the last minute.

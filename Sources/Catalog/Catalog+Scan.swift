@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 import PhotomillCore
 
 /// A file found by the scanner, as stat(2) saw it.

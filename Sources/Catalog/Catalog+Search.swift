@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 import PhotomillCore
 
 /// What `photomill search` looks for; every criterion given must hold.
@@ -18,7 +18,7 @@ public struct PhotoQuery: Sendable {
 }
 
 /// One photo found by `search`.
-public struct PhotoHit: Sendable, Hashable, Codable, FetchableRecord {
+public struct PhotoHit: Sendable, Hashable, Codable {
     public var path: String
     public var md5: String?
     public var dateTaken: String?
@@ -29,6 +29,18 @@ public struct PhotoHit: Sendable, Hashable, Codable, FetchableRecord {
     /// The matching words in context, marked with [ ].
     public var snippet: String?
     public var distanceKm: Double?
+
+    init(row: Row) {
+        path = row["path"]
+        md5 = row["md5"]
+        dateTaken = row["dateTaken"]
+        cameraMake = row["cameraMake"]
+        cameraModel = row["cameraModel"]
+        gpsLatitude = row["gpsLatitude"]
+        gpsLongitude = row["gpsLongitude"]
+        snippet = row["snippet"]
+        distanceKm = row["distanceKm"]
+    }
 }
 
 /// Photos with the same content.
@@ -85,7 +97,7 @@ extension Catalog {
                 \(conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "))
                 ORDER BY \(text ? "rank, " : "")p.path
                 """
-            var hits = try PhotoHit.fetchAll(db, sql: sql, arguments: arguments)
+            var hits = try Row.fetchAll(db, sql: sql, arguments: arguments).map(PhotoHit.init(row:))
             if let near = query.near {
                 hits = hits.compactMap { hit in
                     guard let latitude = hit.gpsLatitude, let longitude = hit.gpsLongitude else { return nil }

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 import PhotomillCore
 
 /// Counts per kind and state, and the workers, as `photomill status` shows them.
@@ -44,7 +44,7 @@ public struct FailedTask: Sendable, Hashable, Codable {
 }
 
 extension Catalog {
-    public func status(now: Double = Date().timeIntervalSince1970) throws(CatalogError) -> CatalogStatus {
+    public func status(now: Double = WallClock.now()) throws(CatalogError) -> CatalogStatus {
         try read { db in
             var status = CatalogStatus()
             status.readAt = now

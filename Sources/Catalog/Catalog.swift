@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 import PhotomillCore
 
 /// The SQLite catalog of photos and their tasks, in WAL mode so that readers

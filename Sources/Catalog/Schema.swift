@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 import PhotomillCore
 
 /// The catalog's migrations. Append new migrations; never edit a shipped one.

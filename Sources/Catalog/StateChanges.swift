@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 import PhotomillCore
 
 /// The changes of task state one transaction makes, written to `task_counts` before it

@@ -9,15 +9,15 @@ struct CatalogBench {
 
     func run(in directory: URL) throws -> Double {
         let catalog = try pendingHashCatalog(tasks: tasks, at: directory.appendingPathComponent("catalog-alone.sqlite"))
-        let start = Date()
+        let start = MonotonicInstant.now()
         let cpuStart = threadCPUSeconds()
         var cursor: Int64 = 0
         var committed = 0
         var phases = [0.0, 0.0, 0.0]
-        var mark = Date()
-        func lap(_ i: Int) { let t = Date(); phases[i] += t.timeIntervalSince(mark); mark = t }
+        var mark = MonotonicInstant.now()
+        func lap(_ i: Int) { let t = MonotonicInstant.now(); phases[i] += t - mark; mark = t }
         while true {
-            let now = Date().timeIntervalSince1970
+            let now = WallClock.now()
             let page = try catalog.pendingJobs(afterPhoto: cursor, now: now, limit: 512)
             lap(0)
             guard let last = page.last else { break }
@@ -42,6 +42,6 @@ struct CatalogBench {
         let perTask = { (seconds: Double) in String(format: "%.1f µs", seconds / Double(tasks) * 1e6) }
         print("  per task: page \(perTask(phases[0])), lease \(perTask(phases[1])), result \(perTask(phases[2])); CPU \(perTask(threadCPUSeconds() - cpuStart))")
         guard committed == tasks else { throw BenchError("catalog alone committed \(committed) of \(tasks)") }
-        return Double(committed) / Date().timeIntervalSince(start)
+        return Double(committed) / (MonotonicInstant.now() - start)
     }
 }

@@ -35,25 +35,19 @@ struct CoordinatorBench {
         logger.logLevel = .error
         let service = CoordinatorService(configuration: configuration, catalog: catalog, logger: logger)
         let bound = DispatchSemaphore(value: 0)
-        let stopped = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var endpoints: [String] = []
-        nonisolated(unsafe) var failure: (any Error)?
-        nonisolated(unsafe) var cpu = 0.0
-        let thread = Thread {
-            nameThread("pm-coordinator")
+        let coordinator = OwnedThread(name: "pm-coordinator") { () -> (cpu: Double, failure: (any Error)?) in
             let before = threadCPUSeconds()
             do {
-                _ = try service.run { endpoints = $0; bound.signal() }
+                _ = try service.serve { endpoints = $0; bound.signal() }
             } catch {
-                failure = error
                 bound.signal()
+                return (threadCPUSeconds() - before, error)
             }
-            cpu = threadCPUSeconds() - before
-            stopped.signal()
+            return (threadCPUSeconds() - before, nil)
         }
-        thread.start()
         bound.wait()
-        if let failure { throw failure }
+        if endpoints.isEmpty { throw coordinator.join().failure ?? BenchError("the coordinator bound no endpoint") }
 
         let processBefore = processCPUSeconds()
         let threadSampler = ThreadCPUSampler()
@@ -61,7 +55,7 @@ struct CoordinatorBench {
         let context = try ZMQContext()
         let echoes = (0..<workers).map { EchoWorker(endpoint: endpoints[0], id: "echo-\($0)", slots: slots) }
         for echo in echoes { echo.start(context: context) }
-        stopped.wait()
+        let (cpu, failure) = coordinator.join()
         if let failure { throw failure }
         for echo in echoes { try echo.join() }
         let threads = threadSampler.stop()
@@ -69,8 +63,9 @@ struct CoordinatorBench {
 
         let done = try catalog.status().count(.hash, .done)
         guard done == tasks else { throw BenchError("the catalog has \(done) of \(tasks) hash tasks done") }
-        let first = echoes.compactMap(\.firstJob).min() ?? 0
-        let last = echoes.compactMap(\.lastAck).max() ?? 0
+        guard let first = echoes.compactMap(\.firstJob).min(), let last = echoes.compactMap(\.lastAck).max() else {
+            throw BenchError("the echo workers got no job or no ACK")
+        }
         return Figures(committed: echoes.reduce(0) { $0 + $1.committed }, seconds: last - first, coordinatorCPUSeconds: cpu,
                        processCPUSeconds: processCPU, threadCPUSeconds: threads)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import PhotomillCore
 import MillProtocol
 import SwiftProtobuf
 import ZeroMQ
@@ -14,10 +15,9 @@ final class EchoWorker: @unchecked Sendable {
     let id: String
     let slots: Int
     private(set) var committed = 0
-    private(set) var firstJob: Double?
-    private(set) var lastAck: Double?
-    private let finished = DispatchSemaphore(value: 0)
-    private var failure: (any Error)?
+    private(set) var firstJob: MonotonicInstant?
+    private(set) var lastAck: MonotonicInstant?
+    private var thread: OwnedThread<(any Error)?>?
 
     init(endpoint: String, id: String, slots: Int) {
         self.endpoint = endpoint
@@ -26,22 +26,20 @@ final class EchoWorker: @unchecked Sendable {
     }
 
     func start(context: ZMQContext) {
-        let thread = Thread { [self] in
-            nameThread("pm-echo")
-            do { try serve(context) } catch {
-                failure = error
+        thread = OwnedThread(name: "pm-echo") { [self] in
+            do {
+                try serve(context)
+                return nil
+            } catch {
                 FileHandle.standardError.write(Data("\(id): \(error)\n".utf8))
+                return error
             }
-            finished.signal()
         }
-        thread.name = id
-        thread.start()
     }
 
     /// Waits for the coordinator's DISCONNECT (it sends one when every task is done).
     func join() throws {
-        finished.wait()
-        if let failure { throw failure }
+        if let failure = thread?.join() { throw failure }
     }
 
     private func serve(_ context: ZMQContext) throws {
@@ -62,11 +60,11 @@ final class EchoWorker: @unchecked Sendable {
         _ = try socket.send(MillCodec.encode(.ready(ready)))
         var poller = Poller()
         _ = poller.register(socket)
-        var lastSent = Date().timeIntervalSince1970
+        var lastSent = MonotonicInstant.now()
         while true {
             if try poller.poll(timeoutMilliseconds: 250).isEmpty {
                 _ = try socket.send(MillCodec.encode(.heartbeat()))
-                lastSent = Date().timeIntervalSince1970
+                lastSent = MonotonicInstant.now()
                 continue
             }
             while let frames = try socket.receive(dontWait: true) {
@@ -74,21 +72,21 @@ final class EchoWorker: @unchecked Sendable {
                 // is the benchmark's overhead on the cores the coordinator needs.
                 if frames.count == 3, frames[1].first == Command.job.rawValue {
                     let job = try Photomill_V1_Job(serializedBytes: frames[2])
-                    if firstJob == nil { firstJob = Date().timeIntervalSince1970 }
+                    if firstJob == nil { firstJob = MonotonicInstant.now() }
                     _ = try socket.send(MillCodec.encode(.result(Self.answer(job), blobs: [])))
                     continue
                 }
                 switch try MillCodec.decode(frames) {
                 case .ack(let ack):
                     committed += ack.committed.count
-                    lastAck = Date().timeIntervalSince1970
+                    lastAck = MonotonicInstant.now()
                 case .disconnect:
                     return
                 default:
                     break
                 }
             }
-            let now = Date().timeIntervalSince1970
+            let now = MonotonicInstant.now()
             if now - lastSent >= 1 {
                 _ = try socket.send(MillCodec.encode(.heartbeat()))
                 lastSent = now

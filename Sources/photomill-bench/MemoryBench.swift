@@ -1,7 +1,6 @@
 import Catalog
 import Foundation
 import PhotomillCore
-import GRDB
 import ZeroMQ
 
 /// The coordinator's memory against the catalog's size: `photomill coordinator` (a
@@ -48,7 +47,7 @@ struct MemoryBench {
             usleep(10_000)
         }
 
-        let start = Date()
+        let start = MonotonicInstant.now()
         let context = try ZMQContext()
         let echoes = (0..<workers).map { EchoWorker(endpoint: "ipc://" + socket, id: "memory-echo-\($0)", slots: slots) }
         for echo in echoes { echo.start(context: context) }
@@ -57,7 +56,7 @@ struct MemoryBench {
             guard process.isRunning else { throw BenchError("photomill coordinator exited (\(process.terminationStatus)) mid-run") }
             usleep(100_000)
         }
-        let seconds = Date().timeIntervalSince(start)
+        let seconds = MonotonicInstant.now() - start
         process.terminate()                               // SIGTERM: a clean stop, DISCONNECT to the echo workers
         process.waitUntilExit()
         sampler.stop()
@@ -73,24 +72,17 @@ struct MemoryBench {
     /// hashes and an attempt each, as a long history leaves them.
     private func makeCatalog(tasks: Int, at url: URL) throws {
         _ = try pendingHashCatalog(tasks: tasks, at: url)
-        let queue = try DatabaseQueue(path: url.path)
-        try queue.write { db in
-            let last = tasks - pending
-            try db.execute(sql: "UPDATE photos SET md5 = printf('%032x', id), sha256 = printf('%064x', id) WHERE id <= ?",
-                           arguments: [last])
-            try db.execute(sql: "UPDATE tasks SET state = 'done', attempts = 1, recipe = 'echo' WHERE photoId <= ?",
-                           arguments: [last])
-            try db.execute(sql: """
-                INSERT INTO attempts (photoId, kind, worker, leaseToken, startedAt, endedAt, outcome)
-                SELECT photoId, kind, 'history', 'h' || photoId, 0, 0, 'done' FROM tasks WHERE photoId <= ?
-                """, arguments: [last])
-            // States changed behind the catalog's back: its counts (docs/catalog.md,
-            // task_counts) are made again, or the coordinator and the wait below would go
-            // by the old ones.
-            try db.execute(sql: """
-                DELETE FROM task_counts;
-                INSERT INTO task_counts (kind, state, n) SELECT kind, state, COUNT(*) FROM tasks GROUP BY kind, state;
-                """)
-        }
+        let last = tasks - pending
+        // States changed behind the catalog's back: its counts (docs/catalog.md,
+        // task_counts) are made again, or the coordinator and the wait below would go by
+        // the old ones.
+        try PythonSQLite.execute(url.path, """
+            UPDATE photos SET md5 = printf('%032x', id), sha256 = printf('%064x', id) WHERE id <= \(last);
+            UPDATE tasks SET state = 'done', attempts = 1, recipe = 'echo' WHERE photoId <= \(last);
+            INSERT INTO attempts (photoId, kind, worker, leaseToken, startedAt, endedAt, outcome)
+                SELECT photoId, kind, 'history', 'h' || photoId, 0, 0, 'done' FROM tasks WHERE photoId <= \(last);
+            DELETE FROM task_counts;
+            INSERT INTO task_counts (kind, state, n) SELECT kind, state, COUNT(*) FROM tasks GROUP BY kind, state;
+            """)
     }
 }

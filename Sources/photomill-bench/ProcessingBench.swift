@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// hash + metadata + thumbnail over one set of photos, five ways: photomill with 1 and 2
 /// local workers, the processors' own CPU cost, and the two shell forms a user would write.
@@ -59,13 +58,11 @@ struct ProcessingBench {
         let measured = try checked(Spawn.run([photomill, "run", set.directory.path, "--workers", String(workers), "--slots", "1",
                                               "--kinds", "hash,metadata,thumbnail", "--no-exports", "--catalog", catalog.path]))
         // Every photo's tasks travel in one job: its attempts share a start (the lease) and an end.
-        let (photos, first, last) = try DatabaseQueue(path: catalog.path).read { db in
-            let row = try Row.fetchOne(db, sql: """
-                SELECT COUNT(DISTINCT photoId), MIN(startedAt), MAX(endedAt) FROM attempts WHERE outcome = 'done'
-                """)!
-            return (row[0] as Int, row[1] as Double, row[2] as Double)
+        let row = try PythonSQLite.rows(catalog.path, "SELECT COUNT(DISTINCT photoId), MIN(startedAt), MAX(endedAt) FROM attempts WHERE outcome = 'done'")
+        guard let values = row.first, values.count == 3, let photos = Double(values[0]), let first = Double(values[1]), let last = Double(values[2]) else {
+            throw BenchError("no done attempts in \(catalog.path)")
         }
-        return ClusterRun(measured: measured, steady: Double(photos) / (last - first))
+        return ClusterRun(measured: measured, steady: photos / (last - first))
     }
 
     /// The fastest of `repeats` runs.

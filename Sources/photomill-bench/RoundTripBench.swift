@@ -1,4 +1,5 @@
 import Foundation
+import PhotomillCore
 import ZeroMQ
 
 /// libzmq's own ceiling on this machine: a DEALER sends small messages to a ROUTER that
@@ -19,19 +20,16 @@ struct RoundTripBench {
         // Timeouts, so that neither side can wait for ever on a message that never comes.
         try router.set(.receiveTimeout, to: 100)
         let stop = Atomic()
-        let stopped = DispatchSemaphore(value: 0)
-        let echo = Thread {
+        let echo = OwnedThread(name: "pm-echo") {
             while !stop.isSet {
                 guard let frames = try? router.receive() else { continue }
                 _ = try? router.send(frames, dontWait: false)
             }
-            stopped.signal()
         }
-        echo.start()
         // The echo thread owns the router until it has stopped; only then may it close.
         defer {
             stop.set()
-            stopped.wait()
+            echo.join()
         }
 
         let dealer = try ZMQSocket(context: context, type: .dealer)
@@ -42,13 +40,13 @@ struct RoundTripBench {
         let payload = [Data("PMILL1".utf8), Data([6]), Data(repeating: 0x2a, count: 96)]
         for _ in 0..<window { _ = try dealer.send(payload, dontWait: false) }
         var count = 0
-        let start = Date()
-        while Date().timeIntervalSince(start) < seconds {
+        let start = MonotonicInstant.now()
+        while MonotonicInstant.now() - start < seconds {
             guard try dealer.receive() != nil else { throw BenchError("libzmq round trips: an echo did not come back within 2 s") }
             count += 1
             _ = try dealer.send(payload, dontWait: false)
         }
-        return Double(count) / Date().timeIntervalSince(start)
+        return Double(count) / (MonotonicInstant.now() - start)
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import PhotomillCore
 
 /// One command run to completion: wall time, the CPU it and its descendants used, and the
 /// peak resident memory of the process and of its children (sampled from /proc).
@@ -26,13 +27,13 @@ enum Spawn {
         process.standardOutput = captureOutput ? output : FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         let cpuBefore = childrenCPUSeconds()
-        let start = Date()
+        let start = MonotonicInstant.now()
         try process.run()
         let sampler = RSSSampler(root: process.processIdentifier)
         sampler.start()
         let data = captureOutput ? output.fileHandleForReading.readDataToEndOfFile() : Data()
         process.waitUntilExit()
-        let seconds = Date().timeIntervalSince(start)
+        let seconds = MonotonicInstant.now() - start
         sampler.stop()
         return Measured(seconds: seconds, cpuSeconds: childrenCPUSeconds() - cpuBefore, status: process.terminationStatus,
                         output: String(decoding: data, as: UTF8.self), peakRSS: sampler.rootPeak, peakChildRSS: sampler.childPeak)
@@ -46,25 +47,20 @@ enum Spawn {
 
 /// Runs `sample` on a thread of its own every 50 ms until `stop()`.
 final class Every50ms: @unchecked Sendable {
-    // @unchecked: `running` is guarded by `lock`.
-    private let lock = NSLock()
-    private var running = true
-    private let finished = DispatchSemaphore(value: 0)
+    // @unchecked: `thread` is set once, in `init`.
+    private let stopped = DispatchSemaphore(value: 0)
+    private var thread: OwnedThread<Void>?
 
     init(_ sample: @escaping @Sendable () -> Void) {
-        Thread { [self] in
-            while lock.withLock({ running }) {
-                sample()
-                usleep(50_000)
-            }
-            finished.signal()
-        }.start()
+        thread = OwnedThread(name: "pm-sampler") { [stopped] in
+            repeat { sample() } while stopped.wait(timeout: .now() + 0.05) == .timedOut
+        }
     }
 
     /// Returns once the sampling thread has stopped.
     func stop() {
-        lock.withLock { running = false }
-        finished.wait()
+        stopped.signal()
+        thread?.join()
     }
 }
 

@@ -9,7 +9,7 @@ func pendingHashCatalog(tasks: Int, at url: URL) throws -> Catalog {
     var queued = 0
     while queued < tasks {
         let files = (queued..<min(tasks, queued + 5_000)).map { ScannedFile(path: "/bench/\($0).jpg", size: 0, mtimeNs: 0) }
-        _ = try catalog.record(files, kinds: [.hash], now: Date().timeIntervalSince1970)
+        _ = try catalog.record(files, kinds: [.hash], now: WallClock.now())
         queued += files.count
     }
     return catalog
@@ -78,13 +78,6 @@ final class ThreadCPUSampler: @unchecked Sendable {
     }
 }
 
-/// Names the calling thread (at most 15 bytes) for `ThreadCPUSampler`.
-func nameThread(_ name: String) {
-    // Not Thread.name: Foundation applies it only once the creator has recorded the
-    // thread's handle, which races with the thread's first steps.
-    try? String(name.prefix(15)).write(toFile: "/proc/thread-self/comm", atomically: false, encoding: .utf8)
-}
-
 /// CPU time of the children waited for so far.
 func childrenCPUSeconds() -> Double {
     cpuSeconds(__rusage_who_t(RUSAGE_CHILDREN.rawValue))
@@ -93,4 +86,41 @@ func childrenCPUSeconds() -> Double {
 struct BenchError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+}
+
+/// SQL on a catalog file through Python's sqlite3 module, for what the benchmarks set up
+/// or read behind photomill's back (a long history of done tasks, the span of the
+/// attempts): photomill's API has no reason to offer it, and GRDB stays inside Catalog.
+enum PythonSQLite {
+    /// Runs `script` (statements separated by `;`) in one transaction.
+    static func execute(_ path: String, _ script: String) throws {
+        _ = try run(path, script, query: false)
+    }
+
+    /// The rows of `sql`, each value as text (NULL as "").
+    static func rows(_ path: String, _ sql: String) throws -> [[String]] {
+        try run(path, sql, query: true).split(separator: "\n").map { $0.components(separatedBy: "\t") }
+    }
+
+    private static func run(_ path: String, _ sql: String, query: Bool) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", """
+            import sqlite3, sys
+            con = sqlite3.connect(sys.argv[1], timeout=30)
+            if sys.argv[3] == 'query':
+                for row in con.execute(sys.argv[2]):
+                    print('\\t'.join('' if v is None else str(v) for v in row))
+            else:
+                with con:
+                    con.executescript(sys.argv[2])
+            """, path, sql, query ? "query" : "script"]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw BenchError("python3 sqlite3 on \(path) failed (\(process.terminationStatus))") }
+        return String(decoding: data, as: UTF8.self)
+    }
 }

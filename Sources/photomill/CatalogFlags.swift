@@ -11,9 +11,11 @@ struct CatalogFlags: ParsableArguments {
         catalog ?? ProcessInfo.processInfo.environment["PHOTOMILL_CATALOG"] ?? "photomill.sqlite"
     }
 
-    /// Opens the catalog or exits with a message that says what to do. `mustExist`: a
-    /// command that changes a catalog (retry, reprocess) never creates one from a typo.
-    func open(_ mode: Catalog.Mode, mustExist: Bool = false) throws -> Catalog {
+    /// Opens the catalog or exits with a message that says what to do: 66 for a missing
+    /// catalog, 74 for one of a newer schema, `unusable` for one that cannot be opened (the
+    /// long-running commands, whose failures all exit 1, pass 1). `mustExist`: a command
+    /// that changes a catalog (retry, reprocess) never creates one from a typo.
+    func open(_ mode: Catalog.Mode, mustExist: Bool = false, unusable: Int32 = 74) throws -> Catalog {
         do throws(CatalogError) {
             if mustExist && !FileManager.default.fileExists(atPath: path) {
                 throw CatalogError(.missing, path: path, "no catalog here (run `photomill run` first, or pass --catalog)")
@@ -21,7 +23,7 @@ struct CatalogFlags: ParsableArguments {
             return try Catalog(path: path, mode: mode)
         } catch {
             printError("photomill: \(error)")
-            throw ExitCode(error.code == .missing ? 66 : 74)
+            throw ExitCode(error.code == .missing ? 66 : error.code == .newerSchema ? 74 : unusable)
         }
     }
 }

@@ -1,18 +1,18 @@
 import ArgumentParser
 import Catalog
 import Coordinator
-import Exports
 import Foundation
 import Logging
+import ServiceLifecycle
 
 extension Photomill {
-    struct CoordinatorCommand: ParsableCommand {
+    struct CoordinatorCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "coordinator",
             abstract: "Scan photo folders and serve their jobs to workers until stopped.",
             discussion: """
-                Workers connect with `photomill worker --connect ENDPOINT`. tcp:// runs CURVE: \
-                --key and --allow (docs/deploy.md), or --insecure. SIGHUP re-reads the allow-list. \
+                Workers connect with `photomill worker --connect ENDPOINT`. tcp:// runs CURVE: \\
+                --key and --allow (docs/deploy.md), or --insecure. SIGHUP re-reads the allow-list. \\
                 SIGTERM or SIGINT: commit what has come in, hand back what is still out, and exit.
                 """)
 
@@ -34,7 +34,7 @@ extension Photomill {
             try security.validate(bind: bind)
         }
 
-        func run() throws {
+        func run() async throws {
             let logger = Logs.make("photomill.coordinator", level: log.logLevel)
             var configuration = cluster.configuration(bind: bind, roots: directories)
             do {
@@ -43,29 +43,21 @@ extension Photomill {
                 printError("photomill coordinator: \(error)")
                 throw ExitCode(64)
             }
-            let catalog = try cluster.catalog.open(.readWrite)
-            let service = CoordinatorService(configuration: configuration, catalog: catalog, logger: logger)
-            let exports = try cluster.exportRoot.map { root in
-                ExportQueue(exporter: try Exporter(catalog: catalog, root: root), logger: logger)
+            let catalog = try cluster.catalog.open(.readWrite, unusable: 1)
+            let stack = try CoordinatorStack(configuration: configuration, catalog: catalog, exportRoot: cluster.exportRoot, logger: logger)
+            stack.coordinator.onBound = { endpoints in
+                logger.info("listening on", metadata: ["endpoints": "\(endpoints.joined(separator: ","))", "catalog": "\(catalog.path)"])
             }
-            exports?.start()
-            if let exports {
-                service.onCommitted = { @Sendable ids in exports.enqueue(ids) }
-            }
-            let trap = SignalTrap { service.stop() }
-            let hangup = configuration.security.map { security in HangupTrap { security.admission.reload() } }
+            let reloads = configuration.security.map { AllowListReloads(admission: $0.admission) }
             do {
-                let outcome = try service.run { endpoints in
-                    logger.info("listening on \(endpoints.joined(separator: ", ")); catalog \(catalog.path)")
-                }
-                logger.info("stopped; scan: \(outcome.scan.added) new, \(outcome.scan.changed) changed, \(outcome.scan.unchanged) unchanged")
+                try await stack.group(with: reloads.map { [$0] } ?? [], logger: logger).run()
             } catch {
-                exports?.finish()
                 printError("photomill coordinator: \(error)")
                 throw ExitCode(1)
             }
-            exports?.finish()
-            withExtendedLifetime((trap, hangup)) {}
+            if let scan = stack.coordinator.outcome?.scan {
+                logger.info("stopped", metadata: ["scan.new": "\(scan.added)", "scan.changed": "\(scan.changed)", "scan.unchanged": "\(scan.unchanged)"])
+            }
         }
     }
 }

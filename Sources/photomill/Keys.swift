@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import ZeroMQ
+import Coordinator
 
 extension Photomill {
     struct Keys: ParsableCommand {
@@ -26,19 +26,8 @@ extension Photomill {
             }
 
             func run() throws {
-                guard Curve.isAvailable else {
-                    printError("photomill keys: this libzmq was built without CURVE (install Debian's libzmq5)")
-                    throw ExitCode(1)
-                }
-                let pair = try Curve.generateKeyPair()
-                let name = URL(fileURLWithPath: out).lastPathComponent
                 do {
-                    try KeyFile.create(out + ".key", mode: 0o600, text: """
-                        # photomill CURVE secret key "\(name)": keep it private (mode 0600); never share it
-                        \(pair.secretKey)
-
-                        """)
-                    try KeyFile.create(out + ".pub", mode: 0o644, text: "\(pair.publicKey) \(name)\n")
+                    try KeyFile.generate(out)
                 } catch {
                     printError("photomill keys generate: \(error)")
                     throw ExitCode(1)
@@ -46,69 +35,5 @@ extension Photomill {
                 print("wrote \(out).key (secret, mode 0600) and \(out).pub (public)")
             }
         }
-    }
-}
-
-/// Reading and writing key files. A key file holds one Z85 key (40 characters) on its
-/// first line that is not a comment (`#`), optionally followed by a label.
-enum KeyFile {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-    }
-
-    /// Creates `path` (never replacing a file) with `mode` whatever the umask.
-    static func create(_ path: String, mode: mode_t, text: String) throws(Failure) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
-        guard fd >= 0 else {
-            let cause = String(cString: strerror(errno))
-            throw Failure(description: "\(path): cannot create: \(cause)\(errno == EEXIST ? " (remove it first, or choose another --out)" : "")")
-        }
-        defer { close(fd) }
-        let bytes = Array(text.utf8)
-        guard fchmod(fd, mode) == 0, write(fd, bytes, bytes.count) == bytes.count, fsync(fd) == 0 else {
-            let cause = String(cString: strerror(errno))
-            unlink(path)
-            throw Failure(description: "\(path): cannot write: \(cause)")
-        }
-    }
-
-    /// The public key in `path` (a NAME.pub), for `flag`.
-    static func publicKey(_ path: String, flag: String) throws(Failure) -> String {
-        let key = try firstKey(path, flag: flag)
-        guard (try? Curve.z85Decode(key))?.count == 32 else {
-            throw Failure(description: "\(flag) \(path): not a Z85 public key (40 characters); give the NAME.pub written by `photomill keys generate`")
-        }
-        return key
-    }
-
-    /// The key pair whose secret is in `path` (a NAME.key, mode 0600 or stricter). The
-    /// secret itself never appears in a message.
-    static func keyPair(_ path: String, flag: String) throws(Failure) -> (publicKey: String, secretKey: String) {
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            throw Failure(description: "\(flag) \(path): \(String(cString: strerror(errno)))")
-        }
-        guard info.st_mode & 0o077 == 0 else {
-            throw Failure(description: "\(flag) \(path): a secret key must not be readable by group or others (mode \(String(info.st_mode & 0o777, radix: 8))); run chmod 600 \(path)")
-        }
-        let secret = try firstKey(path, flag: flag)
-        guard let publicKey = try? Curve.publicKey(fromSecret: secret) else {
-            throw Failure(description: "\(flag) \(path): not a Z85 secret key (40 characters); give the NAME.key written by `photomill keys generate`")
-        }
-        return (publicKey, secret)
-    }
-
-    private static func firstKey(_ path: String, flag: String) throws(Failure) -> String {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw Failure(description: "\(flag) \(path): cannot read the file")
-        }
-        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
-            let key = String(trimmed.prefix { !$0.isWhitespace })
-            guard key.utf8.count == Curve.keyLength else { break }
-            return key
-        }
-        throw Failure(description: "\(flag) \(path): no key found (expected a line of 40 Z85 characters, as written by `photomill keys generate`)")
     }
 }

@@ -1,55 +1,47 @@
 import Catalog
 import Foundation
 import PhotomillCore
+import ServiceLifecycle
 
 /// The live progress of `photomill run`, read from the catalog (a WAL reader, so it never
 /// slows the coordinator): on a terminal, a bar per kind with its rate and ETA, redrawn in
-/// place twice a second; otherwise a plain line every five seconds.
-final class ProgressReporter: @unchecked Sendable {
-    // @unchecked: `running` is guarded by `lock`; the rest is used by the reporter thread only.
+/// place twice a second; otherwise a plain line every five seconds. A `Service` whose
+/// drawing runs on a thread of its own until graceful shutdown, which clears the bars.
+final class ProgressReporter: Service, @unchecked Sendable {
+    // @unchecked: `stopped` is thread-safe; the rest is immutable or used by the
+    // reporter thread only.
     private let catalog: Catalog
-    private let lock = NSCondition()
-    private var running = true
-    private var thread: Thread?
+    private let stopped = DispatchSemaphore(value: 0)
     private let isTerminal = isatty(STDERR_FILENO) != 0
 
     init(catalog: Catalog) { self.catalog = catalog }
 
-    func start() {
-        let thread = Thread { [self] in
-            let started = Date()
-            var lastLine = Date.distantPast
-            var drawn = 0
-            while lock.withLock({ running }) {
-                // Waits on the condition, so that `stop()` ends the wait at once.
-                lock.lock()
-                if running { _ = lock.wait(until: Date().addingTimeInterval(isTerminal ? 0.5 : 1)) }
-                lock.unlock()
-                guard Date().timeIntervalSince(lastLine) >= (isTerminal ? 0.5 : 5),
-                      let status = try? catalog.status() else { continue }
-                lastLine = Date()
-                let elapsed = Date().timeIntervalSince(started)
-                if isTerminal {
-                    let lines = Self.bars(status, elapsed: elapsed)
-                    write(Self.moveUp(drawn) + lines.map { $0 + "\u{1B}[K\n" }.joined())
-                    drawn = lines.count
-                } else {
-                    write(Self.line(status, elapsed: elapsed) + "\n")
-                }
-            }
-            if isTerminal { write(Self.moveUp(drawn) + "\u{1B}[J") }
-        }
-        thread.name = "photomill-progress"
-        thread.start()
-        self.thread = thread
+    func run() async throws {
+        let drawing = OwnedThread(name: "pm-progress") { [self] in draw() }
+        try? await gracefulShutdown()
+        stopped.signal()
+        await drawing.value
     }
 
-    func stop() {
-        lock.lock()
-        running = false
-        lock.broadcast()
-        lock.unlock()
-        while let thread, !thread.isFinished { usleep(10_000) }
+    private func draw() {
+        let started = MonotonicInstant.now()
+        var lastLine = MonotonicInstant.distantPast
+        var drawn = 0
+        let every = isTerminal ? 0.5 : 5
+        // Waits on the semaphore (a monotonic timeout), so that the end of the run ends the wait at once.
+        while stopped.wait(timeout: .now() + (isTerminal ? 0.5 : 1)) == .timedOut {
+            guard MonotonicInstant.now() - lastLine >= every, let status = try? catalog.status() else { continue }
+            lastLine = MonotonicInstant.now()
+            let elapsed = lastLine - started
+            if isTerminal {
+                let lines = Self.bars(status, elapsed: elapsed)
+                write(Self.moveUp(drawn) + lines.map { $0 + "\u{1B}[K\n" }.joined())
+                drawn = lines.count
+            } else {
+                write(Self.line(status, elapsed: elapsed) + "\n")
+            }
+        }
+        if isTerminal { write(Self.moveUp(drawn) + "\u{1B}[J") }
     }
 
     private func write(_ text: String) { FileHandle.standardError.write(Data(text.utf8)) }

@@ -52,7 +52,7 @@ extension Photomill {
             parameters.ocrLanguage = ocrLanguage
             let catalog = try catalog.open(.readWrite, mustExist: true)
             let counts = try catalog.reprocess(matching: filters.filter(), currentRecipes: outdated ? parameters.recipes : nil,
-                                               dryRun: dryRun, now: Date().timeIntervalSince1970)
+                                               dryRun: dryRun, now: WallClock.now())
             print(RequeueReport(counts: counts, dryRun: dryRun).render(json: json, verb: dryRun ? "would requeue" : "requeued",
                                                                         what: outdated ? "outdated results" : "results"))
         }

@@ -26,7 +26,7 @@ extension Photomill {
             let catalog = try catalog.open(.readWrite, mustExist: true)
             try errorClass.check(in: catalog)
             let counts = try catalog.retryFailed(matching: filters.filter(errorClass: errorClass.errorClass), dryRun: dryRun,
-                                                 now: Date().timeIntervalSince1970)
+                                                 now: WallClock.now())
             print(RequeueReport(counts: counts, dryRun: dryRun).render(json: json, verb: dryRun ? "would retry" : "retried",
                                                                         what: "failed tasks"))
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PhotomillCore
 import Samples
 
 extension Photomill {
@@ -41,7 +42,7 @@ extension Photomill {
 
         func run() throws {
             let folder = URL(fileURLWithPath: directory)
-            let start = Date()
+            let start = MonotonicInstant.now()
             // A progress line only for a person watching; logs and pipes get the summary.
             let showProgress = isatty(STDERR_FILENO) != 0
             let specs: [SampleSpec]
@@ -57,7 +58,7 @@ extension Photomill {
             }
             if showProgress { FileHandle.standardError.write(Data("\n".utf8)) }
             let broken = specs.filter { $0.broken != nil }.count
-            let seconds = Date().timeIntervalSince(start)
+            let seconds = MonotonicInstant.now() - start
             print("wrote \(specs.count) files (\(broken) broken) to \(folder.path) in \(String(format: "%.1f", seconds))s")
         }
     }

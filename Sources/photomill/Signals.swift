@@ -1,49 +1,28 @@
-import Dispatch
+import Coordinator
 import Foundation
+import ServiceLifecycle
+import UnixSignals
 
-/// SIGTERM and SIGINT call `handler` once (on a Dispatch queue, never the caller's
-/// thread); a second signal exits at once.
-final class SignalTrap: @unchecked Sendable {
-    // @unchecked: the sources are created once and only read afterwards.
-    private var sources: [any DispatchSourceSignal] = []
-    private let queue = DispatchQueue(label: "photomill.signals")
-
-    init(_ handler: @escaping @Sendable () -> Void) {
-        let fired = Atomic()
-        for number in [SIGTERM, SIGINT] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler {
-                if fired.setIfUnset() { handler() } else { exit(130) }
-            }
-            source.resume()
-            sources.append(source)
-        }
-    }
-
-    private final class Atomic: @unchecked Sendable {
-        // @unchecked: `value` is guarded by `lock`.
-        private let lock = NSLock()
-        private var value = false
-        func setIfUnset() -> Bool {
-            lock.lock()
-            defer { lock.unlock() }
-            if value { return false }
-            value = true
-            return true
+/// The signals every long-running command handles, beside its `ServiceGroup`'s graceful
+/// shutdown on SIGTERM and SIGINT: a second one means "now", and exits at once (130)
+/// instead of waiting for the drain. First in the group, so stopped last.
+struct SecondSignalExits: Service {
+    func run() async throws {
+        var seen = 0
+        for await _ in await UnixSignalsSequence(trapping: .sigterm, .sigint).cancelOnGracefulShutdown() {
+            seen += 1
+            if seen >= 2 { exit(130) }
         }
     }
 }
 
-/// SIGHUP calls `handler` (on a Dispatch queue) each time: the coordinator re-reads its allow-list.
-final class HangupTrap: @unchecked Sendable {
-    // @unchecked: the source is created once and only read afterwards.
-    private let source: any DispatchSourceSignal
+/// SIGHUP: the coordinator re-reads its allow-list (it also notices the file changing).
+struct AllowListReloads: Service {
+    let admission: Admission
 
-    init(_ handler: @escaping @Sendable () -> Void) {
-        signal(SIGHUP, SIG_IGN)
-        source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: DispatchQueue(label: "photomill.hangup"))
-        source.setEventHandler(handler: handler)
-        source.resume()
+    func run() async throws {
+        for await _ in await UnixSignalsSequence(trapping: .sighup).cancelOnGracefulShutdown() {
+            admission.reload()
+        }
     }
 }

@@ -1,11 +1,13 @@
 import ArgumentParser
 import Foundation
 import Logging
+import ServiceLifecycle
+import UnixSignals
 import PhotomillCore
 import Worker
 
 extension Photomill {
-    struct WorkerCommand: ParsableCommand {
+    struct WorkerCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "worker",
             abstract: "Process photos for a coordinator (on this host or another).",
@@ -62,7 +64,7 @@ extension Photomill {
             try security.validate(connect: connect)
         }
 
-        func run() throws {
+        func run() async throws {
             let logger = Logs.make("photomill.worker", level: log.logLevel)
             var configuration = WorkerConfiguration(
                 endpoint: connect, slots: slots, kinds: (try? Kind.parseList(kindList).get()) ?? Set(Kind.allCases),
@@ -80,15 +82,21 @@ extension Photomill {
                 throw ExitCode(64)
             }
             let service = WorkerService(configuration: configuration, logger: logger)
-            let trap = SignalTrap { service.stop() }
-            logger.info("worker \(configuration.workerId) connecting to \(connect) with \(slots) slots")
+            logger.info("worker connecting", metadata: [
+                "worker.id": "\(configuration.workerId)", "coordinator": "\(connect)", "worker.slots": "\(slots)",
+            ])
+            // SIGTERM or SIGINT: the worker drains; its `run()` returning ends the group.
+            let group = ServiceGroup(configuration: .init(
+                services: [.init(service: SecondSignalExits()),
+                           .init(service: service, successTerminationBehavior: .gracefullyShutdownGroup,
+                                 failureTerminationBehavior: .gracefullyShutdownGroup)],
+                gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
             do {
-                try service.run()
+                try await group.run()
             } catch {
                 printError("photomill worker: \(error)")
                 throw ExitCode(1)
             }
-            withExtendedLifetime(trap) {}
         }
     }
 }

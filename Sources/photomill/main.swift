@@ -7,4 +7,4 @@ import PhotoProcessing
 if let command = CommandLine.arguments.dropFirst().first, ["inspect", "worker"].contains(command) {
     OpenMP.restartSingleThreadedIfNeeded()
 }
-Photomill.main()
+await Photomill.start()

@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 import PhotomillCore
 
 /// `PhotoMetadata` as the columns of table `metadata` (the same names as its properties).

@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 import PhotomillCore
 
 /// A row of `workers`: what the coordinator knows of a connected (or departed) worker.

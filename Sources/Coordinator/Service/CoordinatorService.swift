@@ -12,8 +12,9 @@ import ZeroMQ
 /// and carries out what it asks (`perform`). protocols/PROTOCOL.md is the normative
 /// description of what goes over the socket.
 public final class CoordinatorService: @unchecked Sendable {
-    // @unchecked: `stopping` is guarded by `lock`; everything else belongs to the thread
-    // inside `run()`.
+    // @unchecked: `stopping` is guarded by `lock`; the callbacks are set before `run()`;
+    // everything else belongs to the thread inside `serve()`, and `outcome` is written
+    // after it ended.
     public let configuration: CoordinatorConfiguration
     private let catalog: Catalog
     private let logger: Logger
@@ -26,6 +27,11 @@ public final class CoordinatorService: @unchecked Sendable {
     /// workers here, so that a re-run over an unchanged tree starts none.
     public var onWorkPending: (@Sendable () -> Void)?
     private var announcedWork = false
+    /// Called (on the coordinator's thread) with the endpoints once the ROUTER is bound,
+    /// when it runs as a `Service`.
+    public var onBound: (@Sendable ([String]) -> Void)?
+    /// How the run ended, once `run()` has returned.
+    public internal(set) var outcome: Outcome?
 
     public private(set) var boundEndpoints: [String] = []
 
@@ -47,9 +53,10 @@ public final class CoordinatorService: @unchecked Sendable {
         public var violations: [String: Int]
     }
 
-    /// Binds, scans and serves until `stop()` (or, with `exitWhenDone`, until no task is
-    /// pending or leased). `onBound` is called once the sockets are bound.
-    public func run(onBound: (([String]) -> Void)? = nil) throws -> Outcome {
+    /// Binds, scans and serves, on the calling thread, until `stop()` (or, with
+    /// `exitWhenDone`, until no task is pending or leased). `onBound` is called once the
+    /// sockets are bound. As a `Service`, `run()` does this on a thread of its own.
+    public func serve(onBound: (([String]) -> Void)? = nil) throws -> Outcome {
         let context = try ZMQContext()
         let router = try ZMQSocket(context: context, type: .router)
         defer { router.close() }

@@ -12,17 +12,16 @@ public enum ProcessingPool {
                                deliver: (PhotoResult) -> Void) {
         let state = SharedState(count: paths.count)
         let threadCount = max(1, min(threads, paths.count))
-        for _ in 0..<threadCount {
-            let thread = Thread {
+        let threads = (0..<threadCount).map { index in
+            OwnedThread(name: "pm-process-\(index)", stackSize: 8 << 20) {
                 let processor = PhotoProcessor(parameters: parameters)
                 while let index = state.nextIndex() {
                     state.store(processor.process(path: paths[index], kinds: kinds), at: index)
                 }
             }
-            thread.stackSize = 8 << 20
-            thread.start()
         }
         for index in paths.indices { deliver(state.waitForResult(at: index)) }
+        for thread in threads { thread.join() }
     }
 
     /// Work index and finished results, guarded by one condition variable.

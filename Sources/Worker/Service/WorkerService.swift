@@ -12,7 +12,7 @@ import ZeroMQ
 /// is ready. PROTOCOL.md is what goes over the connection.
 public final class WorkerService: @unchecked Sendable {
     // @unchecked: `stopping` is guarded by `lock`; everything else is touched only by the
-    // thread inside `run()` (the socket's owner) or is itself thread-safe (`queue`).
+    // thread inside `serve()` (the socket's owner) or is itself thread-safe (`queue`).
     public let configuration: WorkerConfiguration
     private let logger: Logger
     private let lock = NSLock()
@@ -35,15 +35,16 @@ public final class WorkerService: @unchecked Sendable {
         self.logger = logger
     }
 
-    /// Asks `run()` to finish the jobs in hand, deliver their results and return.
+    /// Asks `serve()` to finish the jobs in hand, deliver their results and return.
     public func stop() {
         lock.withLock { stopping = true }
     }
 
     private var isStopping: Bool { lock.withLock { stopping } }
 
-    /// Runs until `stop()`; the calling thread becomes the socket's owner.
-    public func run() throws(ZMQError) {
+    /// Runs until `stop()`; the calling thread becomes the socket's owner. As a `Service`,
+    /// `run()` does this on a thread of its own.
+    public func serve() throws(ZMQError) {
         let context = try ZMQContext()
         let wake = try ZMQSocket(context: context, type: .pull)
         try wake.bind(wakeEndpoint)

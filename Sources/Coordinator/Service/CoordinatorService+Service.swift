@@ -1,0 +1,19 @@
+import Foundation
+import PhotomillCore
+import ServiceLifecycle
+
+/// The coordinator in a `ServiceGroup`: its loop runs on a thread of its own (`zmq_poll`
+/// and SQLite block; they never run on Swift's cooperative pool), and graceful shutdown
+/// asks it to stop: commit what came in, hand back what is still out, tell the workers.
+extension CoordinatorService: Service {
+    public func run() async throws {
+        let onBound = self.onBound
+        let loop = OwnedThread(name: "pm-coordinator") { [self] in Result { try serve(onBound: onBound) } }
+        let result = await withTaskCancellationOrGracefulShutdownHandler {
+            await loop.value
+        } onCancelOrGracefulShutdown: { [self] in
+            stop()
+        }
+        outcome = try result.get()
+    }
+}
