@@ -16,6 +16,7 @@ packages=(
   parallel               # GNU parallel: the shell pipeline photomill-bench compares with
   iproute2               # `ip netns`: the multi-host test (MultiHostTests, as root)
   python3                # sqlite3 from Python: the tests' independent reader of the catalog, the bench's fixtures
+  faketime               # libfaketime: the wall-clock step test (WallClockStepTests)
 )
 
 missing=()

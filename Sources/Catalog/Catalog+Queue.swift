@@ -8,14 +8,33 @@ public struct PendingJob: Sendable, Hashable {
     public var path: String
     public var size: Int64
     public var mtimeNs: Int64
-    public var kinds: [Kind]
+    public private(set) var kinds: [Kind]
+    /// Each kind's `tasks.updatedAt` as the page read it, in the order of `kinds` (empty
+    /// when unknown): a lease written together with its result applies only to a task
+    /// still exactly as paged (`Catalog.commit`), whatever the wall clock did meanwhile.
+    public private(set) var updatedAt: [Double]
 
-    public init(photoId: Int64, path: String, size: Int64, mtimeNs: Int64, kinds: [Kind]) {
+    public init(photoId: Int64, path: String, size: Int64, mtimeNs: Int64, kinds: [Kind], updatedAt: [Double] = []) {
+        precondition(updatedAt.isEmpty || updatedAt.count == kinds.count, "one updatedAt per kind")
         self.photoId = photoId
         self.path = path
         self.size = size
         self.mtimeNs = mtimeNs
         self.kinds = kinds
+        self.updatedAt = updatedAt
+    }
+
+    /// Keeps the kinds (and their `updatedAt`) that `keep` says.
+    public mutating func keepKinds(where keep: (Kind) -> Bool) {
+        guard !updatedAt.isEmpty else { return kinds.removeAll { !keep($0) } }
+        let kept = zip(kinds, updatedAt).filter { keep($0.0) }
+        kinds = kept.map(\.0)
+        updatedAt = kept.map(\.1)
+    }
+
+    mutating func add(_ kind: Kind, updatedAt stamp: Double) {
+        kinds.append(kind)
+        updatedAt.append(stamp)
     }
 }
 
@@ -27,14 +46,19 @@ public struct Lease: Sendable, Hashable {
     public var worker: String
     public var leasedAt: Double
     public var expiresAt: Double
+    /// The tasks' `updatedAt` when their job was paged (`PendingJob.updatedAt`): with it,
+    /// a lease whose result comes in the same batch is never written (`Catalog.commit`).
+    public var pagedUpdatedAt: [Double]
 
-    public init(photoId: Int64, kinds: [Kind], token: String, worker: String, leasedAt: Double, expiresAt: Double) {
+    public init(photoId: Int64, kinds: [Kind], token: String, worker: String, leasedAt: Double, expiresAt: Double,
+                pagedUpdatedAt: [Double] = []) {
         self.photoId = photoId
         self.kinds = kinds
         self.token = token
         self.worker = worker
         self.leasedAt = leasedAt
         self.expiresAt = expiresAt
+        self.pagedUpdatedAt = pagedUpdatedAt
     }
 }
 
@@ -152,7 +176,7 @@ extension Catalog {
             // a page on a catalog with 50,000 pending tasks).
             let names = kinds.map { "'\($0.rawValue)'" }.sorted().joined(separator: ",")
             let rows = try Row.fetchCursor(db.cachedStatement(sql: """
-                SELECT t.photoId, t.kind, p.path, p.size, p.mtimeNs
+                SELECT t.photoId, t.kind, p.path, p.size, p.mtimeNs, t.updatedAt
                 FROM tasks t INDEXED BY tasks_pending JOIN photos p ON p.id = t.photoId
                 WHERE t.state = 'pending' AND t.photoId > ? AND t.notBefore <= ? AND t.kind IN (\(names))
                 ORDER BY t.photoId
@@ -176,7 +200,7 @@ extension Catalog {
                     current = (job, job)
                 }
                 guard let kind = Kind(rawValue: row[1]) else { continue }
-                if kind == .ocr { current!.ocr.kinds.append(kind) } else { current!.main.kinds.append(kind) }
+                if kind == .ocr { current!.ocr.add(kind, updatedAt: row[5]) } else { current!.main.add(kind, updatedAt: row[5]) }
             }
             flush()
             return jobs
@@ -206,7 +230,9 @@ extension Catalog {
     ///
     /// A lease whose successful result is in the same batch is never written as `leased`:
     /// the task goes from `pending` to `done` in one statement, in the same transaction,
-    /// which is all a reader could ever have seen of it. Quick jobs so cost one write, not two.
+    /// which is all a reader could ever have seen of it, provided it is still exactly as its
+    /// job was paged (`updatedAt` unchanged: no re-scan, retry or reprocess since). Quick
+    /// jobs so cost one write, not two.
     public func commit(_ batch: CommitBatch, now: Double, retry: RetryPolicy = RetryPolicy()) throws(CatalogError) -> CommitReport {
         try write { db in
             var report = CommitReport()
@@ -219,7 +245,7 @@ extension Catalog {
             }
             for reported in batch.results {
                 let key = FoldKey(photoId: reported.result.photoId, kind: reported.result.kind, token: reported.result.leaseToken)
-                try applyResult(db, reported, leasedAt: folded[key], now: now, retry: retry, report: &report, changes: &changes)
+                try applyResult(db, reported, pagedUpdatedAt: folded[key], now: now, retry: retry, report: &report, changes: &changes)
             }
             for release in batch.releases {
                 try applyRelease(db, release, now: now, retry: retry, report: &report, changes: &changes)
@@ -237,17 +263,19 @@ extension Catalog {
         var token: String
     }
 
-    /// The leases of this batch with a successful result in it, and when each was granted.
+    /// The leases of this batch with a successful result in it, each task with its
+    /// `updatedAt` as paged. A lease without them (one not from a page) is written as usual.
     private static func foldedLeases(_ batch: CommitBatch) -> [FoldKey: Double] {
         guard !batch.leases.isEmpty else { return [:] }
-        var granted: [String: Double] = [:]
-        for lease in batch.leases { granted[lease.token] = lease.leasedAt }
+        var granted: [String: Lease] = [:]
+        for lease in batch.leases where !lease.pagedUpdatedAt.isEmpty { granted[lease.token] = lease }
+        guard !granted.isEmpty else { return [:] }
         var folded: [FoldKey: Double] = [:]
         for reported in batch.results {
             let result = reported.result
             if case .failure = result.outcome { continue }
-            guard let leasedAt = granted[result.leaseToken] else { continue }
-            folded[FoldKey(photoId: result.photoId, kind: result.kind, token: result.leaseToken)] = leasedAt
+            guard let lease = granted[result.leaseToken], let index = lease.kinds.firstIndex(of: result.kind) else { continue }
+            folded[FoldKey(photoId: result.photoId, kind: result.kind, token: result.leaseToken)] = lease.pagedUpdatedAt[index]
         }
         return folded
     }
@@ -268,8 +296,8 @@ extension Catalog {
         }
     }
 
-    /// `leasedAt`: set when the result's lease is in the same batch and was not written.
-    private func applyResult(_ db: Database, _ reported: ReportedResult, leasedAt: Double?, now: Double, retry: RetryPolicy,
+    /// `pagedUpdatedAt`: set when the result's lease is in the same batch and was not written.
+    private func applyResult(_ db: Database, _ reported: ReportedResult, pagedUpdatedAt: Double?, now: Double, retry: RetryPolicy,
                              report: inout CommitReport, changes: inout StateChanges) throws {
         let result = reported.result
         func recordAttempt(_ outcome: String, _ errorClass: ErrorClass? = nil, _ message: String? = nil) throws {
@@ -296,14 +324,15 @@ extension Catalog {
         }
 
         // The lease check and the state change are one statement: a success costs no read.
-        if let leasedAt {
-            // Its lease was never written: the task must still be as it was when leased
-            // (a re-scan of a changed file since then re-queues it with a later updatedAt).
+        if let pagedUpdatedAt {
+            // Its lease was never written: the task must still be as its job was paged (a
+            // re-scan of a changed file, a retry or a reprocess since then wrote another
+            // updatedAt). Equal, not earlier-than: a step of the wall clock orders nothing.
             try db.cachedStatement(sql: """
                 UPDATE tasks SET state = 'done', attempts = attempts + 1, recipe = ?, errorClass = NULL,
                     errorMessage = NULL, updatedAt = ?
-                WHERE photoId = ? AND kind = ? AND state = 'pending' AND updatedAt <= ?
-                """).execute(arguments: [result.recipe, now, result.photoId, result.kind.rawValue, leasedAt])
+                WHERE photoId = ? AND kind = ? AND state = 'pending' AND updatedAt = ?
+                """).execute(arguments: [result.recipe, now, result.photoId, result.kind.rawValue, pagedUpdatedAt])
         } else {
             try db.cachedStatement(sql: """
                 UPDATE tasks SET state = 'done', recipe = ?, leaseToken = NULL, leasedTo = NULL, leasedAt = NULL,
@@ -315,7 +344,7 @@ extension Catalog {
             report.stale.insert(result.leaseToken)
             return try recordAttempt("stale")
         }
-        changes.move(result.kind, from: leasedAt == nil ? .leased : .pending, to: .done)
+        changes.move(result.kind, from: pagedUpdatedAt == nil ? .leased : .pending, to: .done)
         report.committed.insert(result.leaseToken)
         report.touchedPhotos.insert(result.photoId)
         switch result.outcome {

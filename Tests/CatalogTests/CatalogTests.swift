@@ -18,7 +18,8 @@ import Testing
     }
 
     private func lease(_ job: PendingJob, token: String, worker: String = "w1", now: Double = 100) -> Lease {
-        Lease(photoId: job.photoId, kinds: job.kinds, token: token, worker: worker, leasedAt: now, expiresAt: now + 60)
+        Lease(photoId: job.photoId, kinds: job.kinds, token: token, worker: worker, leasedAt: now, expiresAt: now + 60,
+              pagedUpdatedAt: job.updatedAt)
     }
 
     private func taskRow(_ photoId: Int64, _ kind: Kind) throws -> Row? {
@@ -88,6 +89,22 @@ import Testing
         #expect(retried["errorClass"] as String? == "unreadable")
         let outcomes = try catalog.pool.read { db in try String.fetchAll(db, sql: "SELECT outcome FROM attempts ORDER BY photoId") }
         #expect(outcomes == ["done", "retry"])
+    }
+
+    /// The wall clock stepped back an hour between the scan and the lease: a lease written
+    /// with its result still commits it (the task is as paged), and an earlier lease time
+    /// than the task's last change means nothing.
+    @Test func foldedResultSurvivesABackwardClockStep() throws {
+        _ = try catalog.record(files(1), kinds: [.hash], now: 5000)
+        let job = try #require(try catalog.pendingJobs(afterPhoto: 0, now: 5001, limit: 10).first)
+        var batch = CommitBatch()
+        batch.leases = [lease(job, token: "t1", now: 5001 - 3600)]
+        batch.results = [ReportedResult(result: TaskResult(photoId: job.photoId, kind: .hash, leaseToken: "t1",
+                                                           outcome: .hash(md5: "aa", sha256: "bb"), recipe: "r"),
+                                        worker: "w1", startedAt: 5001 - 3600, endedAt: 5002 - 3600)]
+        let report = try catalog.commit(batch, now: 5002 - 3600)
+        #expect(report.committed == ["t1"] && report.stale.isEmpty)
+        #expect(try taskRow(job.photoId, .hash)?["state"] as String? == "done")
     }
 
     /// A file re-scanned as changed after its job went out: the result of the old

@@ -125,7 +125,7 @@ struct Harness {
                 pagesRead.append(request)
                 let page = pending.filter { $0.photoId > request.afterPhoto }.compactMap { job -> PendingJob? in
                     var job = job
-                    job.kinds.removeAll { !request.kinds.contains($0) }
+                    job.keepKinds { request.kinds.contains($0) }
                     return job.kinds.isEmpty ? nil : job
                 }
                 scheduler.pageFetched(Array(page.prefix(request.limit)), for: request, at: clock.now)

@@ -6,11 +6,16 @@ final class BackgroundProcess {
     let stderrURL: URL
 
     /// `netns`: run inside that network namespace (`ip netns exec` execs in place, so
-    /// `pid` is photomill's). `environment` adds to (or overrides) this process's environment.
-    init(_ arguments: [String], in directory: URL? = nil, netns: String? = nil, environment: [String: String] = [:]) throws {
+    /// `pid` is photomill's). `launcher`: a command that execs photomill in place, given as
+    /// its first argument. `environment` adds to (or overrides) this process's environment.
+    init(_ arguments: [String], in directory: URL? = nil, netns: String? = nil, launcher: [String]? = nil,
+         environment: [String: String] = [:]) throws {
         if let netns {
             process.executableURL = URL(fileURLWithPath: "/usr/sbin/ip")
             process.arguments = ["netns", "exec", netns, PhotomillBinary.url.path] + arguments
+        } else if let launcher, let command = launcher.first {
+            process.executableURL = URL(fileURLWithPath: command)
+            process.arguments = Array(launcher.dropFirst()) + [PhotomillBinary.url.path] + arguments
         } else {
             process.executableURL = PhotomillBinary.url
             process.arguments = arguments

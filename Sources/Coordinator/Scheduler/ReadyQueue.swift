@@ -27,8 +27,8 @@ struct ReadyQueue {
             let kinds = share(storage[index])
             guard !kinds.isEmpty else { continue }
             var taken = storage[index]
-            taken.kinds = kinds
-            storage[index].kinds.removeAll { kinds.contains($0) }
+            taken.keepKinds { kinds.contains($0) }
+            storage[index].keepKinds { !kinds.contains($0) }
             if storage[index].kinds.isEmpty {
                 if index == head { head += 1 } else { storage.remove(at: index) }
             }

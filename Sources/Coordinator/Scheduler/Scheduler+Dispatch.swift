@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import Logging
 import PhotomillCore
 
 // Work: paged in from the catalog, handed to workers with credit, heartbeats when idle.
@@ -91,7 +92,7 @@ extension Scheduler {
         let (jobID, token) = tokens.next(photoId: job.photoId)
         let deadline: Double = job.kinds.map(configuration.deadline(for:)).max() ?? 60
         let lease = Lease(photoId: job.photoId, kinds: job.kinds, token: token, worker: session.workerId,
-                          leasedAt: now.wall, expiresAt: now.wall + deadline)
+                          leasedAt: now.wall, expiresAt: now.wall + deadline, pagedUpdatedAt: job.updatedAt)
         batch.leases.append(lease)
         inFlight[token] = InFlight(lease: lease, jobID: jobID, routingId: session.routingId,
                                    grantedAt: now.monotonic, deadline: now.monotonic + deadline)
@@ -116,6 +117,10 @@ extension Scheduler {
             batch.leases.removeAll { $0.token == order.token }
             readyQueue.putBack(order.job)
         case .fileUnreadable(let errorClass, let text):
+            logger.warning("cannot send a file to a worker", metadata: [
+                "photo.path": "\(order.job.path)", "worker.id": "\(flight.lease.worker)", "job.id": "\(order.jobID)",
+                "error.class": "\(errorClass)", "error": "\(text)",
+            ])
             // An attempt, with the cause: the lease is written with its failure.
             let outcome = TaskOutcome.failure(errorClass: errorClass, message: text, retryable: true)
             for result in Self.failures(outcome, lease: flight.lease) {

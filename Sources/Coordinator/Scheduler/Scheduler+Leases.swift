@@ -64,6 +64,10 @@ extension Scheduler {
                 continue
             }
             guard now.monotonic > flight.deadline else { continue }
+            logger.notice("a lease expired: the job is taken back", metadata: [
+                "job.id": "\(flight.jobID)", "worker.id": "\(flight.lease.worker)", "photo.id": "\(flight.lease.photoId)",
+                "kind": "\(Kind.list(flight.lease.kinds))",
+            ])
             inFlight[token]?.expired = true
             batch.releases.append(Release(lease: flight.lease, reason: .leaseExpired,
                                           message: "job ran past its deadline on worker \(flight.lease.worker)"))

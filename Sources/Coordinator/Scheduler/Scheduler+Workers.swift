@@ -149,7 +149,7 @@ extension Scheduler {
         } else {
             readyQueue.update { job in
                 var job = job
-                job.kinds.removeAll { !offered.contains($0) }
+                job.keepKinds { offered.contains($0) }
                 return job.kinds.isEmpty ? nil : job
             }
         }

@@ -109,7 +109,10 @@ public final class WorkerService: @unchecked Sendable {
                     if reason == .silent && configuration.security != nil {
                         metadata["hint"] = "with CURVE, silence can also mean a wrong --server-key, or this worker's key missing from the coordinator's allow-list"
                     }
-                    service.logger.warning("coordinator \(reason.rawValue): reconnecting", metadata: metadata)
+                    switch reason {
+                    case .silent: service.logger.warning("coordinator is silent: reconnecting", metadata: metadata)
+                    case .disconnected: service.logger.warning("coordinator asked us to reconnect", metadata: metadata)
+                    }
                 case .closeQueue:
                     service.queue.close()
                 case .finish:
@@ -203,7 +206,14 @@ public final class WorkerService: @unchecked Sendable {
                 try? notify?.connect(wakeEndpoint)
                 defer { notify?.close() }
                 while let work = queue.next() {
+                    let started = MonotonicInstant.now()
                     let (result, blobs) = runner.run(work.job, blobs: work.blobs)
+                    logger.debug("job processed", metadata: [
+                        "job.id": "\(work.job.jobID)", "photo.path": "\(work.job.path)",
+                        "kind": "\(work.job.kinds.compactMap(Kind.init).map(\.rawValue).joined(separator: ","))",
+                        "failed": "\(result.results.filter { if case .failure = $0.outcome { true } else { false } }.count)",
+                        "seconds": "\(String(format: "%.3f", MonotonicInstant.now() - started))",
+                    ])
                     queue.deliver(Done(jobID: work.job.jobID, frames: MillCodec.encode(.result(result, blobs: blobs))))
                     do {
                         _ = try notify?.send([Data([1])], dontWait: false)
