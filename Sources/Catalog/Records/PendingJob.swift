@@ -1,0 +1,37 @@
+import PhotomillCore
+
+/// Pending work for one photo, as the scheduler pages it from the catalog.
+public struct PendingJob: Sendable, Hashable {
+    public var photoId: Int64
+    public var path: String
+    public var size: Int64
+    public var mtimeNs: Int64
+    public private(set) var kinds: [Kind]
+    /// Each kind's `tasks.updatedAt` as the page read it, in the order of `kinds` (empty
+    /// when unknown): a lease written together with its result applies only to a task
+    /// still exactly as paged (`Catalog.commit`), whatever the wall clock did meanwhile.
+    public private(set) var updatedAt: [Double]
+
+    public init(photoId: Int64, path: String, size: Int64, mtimeNs: Int64, kinds: [Kind], updatedAt: [Double] = []) {
+        precondition(updatedAt.isEmpty || updatedAt.count == kinds.count, "one updatedAt per kind")
+        self.photoId = photoId
+        self.path = path
+        self.size = size
+        self.mtimeNs = mtimeNs
+        self.kinds = kinds
+        self.updatedAt = updatedAt
+    }
+
+    /// Keeps the kinds (and their `updatedAt`) that `keep` says.
+    public mutating func keepKinds(where keep: (Kind) -> Bool) {
+        guard !updatedAt.isEmpty else { return kinds.removeAll { !keep($0) } }
+        let kept = zip(kinds, updatedAt).filter { keep($0.0) }
+        kinds = kept.map(\.0)
+        updatedAt = kept.map(\.1)
+    }
+
+    mutating func add(_ kind: Kind, updatedAt stamp: Double) {
+        kinds.append(kind)
+        updatedAt.append(stamp)
+    }
+}
