@@ -47,7 +47,7 @@ struct Harness {
         configure(&configuration)
         let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
         scheduler = Scheduler(configuration: configuration, logger: logger, at: clock.now, tokenPrefix: "t-")
-        run(scheduler.start(at: clock.now))
+        run(scheduler.start())
     }
 
     // MARK: Events

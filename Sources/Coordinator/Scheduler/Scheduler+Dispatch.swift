@@ -65,8 +65,7 @@ extension Scheduler {
 
     /// Hands queued jobs to the workers with free credit, most credit first (a worker takes
     /// the part of a job it offers), then heartbeats the workers it has sent nothing for an
-    /// interval. Each job's lease is granted here, at `now`: the service reads the clock
-    /// right before, since the catalog tells a lease from a later re-queue by time.
+    /// interval. Each job's lease is granted here, at `now`.
     mutating func dispatch(at now: ClockReading) -> [SchedulerAction] {
         var actions: [SchedulerAction] = []
         if !readyQueue.isEmpty {

@@ -61,7 +61,7 @@ struct Scheduler {
     }
 
     /// The first actions: why each kind waits (no worker is connected yet).
-    mutating func start(at now: ClockReading) -> [SchedulerAction] {
+    mutating func start() -> [SchedulerAction] {
         capabilitiesChanged()
     }
 

@@ -86,11 +86,12 @@ public final class CoordinatorService: @unchecked Sendable {
         var loop = Loop(service: self, router: router, committer: committer,
                         scheduler: Scheduler(configuration: configuration, logger: logger, at: .now()))
         try catalog.forgetWorkers()
-        try loop.perform(loop.scheduler.start(at: .now()))
+        try loop.perform(loop.scheduler.start())
         loop.scheduler.adopt((try? catalog.outstandingLeases()) ?? [], at: .now())
 
         let scanner = Scanner(catalog: catalog, roots: configuration.roots, kinds: configuration.kinds,
                               isCandidate: configuration.isCandidate, logger: logger)
+        defer { scanner.stop() }
 
         var poller = Poller()
         let socketIndex = poller.register(router)
@@ -107,8 +108,6 @@ public final class CoordinatorService: @unchecked Sendable {
                 try loop.perform(loop.scheduler.allowListChanged(allows: admission.allows, at: .now()))
             }
             try loop.perform(loop.scheduler.tick(at: .now()))
-            // The clock read now, not the turn's: a commit earlier in this turn may have
-            // re-queued a task, and the catalog tells a lease from a later re-queue by time.
             try loop.perform(loop.scheduler.dispatch(at: .now()))
             if let failure = scanner.failure { throw failure }
             if !announcedWork && scanner.summary.queuedTasks > 0 { announceWork() }
@@ -121,7 +120,6 @@ public final class CoordinatorService: @unchecked Sendable {
             }
         }
         try loop.shutdown(grace: configuration.exitWhenDone ? 0 : 5)
-        scanner.stop()
         return Outcome(scan: scanner.summary, violations: loop.scheduler.violationCounts)
     }
 
