@@ -111,7 +111,6 @@ struct WorkerStateMachine {
         backoff = configuration.reconnectInitial
     }
 
-    var jobsInHand: Int { running.count }
     var unacknowledgedCount: Int { unacknowledged.count }
 
     /// How long the service may wait in `zmq_poll`: short enough that stop() and the
@@ -144,7 +143,7 @@ struct WorkerStateMachine {
     }
 
     /// A message from the coordinator (any message is a sign of life).
-    mutating func heard(at now: MonotonicInstant) {
+    private mutating func heard(at now: MonotonicInstant) {
         lastHeard = now
         backoff = configuration.reconnectInitial
     }
