@@ -32,6 +32,12 @@ let package = Package(
         .systemLibrary(
             name: "CTesseract", pkgConfig: "tesseract",
             providers: [.apt(["libtesseract-dev", "tesseract-ocr-eng"])]),
+        .systemLibrary(
+            name: "CLibRaw", pkgConfig: "libraw_r",
+            providers: [.apt(["libraw-dev"])]),
+        .systemLibrary(
+            name: "CFFmpeg", pkgConfig: "libavformat",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
 
         // The vocabulary every module shares: kinds, states, error classes, the metadata
         // record, processing parameters, file stamps, clocks, owned threads. No dependency.
@@ -46,7 +52,7 @@ let package = Package(
         .target(
             name: "PhotoProcessing",
             dependencies: [
-                "CExif", "CVips", "CTesseract", "PhotomillCore",
+                "CExif", "CVips", "CTesseract", "CLibRaw", "CFFmpeg", "PhotomillCore",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // Sample photos of our own making, for `photomill samples`, the tests and the bench.

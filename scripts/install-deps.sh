@@ -17,6 +17,10 @@ packages=(
   iproute2               # `ip netns`: the multi-host test (MultiHostTests, as root)
   python3                # sqlite3 from Python: the tests' independent reader of the catalog, the bench's fixtures
   faketime               # libfaketime: the wall-clock step test (WallClockStepTests)
+  libraw-dev             # camera RAW: embedded previews, demosaicing
+  libavformat-dev libavcodec-dev libswscale-dev libavutil-dev   # video: FFmpeg's demuxers, decoders, scaler
+  ffmpeg                 # the tests' video fixtures (QuickTime metadata, rotation) and the poster-frame baseline
+  libheif-examples       # heif-enc: the tests' HEIC fixtures (with and without irot)
 )
 
 missing=()

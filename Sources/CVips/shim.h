@@ -33,6 +33,34 @@ static inline int pm_vips_thumbnail(void *buf, size_t len, VipsImage **out, int 
                                  NULL);
 }
 
+/// Like pm_vips_thumbnail, for an image whose orientation the caller applies itself (a
+/// RAW's embedded preview, whose own EXIF may not be the RAW's).
+static inline int pm_vips_thumbnail_norotate(void *buf, size_t len, VipsImage **out, int size) {
+    return vips_thumbnail_buffer(buf, len, out, size,
+                                 "height", size,
+                                 "size", VIPS_SIZE_DOWN,
+                                 "no_rotate", TRUE,
+                                 "option_string", "fail_on=error",
+                                 NULL);
+}
+
+/// Shrinks an image already in memory (decoded RAW or video pixels) to at most `size` on
+/// its longest side; never upscales.
+static inline int pm_vips_thumbnail_image(VipsImage *in, VipsImage **out, int size) {
+    return vips_thumbnail_image(in, out, size, "height", size, "size", VIPS_SIZE_DOWN,
+                                "no_rotate", TRUE, NULL);
+}
+
+/// Applies EXIF orientation `orientation` (1…8) to the pixels: the result is upright.
+static inline int pm_vips_orient(VipsImage *in, VipsImage **out, int orientation) {
+    VipsImage *copy = NULL;
+    if (vips_copy(in, &copy, NULL)) return -1;
+    vips_image_set_int(copy, VIPS_META_ORIENTATION, orientation);
+    int status = vips_autorot(copy, out, NULL);
+    g_object_unref(copy);
+    return status;
+}
+
 static inline int pm_vips_colourspace(VipsImage *in, VipsImage **out, VipsInterpretation space) {
     return vips_colourspace(in, out, space, NULL);
 }

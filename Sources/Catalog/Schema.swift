@@ -224,6 +224,40 @@ enum Schema {
                 CREATE INDEX attempts_ended ON attempts(endedAt, kind, outcome, startedAt);
                 """ + taskCountInsertDeleteTriggers)
         }
+        migrator.registerMigration("v4-media") { db in
+            // Real libraries (docs/catalog.md): what each file is (recognised by content), the
+            // files that are not media (skipped, remembered so that a re-scan does not read
+            // them again), an XMP sidecar per photo and Live Photo pairs, and the metadata of
+            // RAW, video and sidecars. Columns added, nothing rebuilt: a catalog of an older
+            // schema learns its photos' formats at its next scan.
+            try db.execute(sql: """
+                ALTER TABLE photos ADD COLUMN format TEXT;
+                ALTER TABLE photos ADD COLUMN mediaType TEXT
+                    CHECK (mediaType IS NULL OR mediaType = 'photo' OR mediaType = 'raw' OR mediaType = 'video');
+                ALTER TABLE photos ADD COLUMN livePhotoId INTEGER REFERENCES photos(id) ON DELETE SET NULL;
+                ALTER TABLE photos ADD COLUMN sidecarPath TEXT;
+                ALTER TABLE photos ADD COLUMN sidecarSize INTEGER;
+                ALTER TABLE photos ADD COLUMN sidecarMtimeNs INTEGER;
+
+                CREATE TABLE skipped_files (
+                    path TEXT PRIMARY KEY,
+                    size INTEGER NOT NULL,
+                    mtimeNs INTEGER NOT NULL,
+                    scannedAt REAL NOT NULL
+                ) WITHOUT ROWID;
+
+                ALTER TABLE metadata ADD COLUMN mediaType TEXT;
+                ALTER TABLE metadata ADD COLUMN duration REAL;
+                ALTER TABLE metadata ADD COLUMN videoCodec TEXT;
+                ALTER TABLE metadata ADD COLUMN frameRate REAL;
+                ALTER TABLE metadata ADD COLUMN title TEXT;
+                ALTER TABLE metadata ADD COLUMN description TEXT;
+                ALTER TABLE metadata ADD COLUMN keywords TEXT;
+                ALTER TABLE metadata ADD COLUMN rating INTEGER;
+                ALTER TABLE metadata ADD COLUMN label TEXT;
+                ALTER TABLE metadata ADD COLUMN contentIdentifier TEXT;
+                """)
+        }
         return migrator
     }
 

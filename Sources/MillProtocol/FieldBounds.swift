@@ -43,8 +43,17 @@ public enum FieldBounds {
     public static let ocrConfidence: ClosedRange<Double> = 0...100
     public static let ocrRotations: Set<UInt32> = [0, 90, 180, 270]
 
-    /// EXIF text (camera, lens) and ISO 8601 dates.
+    /// EXIF text (camera, lens), ISO 8601 dates, titles, labels and codec names.
     public static let metadataTextBytes = 0...1_024
+    /// A photo's description (XMP `dc:description`).
+    public static let descriptionBytes = 0...16_384
+    /// Keywords (XMP `dc:subject`): at most this many, each of `metadataTextBytes`.
+    public static let keywords = 0...256
+    /// XMP's rating: −1 (rejected) to 5 stars.
+    public static let rating: ClosedRange<Int32> = -1...5
+    /// A video's length in seconds (a day at most) and its frames per second.
+    public static let duration: ClosedRange<Double> = 0...86_400
+    public static let frameRate: ClosedRange<Double> = 0...10_000
     public static let ocrTextBytes = 0...262_144
     public static let recipeBytes = 1...512
     /// Error classes: lowercase letters, digits and '-', starting with a letter or digit.

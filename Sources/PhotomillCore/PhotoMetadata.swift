@@ -27,5 +27,25 @@ public struct PhotoMetadata: Sendable, Hashable, Codable {
     public var focalLength: Double?
     public var lensModel: String?
 
+    // Second round: RAW, video and sidecars.
+
+    /// `photo`, `raw` or `video`: what the file was recognised as (`MediaFormat`).
+    public var mediaType: MediaType?
+    /// A video's length in seconds.
+    public var duration: Double?
+    /// A video's codec as FFmpeg names it (`h264`, `hevc`, `prores`).
+    public var videoCodec: String?
+    /// A video's average frame rate, frames per second.
+    public var frameRate: Double?
+    /// From the XMP sidecar (or the file's own XMP): `dc:title`, `dc:description`,
+    /// `dc:subject`, `xmp:Rating` (−1 rejected … 5), `xmp:Label`.
+    public var title: String?
+    public var description: String?
+    public var keywords: [String]?
+    public var rating: Int?
+    public var label: String?
+    /// Apple's content identifier, which a Live Photo's still and video share.
+    public var contentIdentifier: String?
+
     public init() {}
 }

@@ -1,3 +1,4 @@
+import Foundation
 internal import GRDB
 import PhotomillCore
 
@@ -6,11 +7,15 @@ extension PhotoMetadata {
     static let columns = [
         "dateTaken", "fileModificationDate", "pixelWidth", "pixelHeight", "cameraMake", "cameraModel",
         "orientation", "gpsLatitude", "gpsLongitude", "aperture", "shutterSpeed", "iso", "focalLength", "lensModel",
+        "mediaType", "duration", "videoCodec", "frameRate", "title", "description", "keywords", "rating", "label",
+        "contentIdentifier",
     ]
 
     var databaseArguments: StatementArguments {
         [dateTaken, fileModificationDate, pixelWidth, pixelHeight, cameraMake, cameraModel,
-         orientation, gpsLatitude, gpsLongitude, aperture, shutterSpeed, iso, focalLength, lensModel]
+         orientation, gpsLatitude, gpsLongitude, aperture, shutterSpeed, iso, focalLength, lensModel,
+         mediaType?.rawValue, duration, videoCodec, frameRate, title, description, keywords.map(Self.keywordsColumn), rating, label,
+         contentIdentifier]
     }
 
     /// Read by column name (a row may hold other columns, such as photoId).
@@ -30,5 +35,24 @@ extension PhotoMetadata {
         iso = row["iso"]
         focalLength = row["focalLength"]
         lensModel = row["lensModel"]
+        mediaType = (row["mediaType"] as String?).flatMap(MediaType.init(rawValue:))
+        duration = row["duration"]
+        videoCodec = row["videoCodec"]
+        frameRate = row["frameRate"]
+        title = row["title"]
+        description = row["description"]
+        keywords = (row["keywords"] as String?).flatMap(Self.keywords(column:))
+        rating = row["rating"]
+        label = row["label"]
+        contentIdentifier = row["contentIdentifier"]
+    }
+
+    /// Keywords are a JSON array in one column: SQLite's `json_each` searches it.
+    static func keywordsColumn(_ keywords: [String]) -> String {
+        String(decoding: (try? JSONEncoder().encode(keywords)) ?? Data("[]".utf8), as: UTF8.self)
+    }
+
+    static func keywords(column text: String) -> [String]? {
+        try? JSONDecoder().decode([String].self, from: Data(text.utf8))
     }
 }

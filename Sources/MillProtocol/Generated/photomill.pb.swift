@@ -255,162 +255,243 @@ public nonisolated struct Photomill_V1_Hashes: Sendable {
 
 /// photomill's PhotoMetadata, field for field. Every field is `optional`: a photo without
 /// GPS has no latitude, which is not latitude 0.
-public nonisolated struct Photomill_V1_Metadata: Sendable {
+public nonisolated struct Photomill_V1_Metadata: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// ISO 8601 local time, with the offset when the file records one.
   public var dateTaken: String {
-    get {_dateTaken ?? String()}
-    set {_dateTaken = newValue}
+    get {_storage._dateTaken ?? String()}
+    set {_uniqueStorage()._dateTaken = newValue}
   }
   /// Returns true if `dateTaken` has been explicitly set.
-  public var hasDateTaken: Bool {self._dateTaken != nil}
+  public var hasDateTaken: Bool {_storage._dateTaken != nil}
   /// Clears the value of `dateTaken`. Subsequent reads from it will return its default value.
-  public mutating func clearDateTaken() {self._dateTaken = nil}
+  public mutating func clearDateTaken() {_uniqueStorage()._dateTaken = nil}
 
   /// ISO 8601 in UTC.
   public var fileModificationDate: String {
-    get {_fileModificationDate ?? String()}
-    set {_fileModificationDate = newValue}
+    get {_storage._fileModificationDate ?? String()}
+    set {_uniqueStorage()._fileModificationDate = newValue}
   }
   /// Returns true if `fileModificationDate` has been explicitly set.
-  public var hasFileModificationDate: Bool {self._fileModificationDate != nil}
+  public var hasFileModificationDate: Bool {_storage._fileModificationDate != nil}
   /// Clears the value of `fileModificationDate`. Subsequent reads from it will return its default value.
-  public mutating func clearFileModificationDate() {self._fileModificationDate = nil}
+  public mutating func clearFileModificationDate() {_uniqueStorage()._fileModificationDate = nil}
 
   public var pixelWidth: Int64 {
-    get {_pixelWidth ?? 0}
-    set {_pixelWidth = newValue}
+    get {_storage._pixelWidth ?? 0}
+    set {_uniqueStorage()._pixelWidth = newValue}
   }
   /// Returns true if `pixelWidth` has been explicitly set.
-  public var hasPixelWidth: Bool {self._pixelWidth != nil}
+  public var hasPixelWidth: Bool {_storage._pixelWidth != nil}
   /// Clears the value of `pixelWidth`. Subsequent reads from it will return its default value.
-  public mutating func clearPixelWidth() {self._pixelWidth = nil}
+  public mutating func clearPixelWidth() {_uniqueStorage()._pixelWidth = nil}
 
   public var pixelHeight: Int64 {
-    get {_pixelHeight ?? 0}
-    set {_pixelHeight = newValue}
+    get {_storage._pixelHeight ?? 0}
+    set {_uniqueStorage()._pixelHeight = newValue}
   }
   /// Returns true if `pixelHeight` has been explicitly set.
-  public var hasPixelHeight: Bool {self._pixelHeight != nil}
+  public var hasPixelHeight: Bool {_storage._pixelHeight != nil}
   /// Clears the value of `pixelHeight`. Subsequent reads from it will return its default value.
-  public mutating func clearPixelHeight() {self._pixelHeight = nil}
+  public mutating func clearPixelHeight() {_uniqueStorage()._pixelHeight = nil}
 
   public var cameraMake: String {
-    get {_cameraMake ?? String()}
-    set {_cameraMake = newValue}
+    get {_storage._cameraMake ?? String()}
+    set {_uniqueStorage()._cameraMake = newValue}
   }
   /// Returns true if `cameraMake` has been explicitly set.
-  public var hasCameraMake: Bool {self._cameraMake != nil}
+  public var hasCameraMake: Bool {_storage._cameraMake != nil}
   /// Clears the value of `cameraMake`. Subsequent reads from it will return its default value.
-  public mutating func clearCameraMake() {self._cameraMake = nil}
+  public mutating func clearCameraMake() {_uniqueStorage()._cameraMake = nil}
 
   public var cameraModel: String {
-    get {_cameraModel ?? String()}
-    set {_cameraModel = newValue}
+    get {_storage._cameraModel ?? String()}
+    set {_uniqueStorage()._cameraModel = newValue}
   }
   /// Returns true if `cameraModel` has been explicitly set.
-  public var hasCameraModel: Bool {self._cameraModel != nil}
+  public var hasCameraModel: Bool {_storage._cameraModel != nil}
   /// Clears the value of `cameraModel`. Subsequent reads from it will return its default value.
-  public mutating func clearCameraModel() {self._cameraModel = nil}
+  public mutating func clearCameraModel() {_uniqueStorage()._cameraModel = nil}
 
   /// EXIF orientation, 1…8.
   public var orientation: Int32 {
-    get {_orientation ?? 0}
-    set {_orientation = newValue}
+    get {_storage._orientation ?? 0}
+    set {_uniqueStorage()._orientation = newValue}
   }
   /// Returns true if `orientation` has been explicitly set.
-  public var hasOrientation: Bool {self._orientation != nil}
+  public var hasOrientation: Bool {_storage._orientation != nil}
   /// Clears the value of `orientation`. Subsequent reads from it will return its default value.
-  public mutating func clearOrientation() {self._orientation = nil}
+  public mutating func clearOrientation() {_uniqueStorage()._orientation = nil}
 
   /// Signed decimal degrees, north and east positive.
   public var gpsLatitude: Double {
-    get {_gpsLatitude ?? 0}
-    set {_gpsLatitude = newValue}
+    get {_storage._gpsLatitude ?? 0}
+    set {_uniqueStorage()._gpsLatitude = newValue}
   }
   /// Returns true if `gpsLatitude` has been explicitly set.
-  public var hasGpsLatitude: Bool {self._gpsLatitude != nil}
+  public var hasGpsLatitude: Bool {_storage._gpsLatitude != nil}
   /// Clears the value of `gpsLatitude`. Subsequent reads from it will return its default value.
-  public mutating func clearGpsLatitude() {self._gpsLatitude = nil}
+  public mutating func clearGpsLatitude() {_uniqueStorage()._gpsLatitude = nil}
 
   public var gpsLongitude: Double {
-    get {_gpsLongitude ?? 0}
-    set {_gpsLongitude = newValue}
+    get {_storage._gpsLongitude ?? 0}
+    set {_uniqueStorage()._gpsLongitude = newValue}
   }
   /// Returns true if `gpsLongitude` has been explicitly set.
-  public var hasGpsLongitude: Bool {self._gpsLongitude != nil}
+  public var hasGpsLongitude: Bool {_storage._gpsLongitude != nil}
   /// Clears the value of `gpsLongitude`. Subsequent reads from it will return its default value.
-  public mutating func clearGpsLongitude() {self._gpsLongitude = nil}
+  public mutating func clearGpsLongitude() {_uniqueStorage()._gpsLongitude = nil}
 
   /// f-number.
   public var aperture: Double {
-    get {_aperture ?? 0}
-    set {_aperture = newValue}
+    get {_storage._aperture ?? 0}
+    set {_uniqueStorage()._aperture = newValue}
   }
   /// Returns true if `aperture` has been explicitly set.
-  public var hasAperture: Bool {self._aperture != nil}
+  public var hasAperture: Bool {_storage._aperture != nil}
   /// Clears the value of `aperture`. Subsequent reads from it will return its default value.
-  public mutating func clearAperture() {self._aperture = nil}
+  public mutating func clearAperture() {_uniqueStorage()._aperture = nil}
 
   /// Exposure time in seconds.
   public var shutterSpeed: Double {
-    get {_shutterSpeed ?? 0}
-    set {_shutterSpeed = newValue}
+    get {_storage._shutterSpeed ?? 0}
+    set {_uniqueStorage()._shutterSpeed = newValue}
   }
   /// Returns true if `shutterSpeed` has been explicitly set.
-  public var hasShutterSpeed: Bool {self._shutterSpeed != nil}
+  public var hasShutterSpeed: Bool {_storage._shutterSpeed != nil}
   /// Clears the value of `shutterSpeed`. Subsequent reads from it will return its default value.
-  public mutating func clearShutterSpeed() {self._shutterSpeed = nil}
+  public mutating func clearShutterSpeed() {_uniqueStorage()._shutterSpeed = nil}
 
   public var iso: Int64 {
-    get {_iso ?? 0}
-    set {_iso = newValue}
+    get {_storage._iso ?? 0}
+    set {_uniqueStorage()._iso = newValue}
   }
   /// Returns true if `iso` has been explicitly set.
-  public var hasIso: Bool {self._iso != nil}
+  public var hasIso: Bool {_storage._iso != nil}
   /// Clears the value of `iso`. Subsequent reads from it will return its default value.
-  public mutating func clearIso() {self._iso = nil}
+  public mutating func clearIso() {_uniqueStorage()._iso = nil}
 
   /// Millimetres.
   public var focalLength: Double {
-    get {_focalLength ?? 0}
-    set {_focalLength = newValue}
+    get {_storage._focalLength ?? 0}
+    set {_uniqueStorage()._focalLength = newValue}
   }
   /// Returns true if `focalLength` has been explicitly set.
-  public var hasFocalLength: Bool {self._focalLength != nil}
+  public var hasFocalLength: Bool {_storage._focalLength != nil}
   /// Clears the value of `focalLength`. Subsequent reads from it will return its default value.
-  public mutating func clearFocalLength() {self._focalLength = nil}
+  public mutating func clearFocalLength() {_uniqueStorage()._focalLength = nil}
 
   public var lensModel: String {
-    get {_lensModel ?? String()}
-    set {_lensModel = newValue}
+    get {_storage._lensModel ?? String()}
+    set {_uniqueStorage()._lensModel = newValue}
   }
   /// Returns true if `lensModel` has been explicitly set.
-  public var hasLensModel: Bool {self._lensModel != nil}
+  public var hasLensModel: Bool {_storage._lensModel != nil}
   /// Clears the value of `lensModel`. Subsequent reads from it will return its default value.
-  public mutating func clearLensModel() {self._lensModel = nil}
+  public mutating func clearLensModel() {_uniqueStorage()._lensModel = nil}
+
+  /// Revision 2: RAW, video and XMP sidecars.
+  /// "photo", "raw" or "video".
+  public var mediaType: String {
+    get {_storage._mediaType ?? String()}
+    set {_uniqueStorage()._mediaType = newValue}
+  }
+  /// Returns true if `mediaType` has been explicitly set.
+  public var hasMediaType: Bool {_storage._mediaType != nil}
+  /// Clears the value of `mediaType`. Subsequent reads from it will return its default value.
+  public mutating func clearMediaType() {_uniqueStorage()._mediaType = nil}
+
+  /// A video's length in seconds.
+  public var duration: Double {
+    get {_storage._duration ?? 0}
+    set {_uniqueStorage()._duration = newValue}
+  }
+  /// Returns true if `duration` has been explicitly set.
+  public var hasDuration: Bool {_storage._duration != nil}
+  /// Clears the value of `duration`. Subsequent reads from it will return its default value.
+  public mutating func clearDuration() {_uniqueStorage()._duration = nil}
+
+  /// A video's codec as FFmpeg names it ("h264", "hevc").
+  public var videoCodec: String {
+    get {_storage._videoCodec ?? String()}
+    set {_uniqueStorage()._videoCodec = newValue}
+  }
+  /// Returns true if `videoCodec` has been explicitly set.
+  public var hasVideoCodec: Bool {_storage._videoCodec != nil}
+  /// Clears the value of `videoCodec`. Subsequent reads from it will return its default value.
+  public mutating func clearVideoCodec() {_uniqueStorage()._videoCodec = nil}
+
+  /// Frames per second.
+  public var frameRate: Double {
+    get {_storage._frameRate ?? 0}
+    set {_uniqueStorage()._frameRate = newValue}
+  }
+  /// Returns true if `frameRate` has been explicitly set.
+  public var hasFrameRate: Bool {_storage._frameRate != nil}
+  /// Clears the value of `frameRate`. Subsequent reads from it will return its default value.
+  public mutating func clearFrameRate() {_uniqueStorage()._frameRate = nil}
+
+  /// From the photo's XMP (a sidecar, or its own).
+  public var title: String {
+    get {_storage._title ?? String()}
+    set {_uniqueStorage()._title = newValue}
+  }
+  /// Returns true if `title` has been explicitly set.
+  public var hasTitle: Bool {_storage._title != nil}
+  /// Clears the value of `title`. Subsequent reads from it will return its default value.
+  public mutating func clearTitle() {_uniqueStorage()._title = nil}
+
+  public var description_p: String {
+    get {_storage._description_p ?? String()}
+    set {_uniqueStorage()._description_p = newValue}
+  }
+  /// Returns true if `description_p` has been explicitly set.
+  public var hasDescription_p: Bool {_storage._description_p != nil}
+  /// Clears the value of `description_p`. Subsequent reads from it will return its default value.
+  public mutating func clearDescription_p() {_uniqueStorage()._description_p = nil}
+
+  public var keywords: [String] {
+    get {_storage._keywords}
+    set {_uniqueStorage()._keywords = newValue}
+  }
+
+  /// -1 (rejected) … 5.
+  public var rating: Int32 {
+    get {_storage._rating ?? 0}
+    set {_uniqueStorage()._rating = newValue}
+  }
+  /// Returns true if `rating` has been explicitly set.
+  public var hasRating: Bool {_storage._rating != nil}
+  /// Clears the value of `rating`. Subsequent reads from it will return its default value.
+  public mutating func clearRating() {_uniqueStorage()._rating = nil}
+
+  public var label: String {
+    get {_storage._label ?? String()}
+    set {_uniqueStorage()._label = newValue}
+  }
+  /// Returns true if `label` has been explicitly set.
+  public var hasLabel: Bool {_storage._label != nil}
+  /// Clears the value of `label`. Subsequent reads from it will return its default value.
+  public mutating func clearLabel() {_uniqueStorage()._label = nil}
+
+  /// Apple's content identifier, shared by a Live Photo's still and video.
+  public var contentIdentifier: String {
+    get {_storage._contentIdentifier ?? String()}
+    set {_uniqueStorage()._contentIdentifier = newValue}
+  }
+  /// Returns true if `contentIdentifier` has been explicitly set.
+  public var hasContentIdentifier: Bool {_storage._contentIdentifier != nil}
+  /// Clears the value of `contentIdentifier`. Subsequent reads from it will return its default value.
+  public mutating func clearContentIdentifier() {_uniqueStorage()._contentIdentifier = nil}
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 
-  fileprivate var _dateTaken: String? = nil
-  fileprivate var _fileModificationDate: String? = nil
-  fileprivate var _pixelWidth: Int64? = nil
-  fileprivate var _pixelHeight: Int64? = nil
-  fileprivate var _cameraMake: String? = nil
-  fileprivate var _cameraModel: String? = nil
-  fileprivate var _orientation: Int32? = nil
-  fileprivate var _gpsLatitude: Double? = nil
-  fileprivate var _gpsLongitude: Double? = nil
-  fileprivate var _aperture: Double? = nil
-  fileprivate var _shutterSpeed: Double? = nil
-  fileprivate var _iso: Int64? = nil
-  fileprivate var _focalLength: Double? = nil
-  fileprivate var _lensModel: String? = nil
+  fileprivate var _storage = _StorageClass.defaultInstance
 }
 
 public nonisolated struct Photomill_V1_Thumbnail: Sendable {
@@ -950,98 +1031,230 @@ nonisolated extension Photomill_V1_Hashes: SwiftProtobuf.Message, SwiftProtobuf.
 
 nonisolated extension Photomill_V1_Metadata: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Metadata"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}date_taken\0\u{3}file_modification_date\0\u{3}pixel_width\0\u{3}pixel_height\0\u{3}camera_make\0\u{3}camera_model\0\u{1}orientation\0\u{3}gps_latitude\0\u{3}gps_longitude\0\u{1}aperture\0\u{3}shutter_speed\0\u{1}iso\0\u{3}focal_length\0\u{3}lens_model\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}date_taken\0\u{3}file_modification_date\0\u{3}pixel_width\0\u{3}pixel_height\0\u{3}camera_make\0\u{3}camera_model\0\u{1}orientation\0\u{3}gps_latitude\0\u{3}gps_longitude\0\u{1}aperture\0\u{3}shutter_speed\0\u{1}iso\0\u{3}focal_length\0\u{3}lens_model\0\u{3}media_type\0\u{1}duration\0\u{3}video_codec\0\u{3}frame_rate\0\u{1}title\0\u{1}description\0\u{1}keywords\0\u{1}rating\0\u{1}label\0\u{3}content_identifier\0")
+
+  fileprivate class _StorageClass {
+    var _dateTaken: String? = nil
+    var _fileModificationDate: String? = nil
+    var _pixelWidth: Int64? = nil
+    var _pixelHeight: Int64? = nil
+    var _cameraMake: String? = nil
+    var _cameraModel: String? = nil
+    var _orientation: Int32? = nil
+    var _gpsLatitude: Double? = nil
+    var _gpsLongitude: Double? = nil
+    var _aperture: Double? = nil
+    var _shutterSpeed: Double? = nil
+    var _iso: Int64? = nil
+    var _focalLength: Double? = nil
+    var _lensModel: String? = nil
+    var _mediaType: String? = nil
+    var _duration: Double? = nil
+    var _videoCodec: String? = nil
+    var _frameRate: Double? = nil
+    var _title: String? = nil
+    var _description_p: String? = nil
+    var _keywords: [String] = []
+    var _rating: Int32? = nil
+    var _label: String? = nil
+    var _contentIdentifier: String? = nil
+
+      // This property is used as the initial default value for new instances of the type.
+      // The type itself is protecting the reference to its storage via CoW semantics.
+      // This will force a copy to be made of this reference when the first mutation occurs;
+      // hence, it is safe to mark this as `nonisolated(unsafe)`.
+      static nonisolated(unsafe) let defaultInstance = _StorageClass()
+
+    private init() {}
+
+    init(copying source: _StorageClass) {
+      _dateTaken = source._dateTaken
+      _fileModificationDate = source._fileModificationDate
+      _pixelWidth = source._pixelWidth
+      _pixelHeight = source._pixelHeight
+      _cameraMake = source._cameraMake
+      _cameraModel = source._cameraModel
+      _orientation = source._orientation
+      _gpsLatitude = source._gpsLatitude
+      _gpsLongitude = source._gpsLongitude
+      _aperture = source._aperture
+      _shutterSpeed = source._shutterSpeed
+      _iso = source._iso
+      _focalLength = source._focalLength
+      _lensModel = source._lensModel
+      _mediaType = source._mediaType
+      _duration = source._duration
+      _videoCodec = source._videoCodec
+      _frameRate = source._frameRate
+      _title = source._title
+      _description_p = source._description_p
+      _keywords = source._keywords
+      _rating = source._rating
+      _label = source._label
+      _contentIdentifier = source._contentIdentifier
+    }
+  }
+
+  fileprivate mutating func _uniqueStorage() -> _StorageClass {
+    if !isKnownUniquelyReferenced(&_storage) {
+      _storage = _StorageClass(copying: _storage)
+    }
+    return _storage
+  }
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
-    while let fieldNumber = try decoder.nextFieldNumber() {
-      // The use of inline closures is to circumvent an issue where the compiler
-      // allocates stack space for every case branch when no optimizations are
-      // enabled. https://github.com/apple/swift-protobuf/issues/1034
-      switch fieldNumber {
-      case 1: try { try decoder.decodeSingularStringField(value: &self._dateTaken) }()
-      case 2: try { try decoder.decodeSingularStringField(value: &self._fileModificationDate) }()
-      case 3: try { try decoder.decodeSingularInt64Field(value: &self._pixelWidth) }()
-      case 4: try { try decoder.decodeSingularInt64Field(value: &self._pixelHeight) }()
-      case 5: try { try decoder.decodeSingularStringField(value: &self._cameraMake) }()
-      case 6: try { try decoder.decodeSingularStringField(value: &self._cameraModel) }()
-      case 7: try { try decoder.decodeSingularInt32Field(value: &self._orientation) }()
-      case 8: try { try decoder.decodeSingularDoubleField(value: &self._gpsLatitude) }()
-      case 9: try { try decoder.decodeSingularDoubleField(value: &self._gpsLongitude) }()
-      case 10: try { try decoder.decodeSingularDoubleField(value: &self._aperture) }()
-      case 11: try { try decoder.decodeSingularDoubleField(value: &self._shutterSpeed) }()
-      case 12: try { try decoder.decodeSingularInt64Field(value: &self._iso) }()
-      case 13: try { try decoder.decodeSingularDoubleField(value: &self._focalLength) }()
-      case 14: try { try decoder.decodeSingularStringField(value: &self._lensModel) }()
-      default: break
+    _ = _uniqueStorage()
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      while let fieldNumber = try decoder.nextFieldNumber() {
+        // The use of inline closures is to circumvent an issue where the compiler
+        // allocates stack space for every case branch when no optimizations are
+        // enabled. https://github.com/apple/swift-protobuf/issues/1034
+        switch fieldNumber {
+        case 1: try { try decoder.decodeSingularStringField(value: &_storage._dateTaken) }()
+        case 2: try { try decoder.decodeSingularStringField(value: &_storage._fileModificationDate) }()
+        case 3: try { try decoder.decodeSingularInt64Field(value: &_storage._pixelWidth) }()
+        case 4: try { try decoder.decodeSingularInt64Field(value: &_storage._pixelHeight) }()
+        case 5: try { try decoder.decodeSingularStringField(value: &_storage._cameraMake) }()
+        case 6: try { try decoder.decodeSingularStringField(value: &_storage._cameraModel) }()
+        case 7: try { try decoder.decodeSingularInt32Field(value: &_storage._orientation) }()
+        case 8: try { try decoder.decodeSingularDoubleField(value: &_storage._gpsLatitude) }()
+        case 9: try { try decoder.decodeSingularDoubleField(value: &_storage._gpsLongitude) }()
+        case 10: try { try decoder.decodeSingularDoubleField(value: &_storage._aperture) }()
+        case 11: try { try decoder.decodeSingularDoubleField(value: &_storage._shutterSpeed) }()
+        case 12: try { try decoder.decodeSingularInt64Field(value: &_storage._iso) }()
+        case 13: try { try decoder.decodeSingularDoubleField(value: &_storage._focalLength) }()
+        case 14: try { try decoder.decodeSingularStringField(value: &_storage._lensModel) }()
+        case 15: try { try decoder.decodeSingularStringField(value: &_storage._mediaType) }()
+        case 16: try { try decoder.decodeSingularDoubleField(value: &_storage._duration) }()
+        case 17: try { try decoder.decodeSingularStringField(value: &_storage._videoCodec) }()
+        case 18: try { try decoder.decodeSingularDoubleField(value: &_storage._frameRate) }()
+        case 19: try { try decoder.decodeSingularStringField(value: &_storage._title) }()
+        case 20: try { try decoder.decodeSingularStringField(value: &_storage._description_p) }()
+        case 21: try { try decoder.decodeRepeatedStringField(value: &_storage._keywords) }()
+        case 22: try { try decoder.decodeSingularInt32Field(value: &_storage._rating) }()
+        case 23: try { try decoder.decodeSingularStringField(value: &_storage._label) }()
+        case 24: try { try decoder.decodeSingularStringField(value: &_storage._contentIdentifier) }()
+        default: break
+        }
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    // The use of inline closures is to circumvent an issue where the compiler
-    // allocates stack space for every if/case branch local when no optimizations
-    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
-    // https://github.com/apple/swift-protobuf/issues/1182
-    try { if let v = self._dateTaken {
-      try visitor.visitSingularStringField(value: v, fieldNumber: 1)
-    } }()
-    try { if let v = self._fileModificationDate {
-      try visitor.visitSingularStringField(value: v, fieldNumber: 2)
-    } }()
-    try { if let v = self._pixelWidth {
-      try visitor.visitSingularInt64Field(value: v, fieldNumber: 3)
-    } }()
-    try { if let v = self._pixelHeight {
-      try visitor.visitSingularInt64Field(value: v, fieldNumber: 4)
-    } }()
-    try { if let v = self._cameraMake {
-      try visitor.visitSingularStringField(value: v, fieldNumber: 5)
-    } }()
-    try { if let v = self._cameraModel {
-      try visitor.visitSingularStringField(value: v, fieldNumber: 6)
-    } }()
-    try { if let v = self._orientation {
-      try visitor.visitSingularInt32Field(value: v, fieldNumber: 7)
-    } }()
-    try { if let v = self._gpsLatitude {
-      try visitor.visitSingularDoubleField(value: v, fieldNumber: 8)
-    } }()
-    try { if let v = self._gpsLongitude {
-      try visitor.visitSingularDoubleField(value: v, fieldNumber: 9)
-    } }()
-    try { if let v = self._aperture {
-      try visitor.visitSingularDoubleField(value: v, fieldNumber: 10)
-    } }()
-    try { if let v = self._shutterSpeed {
-      try visitor.visitSingularDoubleField(value: v, fieldNumber: 11)
-    } }()
-    try { if let v = self._iso {
-      try visitor.visitSingularInt64Field(value: v, fieldNumber: 12)
-    } }()
-    try { if let v = self._focalLength {
-      try visitor.visitSingularDoubleField(value: v, fieldNumber: 13)
-    } }()
-    try { if let v = self._lensModel {
-      try visitor.visitSingularStringField(value: v, fieldNumber: 14)
-    } }()
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every if/case branch local when no optimizations
+      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+      // https://github.com/apple/swift-protobuf/issues/1182
+      try { if let v = _storage._dateTaken {
+        try visitor.visitSingularStringField(value: v, fieldNumber: 1)
+      } }()
+      try { if let v = _storage._fileModificationDate {
+        try visitor.visitSingularStringField(value: v, fieldNumber: 2)
+      } }()
+      try { if let v = _storage._pixelWidth {
+        try visitor.visitSingularInt64Field(value: v, fieldNumber: 3)
+      } }()
+      try { if let v = _storage._pixelHeight {
+        try visitor.visitSingularInt64Field(value: v, fieldNumber: 4)
+      } }()
+      try { if let v = _storage._cameraMake {
+        try visitor.visitSingularStringField(value: v, fieldNumber: 5)
+      } }()
+      try { if let v = _storage._cameraModel {
+        try visitor.visitSingularStringField(value: v, fieldNumber: 6)
+      } }()
+      try { if let v = _storage._orientation {
+        try visitor.visitSingularInt32Field(value: v, fieldNumber: 7)
+      } }()
+      try { if let v = _storage._gpsLatitude {
+        try visitor.visitSingularDoubleField(value: v, fieldNumber: 8)
+      } }()
+      try { if let v = _storage._gpsLongitude {
+        try visitor.visitSingularDoubleField(value: v, fieldNumber: 9)
+      } }()
+      try { if let v = _storage._aperture {
+        try visitor.visitSingularDoubleField(value: v, fieldNumber: 10)
+      } }()
+      try { if let v = _storage._shutterSpeed {
+        try visitor.visitSingularDoubleField(value: v, fieldNumber: 11)
+      } }()
+      try { if let v = _storage._iso {
+        try visitor.visitSingularInt64Field(value: v, fieldNumber: 12)
+      } }()
+      try { if let v = _storage._focalLength {
+        try visitor.visitSingularDoubleField(value: v, fieldNumber: 13)
+      } }()
+      try { if let v = _storage._lensModel {
+        try visitor.visitSingularStringField(value: v, fieldNumber: 14)
+      } }()
+      try { if let v = _storage._mediaType {
+        try visitor.visitSingularStringField(value: v, fieldNumber: 15)
+      } }()
+      try { if let v = _storage._duration {
+        try visitor.visitSingularDoubleField(value: v, fieldNumber: 16)
+      } }()
+      try { if let v = _storage._videoCodec {
+        try visitor.visitSingularStringField(value: v, fieldNumber: 17)
+      } }()
+      try { if let v = _storage._frameRate {
+        try visitor.visitSingularDoubleField(value: v, fieldNumber: 18)
+      } }()
+      try { if let v = _storage._title {
+        try visitor.visitSingularStringField(value: v, fieldNumber: 19)
+      } }()
+      try { if let v = _storage._description_p {
+        try visitor.visitSingularStringField(value: v, fieldNumber: 20)
+      } }()
+      if !_storage._keywords.isEmpty {
+        try visitor.visitRepeatedStringField(value: _storage._keywords, fieldNumber: 21)
+      }
+      try { if let v = _storage._rating {
+        try visitor.visitSingularInt32Field(value: v, fieldNumber: 22)
+      } }()
+      try { if let v = _storage._label {
+        try visitor.visitSingularStringField(value: v, fieldNumber: 23)
+      } }()
+      try { if let v = _storage._contentIdentifier {
+        try visitor.visitSingularStringField(value: v, fieldNumber: 24)
+      } }()
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Photomill_V1_Metadata, rhs: Photomill_V1_Metadata) -> Bool {
-    if lhs._dateTaken != rhs._dateTaken {return false}
-    if lhs._fileModificationDate != rhs._fileModificationDate {return false}
-    if lhs._pixelWidth != rhs._pixelWidth {return false}
-    if lhs._pixelHeight != rhs._pixelHeight {return false}
-    if lhs._cameraMake != rhs._cameraMake {return false}
-    if lhs._cameraModel != rhs._cameraModel {return false}
-    if lhs._orientation != rhs._orientation {return false}
-    if lhs._gpsLatitude != rhs._gpsLatitude {return false}
-    if lhs._gpsLongitude != rhs._gpsLongitude {return false}
-    if lhs._aperture != rhs._aperture {return false}
-    if lhs._shutterSpeed != rhs._shutterSpeed {return false}
-    if lhs._iso != rhs._iso {return false}
-    if lhs._focalLength != rhs._focalLength {return false}
-    if lhs._lensModel != rhs._lensModel {return false}
+    if lhs._storage !== rhs._storage {
+      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
+        let _storage = _args.0
+        let rhs_storage = _args.1
+        if _storage._dateTaken != rhs_storage._dateTaken {return false}
+        if _storage._fileModificationDate != rhs_storage._fileModificationDate {return false}
+        if _storage._pixelWidth != rhs_storage._pixelWidth {return false}
+        if _storage._pixelHeight != rhs_storage._pixelHeight {return false}
+        if _storage._cameraMake != rhs_storage._cameraMake {return false}
+        if _storage._cameraModel != rhs_storage._cameraModel {return false}
+        if _storage._orientation != rhs_storage._orientation {return false}
+        if _storage._gpsLatitude != rhs_storage._gpsLatitude {return false}
+        if _storage._gpsLongitude != rhs_storage._gpsLongitude {return false}
+        if _storage._aperture != rhs_storage._aperture {return false}
+        if _storage._shutterSpeed != rhs_storage._shutterSpeed {return false}
+        if _storage._iso != rhs_storage._iso {return false}
+        if _storage._focalLength != rhs_storage._focalLength {return false}
+        if _storage._lensModel != rhs_storage._lensModel {return false}
+        if _storage._mediaType != rhs_storage._mediaType {return false}
+        if _storage._duration != rhs_storage._duration {return false}
+        if _storage._videoCodec != rhs_storage._videoCodec {return false}
+        if _storage._frameRate != rhs_storage._frameRate {return false}
+        if _storage._title != rhs_storage._title {return false}
+        if _storage._description_p != rhs_storage._description_p {return false}
+        if _storage._keywords != rhs_storage._keywords {return false}
+        if _storage._rating != rhs_storage._rating {return false}
+        if _storage._label != rhs_storage._label {return false}
+        if _storage._contentIdentifier != rhs_storage._contentIdentifier {return false}
+        return true
+      }
+      if !storagesAreEqual {return false}
+    }
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -1,3 +1,5 @@
+import PhotomillCore
+
 extension Photomill_V1_Metadata {
     /// Only fields that are present are checked: absence is the honest answer for a value a
     /// photo does not record (PhotoMetadata keeps garbage as nil, never 0 or "").
@@ -8,6 +10,10 @@ extension Photomill_V1_Metadata {
             (hasCameraMake, cameraMake, "camera_make"),
             (hasCameraModel, cameraModel, "camera_model"),
             (hasLensModel, lensModel, "lens_model"),
+            (hasVideoCodec, videoCodec, "video_codec"),
+            (hasTitle, title, "title"),
+            (hasLabel, label, "label"),
+            (hasContentIdentifier, contentIdentifier, "content_identifier"),
         ]
         for (present, value, name) in textFields where present {
             try check.text(value, "\(field()).\(name)", bytes: FieldBounds.metadataTextBytes)
@@ -29,5 +35,16 @@ extension Photomill_V1_Metadata {
         if hasFocalLength {
             try check.finite(focalLength, FieldBounds.focalLength, "\(field()).focal_length", positive: true)
         }
+        if hasMediaType, MediaType(rawValue: mediaType) == nil {
+            throw check.violation("\(field()).media_type", "\(check.quote(mediaType)) is not photo, raw or video")
+        }
+        if hasDuration { try check.finite(duration, FieldBounds.duration, "\(field()).duration") }
+        if hasFrameRate { try check.finite(frameRate, FieldBounds.frameRate, "\(field()).frame_rate", positive: true) }
+        if hasDescription_p { try check.text(description_p, "\(field()).description", bytes: FieldBounds.descriptionBytes) }
+        try check.count(keywords.count, FieldBounds.keywords, "\(field()).keywords")
+        for (index, keyword) in keywords.enumerated() {
+            try check.text(keyword, "\(field()).keywords[\(index)]", bytes: 1...FieldBounds.metadataTextBytes.upperBound)
+        }
+        if hasRating { try check.range(rating, FieldBounds.rating, "\(field()).rating") }
     }
 }

@@ -32,6 +32,19 @@ extension Photomill_V1_Metadata {
         if let v = within(m.iso.map(Int64.init), FieldBounds.iso) { iso = v }
         if let v = within(m.focalLength, FieldBounds.focalLength) { focalLength = v }
         if let v = text(m.lensModel) { lensModel = v }
+        if let v = m.mediaType { mediaType = v.rawValue }
+        if let v = within(m.duration, FieldBounds.duration), v.isFinite { duration = v }
+        if let v = text(m.videoCodec) { videoCodec = v }
+        if let v = within(m.frameRate, FieldBounds.frameRate), v > 0 { frameRate = v }
+        if let v = text(m.title) { title = v }
+        if let v = m.description, FieldBounds.descriptionBytes.contains(v.utf8.count) { description_p = v }
+        if let v = m.keywords {
+            keywords = Array(v.filter { !$0.isEmpty && FieldBounds.metadataTextBytes.contains($0.utf8.count) }
+                .prefix(FieldBounds.keywords.upperBound))
+        }
+        if let v = within(m.rating.map(Int32.init(clamping:)), FieldBounds.rating) { rating = v }
+        if let v = text(m.label) { label = v }
+        if let v = text(m.contentIdentifier) { contentIdentifier = v }
     }
 }
 
@@ -53,5 +66,15 @@ extension PhotoMetadata {
         if m.hasIso { iso = Int(m.iso) }
         if m.hasFocalLength { focalLength = m.focalLength }
         if m.hasLensModel { lensModel = m.lensModel }
+        if m.hasMediaType { mediaType = MediaType(rawValue: m.mediaType) }
+        if m.hasDuration { duration = m.duration }
+        if m.hasVideoCodec { videoCodec = m.videoCodec }
+        if m.hasFrameRate { frameRate = m.frameRate }
+        if m.hasTitle { title = m.title }
+        if m.hasDescription_p { description = m.description_p }
+        if !m.keywords.isEmpty { keywords = m.keywords }
+        if m.hasRating { rating = Int(m.rating) }
+        if m.hasLabel { label = m.label }
+        if m.hasContentIdentifier { contentIdentifier = m.contentIdentifier }
     }
 }

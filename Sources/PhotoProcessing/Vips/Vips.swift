@@ -128,6 +128,29 @@ final class VipsImageRef {
         return VipsImageRef(out)
     }
 
+    /// Like `thumbnail(of:size:)`, leaving the orientation to the caller (a RAW's embedded
+    /// preview, whose own EXIF may disagree with the RAW's).
+    static func thumbnailUnrotated(of bytes: UnsafeRawBufferPointer, size: Int) throws(VipsError) -> VipsImageRef {
+        try Vips.ensureInitialised()
+        var out: UnsafeMutablePointer<VipsImage>?
+        let base = UnsafeMutableRawPointer(mutating: bytes.baseAddress)
+        guard pm_vips_thumbnail_norotate(base, bytes.count, &out, Int32(size)) == 0, let out else {
+            throw VipsError(message: Vips.takeError())
+        }
+        return VipsImageRef(out)
+    }
+
+    /// Shrunk to at most `size` on its longest side; never upscaled.
+    func shrunk(toLongestSide size: Int) throws(VipsError) -> VipsImageRef {
+        try apply { pm_vips_thumbnail_image($0, $1, Int32(size)) }
+    }
+
+    /// Upright: EXIF orientation `orientation` (1…8) applied to the pixels.
+    func oriented(_ orientation: Int) throws(VipsError) -> VipsImageRef {
+        guard (2...8).contains(orientation) else { return self }
+        return try apply { pm_vips_orient($0, $1, Int32(orientation)) }
+    }
+
     /// Wraps packed 8-bit pixels (copied).
     static func fromPixels(_ pixels: [UInt8], width: Int, height: Int, bands: Int) throws(VipsError) -> VipsImageRef {
         try Vips.ensureInitialised()
