@@ -15,7 +15,7 @@ extension Catalog {
             // a page on a catalog with 50,000 pending tasks).
             let names = kinds.map { "'\($0.rawValue)'" }.sorted().joined(separator: ",")
             let rows = try Row.fetchCursor(db.cachedStatement(sql: """
-                SELECT t.photoId, t.kind, p.path, p.size, p.mtimeNs, t.updatedAt
+                SELECT t.photoId, t.kind, p.path, p.size, p.mtimeNs, t.updatedAt, p.sidecarPath, p.sidecarSize, p.sidecarMtimeNs
                 FROM tasks t INDEXED BY tasks_pending JOIN photos p ON p.id = t.photoId
                 WHERE t.state = 'pending' AND t.photoId > ? AND t.notBefore <= ? AND t.kind IN (\(names))
                 ORDER BY t.photoId
@@ -35,7 +35,8 @@ extension Catalog {
                 if current?.main.photoId != id {
                     flush()
                     if jobs.count >= limit { return jobs }
-                    let job = PendingJob(photoId: id, path: row[2], size: row[3], mtimeNs: row[4], kinds: [])
+                    let sidecar = (row[6] as String?).map { Sidecar(path: $0, size: row[7], mtimeNs: row[8]) }
+                    let job = PendingJob(photoId: id, path: row[2], size: row[3], mtimeNs: row[4], kinds: [], sidecar: sidecar)
                     current = (job, job)
                 }
                 guard let kind = Kind(rawValue: row[1]) else { continue }

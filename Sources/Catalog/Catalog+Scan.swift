@@ -1,8 +1,40 @@
+import Foundation
 internal import GRDB
 import PhotomillCore
 
-/// A file found by the scanner, as stat(2) saw it.
+/// A file found by the scanner, as stat(2) saw it, and what the scan made of it.
 public struct ScannedFile: Sendable, Hashable {
+    public var path: String
+    public var size: Int64
+    public var mtimeNs: Int64
+    public var recognition: Recognition
+    /// The photo's XMP sidecar (`NAME.EXT.xmp` or `NAME.xmp` beside it), if it has one.
+    public var sidecar: Sidecar?
+
+    /// What the scan made of a file.
+    public enum Recognition: Sendable, Hashable {
+        /// Media of this format (read from its first bytes).
+        case media(MediaFormat)
+        /// Not media: skipped and counted, never a failure.
+        case other
+        /// Not read again: the catalog knows the file with this size and mtime
+        /// (`Catalog.knownFiles`).
+        case unchanged
+    }
+
+    public init(path: String, size: Int64, mtimeNs: Int64, recognition: Recognition, sidecar: Sidecar? = nil) {
+        self.path = path
+        self.size = size
+        self.mtimeNs = mtimeNs
+        self.recognition = recognition
+        self.sidecar = sidecar
+    }
+
+    public var stamp: FileStamp { FileStamp(size: size, mtimeNs: mtimeNs) }
+}
+
+/// A photo's XMP sidecar as the scan saw it: its changes re-run only the photo's metadata.
+public struct Sidecar: Sendable, Hashable {
     public var path: String
     public var size: Int64
     public var mtimeNs: Int64
@@ -12,12 +44,33 @@ public struct ScannedFile: Sendable, Hashable {
         self.size = size
         self.mtimeNs = mtimeNs
     }
+
+    public var stamp: FileStamp { FileStamp(size: size, mtimeNs: mtimeNs) }
+}
+
+/// What the catalog already knows of a path, so that the scan reads only new and
+/// changed files.
+public struct KnownFile: Sendable, Hashable {
+    public var stamp: FileStamp
+    /// The photo's format; nil for a skipped file, and for a photo recorded before
+    /// formats were (a catalog of schema v3), which the scan must read once.
+    public var format: MediaFormat?
+
+    /// Whether the scan may leave the file unread: same size and mtime, and a format known
+    /// (or known not to be media).
+    public func isUnchanged(_ stamp: FileStamp, skipped: Bool) -> Bool {
+        self.stamp == stamp && (skipped || format != nil)
+    }
 }
 
 public struct ScanSummary: Sendable, Hashable {
     public var added = 0
     public var changed = 0
     public var unchanged = 0
+    /// Files that are not media (docs/operations.md): counted, never failed.
+    public var skipped = 0
+    /// Photos whose sidecar appeared, changed or vanished: their metadata is re-run.
+    public var sidecarsChanged = 0
     /// Tasks created or re-queued by this scan.
     public var queuedTasks = 0
 
@@ -28,49 +81,96 @@ public struct ScanSummary: Sendable, Hashable {
         sum.added += rhs.added
         sum.changed += rhs.changed
         sum.unchanged += rhs.unchanged
+        sum.skipped += rhs.skipped
+        sum.sidecarsChanged += rhs.sidecarsChanged
         sum.queuedTasks += rhs.queuedTasks
         return sum
     }
 }
 
 extension Catalog {
-    /// Records a batch of scanned files in one transaction. A new path gets a photo and
-    /// a pending task per kind; a path whose size or mtime changed has its results
-    /// dropped and its tasks re-queued; an unchanged path creates no work (it only gains
-    /// tasks for kinds it never had).
+    /// What the catalog knows of these paths: photos (with their format) and skipped files.
+    public func knownFiles(_ paths: [String]) throws(CatalogError) -> (photos: [String: KnownFile], skipped: [String: FileStamp]) {
+        try read { db in
+            var photos: [String: KnownFile] = [:], skipped: [String: FileStamp] = [:]
+            let photo = try db.cachedStatement(sql: "SELECT size, mtimeNs, format FROM photos WHERE path = ?")
+            let other = try db.cachedStatement(sql: "SELECT size, mtimeNs FROM skipped_files WHERE path = ?")
+            for path in paths {
+                if let row = try Row.fetchOne(photo, arguments: [path]) {
+                    photos[path] = KnownFile(stamp: FileStamp(size: row[0], mtimeNs: row[1]),
+                                             format: (row[2] as String?).flatMap(MediaFormat.init(rawValue:)))
+                } else if let row = try Row.fetchOne(other, arguments: [path]) {
+                    skipped[path] = FileStamp(size: row[0], mtimeNs: row[1])
+                }
+            }
+            return (photos, skipped)
+        }
+    }
+
+    /// Records a batch of scanned files in one transaction. A new photo gets a pending
+    /// task per kind its media type has (videos have no OCR); a photo whose size or mtime
+    /// changed has its results dropped and its tasks re-queued; a photo whose sidecar
+    /// changed has its metadata re-queued; an unchanged photo creates no work (it only
+    /// gains tasks for kinds it never had). A file that is not media is skipped: recorded
+    /// in `skipped_files` (and dropped from `photos` if it was a photo before).
     public func record(_ files: [ScannedFile], kinds: Set<Kind>, now: Double) throws(CatalogError) -> ScanSummary {
         try write { db in
             var summary = ScanSummary()
             var changes = StateChanges()
-            let find = try db.cachedStatement(sql: "SELECT id, size, mtimeNs FROM photos WHERE path = ?")
-            let insertPhoto = try db.cachedStatement(sql: """
-                INSERT INTO photos (path, size, mtimeNs, scannedAt, changedAt) VALUES (?, ?, ?, ?, ?)
+            let find = try db.cachedStatement(sql: """
+                SELECT id, size, mtimeNs, format, sidecarPath, sidecarSize, sidecarMtimeNs FROM photos WHERE path = ?
                 """)
-            let insertTask = try db.cachedStatement(sql: """
-                INSERT OR IGNORE INTO tasks (photoId, kind, updatedAt) VALUES (?, ?, ?)
-                """)
-            let sortedKinds = kinds.sorted()
             for file in files {
-                if let row = try Row.fetchOne(find, arguments: [file.path]) {
+                let row = try Row.fetchOne(find, arguments: [file.path])
+                switch file.recognition {
+                case .other:
+                    summary.skipped += 1
+                    if let row { try db.execute(sql: "DELETE FROM photos WHERE id = ?", arguments: [row["id"] as Int64]) }
+                    try db.execute(sql: """
+                        INSERT INTO skipped_files (path, size, mtimeNs, scannedAt) VALUES (?, ?, ?, ?)
+                        ON CONFLICT(path) DO UPDATE SET size = excluded.size, mtimeNs = excluded.mtimeNs,
+                            scannedAt = excluded.scannedAt
+                        """, arguments: [file.path, file.size, file.mtimeNs, now])
+                case .unchanged:
+                    guard let row, let format = (row["format"] as String?).flatMap(MediaFormat.init(rawValue:)) else {
+                        summary.skipped += 1
+                        continue
+                    }
+                    summary.unchanged += 1
                     let id: Int64 = row["id"]
-                    if row["size"] == file.size && row["mtimeNs"] == file.mtimeNs {
+                    summary.queuedTasks += try ensureTasks(db, id: id, kinds: format.mediaType.kinds(of: kinds), now: now)
+                    if try updateSidecar(db, id: id, row: row, file: file, kinds: kinds, now: now, changes: &changes) {
+                        summary.sidecarsChanged += 1
+                        summary.queuedTasks += 1
+                    }
+                case .media(let format):
+                    let wanted = format.mediaType.kinds(of: kinds)
+                    guard let row else {
+                        summary.added += 1
+                        summary.queuedTasks += try insertPhoto(db, file: file, format: format, kinds: wanted, now: now)
+                        continue
+                    }
+                    let id: Int64 = row["id"]
+                    let known = KnownFile(stamp: FileStamp(size: row["size"], mtimeNs: row["mtimeNs"]),
+                                          format: (row["format"] as String?).flatMap(MediaFormat.init(rawValue:)))
+                    if known.stamp == file.stamp {
+                        // A photo of an older catalog, read for its format once.
                         summary.unchanged += 1
-                        for kind in sortedKinds {
-                            try insertTask.execute(arguments: [id, kind.rawValue, now])
-                            summary.queuedTasks += db.changesCount
+                        try setFormat(db, id: id, path: file.path, format: format)
+                        summary.queuedTasks += try ensureTasks(db, id: id, kinds: wanted, now: now)
+                        if try updateSidecar(db, id: id, row: row, file: file, kinds: kinds, now: now, changes: &changes) {
+                            summary.sidecarsChanged += 1
+                            summary.queuedTasks += 1
                         }
                     } else {
                         summary.changed += 1
-                        try requeueChanged(db, id: id, file: file, kinds: sortedKinds, now: now, changes: &changes)
+                        try setFormat(db, id: id, path: file.path, format: format)
+                        try requeueChanged(db, id: id, file: file, kinds: wanted, now: now, changes: &changes)
                         summary.queuedTasks += try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM tasks WHERE photoId = ?", arguments: [id]) ?? 0
                     }
-                } else {
-                    summary.added += 1
-                    try insertPhoto.execute(arguments: [file.path, file.size, file.mtimeNs, now, now])
-                    let id = db.lastInsertedRowID
-                    for kind in sortedKinds {
-                        try insertTask.execute(arguments: [id, kind.rawValue, now])
-                        summary.queuedTasks += 1
+                    // Tasks a photo's type does not have (an older catalog's OCR of a video) go.
+                    for kind in Kind.allCases where !wanted.contains(kind) && kinds.contains(kind) {
+                        try db.execute(sql: "DELETE FROM tasks WHERE photoId = ? AND kind = ?", arguments: [id, kind.rawValue])
                     }
                 }
             }
@@ -79,11 +179,71 @@ extension Catalog {
         }
     }
 
-    private func requeueChanged(_ db: Database, id: Int64, file: ScannedFile, kinds: [Kind], now: Double,
+    /// A new photo, its tasks and its Live Photo link; returns the tasks created.
+    private func insertPhoto(_ db: Database, file: ScannedFile, format: MediaFormat, kinds: Set<Kind>, now: Double) throws -> Int {
+        try db.execute(sql: "DELETE FROM skipped_files WHERE path = ?", arguments: [file.path])
+        try db.cachedStatement(sql: """
+            INSERT INTO photos (path, size, mtimeNs, scannedAt, changedAt, format, mediaType, stem,
+                                sidecarPath, sidecarSize, sidecarMtimeNs)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [
+                file.path, file.size, file.mtimeNs, now, now, format.rawValue, format.mediaType.rawValue,
+                Self.stem(of: file.path), file.sidecar?.path, file.sidecar?.size, file.sidecar?.mtimeNs,
+            ])
+        let id = db.lastInsertedRowID
+        let insertTask = try db.cachedStatement(sql: "INSERT OR IGNORE INTO tasks (photoId, kind, updatedAt) VALUES (?, ?, ?)")
+        for kind in kinds.sorted() { try insertTask.execute(arguments: [id, kind.rawValue, now]) }
+        try linkLivePhotos(db, stem: Self.stem(of: file.path))
+        return kinds.count
+    }
+
+    /// Tasks for kinds the photo never had; returns how many were created.
+    private func ensureTasks(_ db: Database, id: Int64, kinds: Set<Kind>, now: Double) throws -> Int {
+        let insertTask = try db.cachedStatement(sql: "INSERT OR IGNORE INTO tasks (photoId, kind, updatedAt) VALUES (?, ?, ?)")
+        var created = 0
+        for kind in kinds.sorted() {
+            try insertTask.execute(arguments: [id, kind.rawValue, now])
+            created += db.changesCount
+        }
+        return created
+    }
+
+    private func setFormat(_ db: Database, id: Int64, path: String, format: MediaFormat) throws {
+        let stem = Self.stem(of: path)
+        try db.execute(sql: "UPDATE photos SET format = ?, mediaType = ?, stem = ? WHERE id = ?",
+                       arguments: [format.rawValue, format.mediaType.rawValue, stem, id])
+        try linkLivePhotos(db, stem: stem)
+    }
+
+    /// Records the photo's sidecar as scanned; when it appeared, changed or vanished, the
+    /// metadata is re-queued (the only kind a sidecar feeds). Returns whether it was.
+    private func updateSidecar(_ db: Database, id: Int64, row: Row, file: ScannedFile, kinds: Set<Kind>, now: Double,
+                               changes: inout StateChanges) throws -> Bool {
+        let stored: Sidecar? = (row["sidecarPath"] as String?).map {
+            Sidecar(path: $0, size: row["sidecarSize"] ?? 0, mtimeNs: row["sidecarMtimeNs"] ?? 0)
+        }
+        guard stored != file.sidecar else { return false }
+        try db.execute(sql: "UPDATE photos SET sidecarPath = ?, sidecarSize = ?, sidecarMtimeNs = ? WHERE id = ?",
+                       arguments: [file.sidecar?.path, file.sidecar?.size, file.sidecar?.mtimeNs, id])
+        guard kinds.contains(.metadata) else { return false }
+        try db.execute(sql: "DELETE FROM metadata WHERE photoId = ?", arguments: [id])
+        if let old = try String.fetchOne(db, sql: "SELECT state FROM tasks WHERE photoId = ? AND kind = 'metadata'", arguments: [id]) {
+            changes.move(Kind.metadata.rawValue, from: old, to: .pending)
+        }
+        try db.execute(sql: """
+            UPDATE tasks SET state = 'pending', attempts = 0, notBefore = 0, leaseToken = NULL, leasedTo = NULL,
+                leasedAt = NULL, leaseExpires = NULL, recipe = NULL, errorClass = NULL, errorMessage = NULL, updatedAt = ?
+            WHERE photoId = ? AND kind = 'metadata'
+            """, arguments: [now, id])
+        return true
+    }
+
+    private func requeueChanged(_ db: Database, id: Int64, file: ScannedFile, kinds: Set<Kind>, now: Double,
                                 changes: inout StateChanges) throws {
         try db.execute(sql: """
-            UPDATE photos SET size = ?, mtimeNs = ?, md5 = NULL, sha256 = NULL, scannedAt = ?, changedAt = ? WHERE id = ?
-            """, arguments: [file.size, file.mtimeNs, now, now, id])
+            UPDATE photos SET size = ?, mtimeNs = ?, md5 = NULL, sha256 = NULL, scannedAt = ?, changedAt = ?,
+                sidecarPath = ?, sidecarSize = ?, sidecarMtimeNs = ? WHERE id = ?
+            """, arguments: [file.size, file.mtimeNs, now, now, file.sidecar?.path, file.sidecar?.size, file.sidecar?.mtimeNs, id])
         for table in ["metadata", "thumbnails", "ocr"] {
             try db.execute(sql: "DELETE FROM \(table) WHERE photoId = ?", arguments: [id])
         }
@@ -96,11 +256,29 @@ extension Catalog {
                 leasedAt = NULL, leaseExpires = NULL, recipe = NULL, errorClass = NULL, errorMessage = NULL, updatedAt = ?
             WHERE photoId = ?
             """, arguments: [now, id])
-        for kind in kinds {
+        for kind in kinds.sorted() {
             try db.execute(sql: "INSERT OR IGNORE INTO tasks (photoId, kind, updatedAt) VALUES (?, ?, ?)",
                            arguments: [id, kind.rawValue, now])
         }
     }
+
+    /// Live Photos: a still and a video of one name stem in one folder (`IMG_0001.HEIC`
+    /// and `IMG_0001.MOV`) are linked to each other; a stem with any other mix (two stills,
+    /// no video) links nothing. Whether their content identifiers agree is checked where
+    /// the link is read (`livePhotoSQL`), since metadata comes later than the scan.
+    private func linkLivePhotos(_ db: Database, stem: String) throws {
+        let rows = try Row.fetchAll(db, sql: "SELECT id, mediaType FROM photos WHERE stem = ?", arguments: [stem])
+        let stills = rows.filter { $0["mediaType"] == MediaType.photo.rawValue }
+        let videos = rows.filter { $0["mediaType"] == MediaType.video.rawValue }
+        try db.execute(sql: "UPDATE photos SET livePhotoId = NULL WHERE stem = ? AND livePhotoId IS NOT NULL", arguments: [stem])
+        guard stills.count == 1, videos.count == 1 else { return }
+        let still: Int64 = stills[0]["id"], video: Int64 = videos[0]["id"]
+        try db.execute(sql: "UPDATE photos SET livePhotoId = ? WHERE id = ?", arguments: [video, still])
+        try db.execute(sql: "UPDATE photos SET livePhotoId = ? WHERE id = ?", arguments: [still, video])
+    }
+
+    /// A path without its extension: `/p/IMG_0001.HEIC` → `/p/IMG_0001`.
+    static func stem(of path: String) -> String { (path as NSString).deletingPathExtension }
 
     /// Records a candidate the scanner could not even stat or open: its tasks fail at
     /// once with the reason, so it is never dropped silently.

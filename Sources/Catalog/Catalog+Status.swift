@@ -6,6 +6,10 @@ import PhotomillCore
 public struct CatalogStatus: Sendable {
     public var counts: [Kind: [TaskState: Int]] = [:]
     public var photos = 0
+    /// Photos by what they are; a photo of an older catalog not yet rescanned has no type.
+    public var mediaTypes: [MediaType: Int] = [:]
+    /// Files the scans found that are not media (docs/operations.md).
+    public var skippedFiles = 0
     public var workers: [WorkerRow] = []
     /// Kind → why its pending tasks wait (no connected worker offers it), as the coordinator last saw.
     public var waiting: [Kind: String] = [:]
@@ -53,7 +57,11 @@ extension Catalog {
                 guard let kind = Kind(rawValue: row["kind"]), let state = TaskState(rawValue: row["state"]) else { continue }
                 status.counts[kind, default: [:]][state] = row["n"]
             }
-            status.photos = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM photos") ?? 0
+            for row in try Row.fetchAll(db, sql: "SELECT mediaType, COUNT(*) AS n FROM photos GROUP BY mediaType") {
+                status.photos += row["n"] as Int
+                if let type = (row["mediaType"] as String?).flatMap(MediaType.init(rawValue:)) { status.mediaTypes[type] = row["n"] }
+            }
+            status.skippedFiles = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM skipped_files") ?? 0
             status.workers = try Row.fetchAll(db, sql: "SELECT * FROM workers ORDER BY state, id").compactMap(WorkerRow.init(row:))
             status.waiting = try waits(db)
             status.violations = try violationCounts(db)

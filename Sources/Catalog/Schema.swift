@@ -225,19 +225,23 @@ enum Schema {
                 """ + taskCountInsertDeleteTriggers)
         }
         migrator.registerMigration("v4-media") { db in
-            // Real libraries (docs/catalog.md): what each file is (recognised by content), the
-            // files that are not media (skipped, remembered so that a re-scan does not read
-            // them again), an XMP sidecar per photo and Live Photo pairs, and the metadata of
-            // RAW, video and sidecars. Columns added, nothing rebuilt: a catalog of an older
-            // schema learns its photos' formats at its next scan.
+            // Real libraries (docs/catalog.md): what each file is (recognised by content, so
+            // NULL until a scan has looked), the files that are not media (skipped, and
+            // remembered so that a re-scan does not read them again), an XMP sidecar per
+            // photo, Live Photo pairs (a still and a video of one name stem in one folder),
+            // and the metadata of RAW, video and sidecars. Columns added, nothing rebuilt: a
+            // catalog of an older schema learns its photos' formats at its next scan.
             try db.execute(sql: """
                 ALTER TABLE photos ADD COLUMN format TEXT;
                 ALTER TABLE photos ADD COLUMN mediaType TEXT
                     CHECK (mediaType IS NULL OR mediaType = 'photo' OR mediaType = 'raw' OR mediaType = 'video');
+                ALTER TABLE photos ADD COLUMN stem TEXT;
                 ALTER TABLE photos ADD COLUMN livePhotoId INTEGER REFERENCES photos(id) ON DELETE SET NULL;
                 ALTER TABLE photos ADD COLUMN sidecarPath TEXT;
                 ALTER TABLE photos ADD COLUMN sidecarSize INTEGER;
                 ALTER TABLE photos ADD COLUMN sidecarMtimeNs INTEGER;
+                CREATE INDEX photos_stem ON photos(stem) WHERE stem IS NOT NULL;
+                CREATE INDEX photos_mediaType ON photos(mediaType);
 
                 CREATE TABLE skipped_files (
                     path TEXT PRIMARY KEY,

@@ -9,9 +9,6 @@ public struct CoordinatorConfiguration: Sendable {
     /// Folders scanned recursively for photos.
     public var roots: [String]
     public var kinds: Set<Kind>
-    /// Whether a file is a photo candidate (by extension or leading bytes). Supplied by
-    /// the caller, since the coordinator itself never looks inside images.
-    public var isCandidate: @Sendable (_ path: String) -> Bool
     public var parameters = ProcessingParameters()
     public var heartbeatInterval: Double = 1
     public var liveness = 3
@@ -51,11 +48,9 @@ public struct CoordinatorConfiguration: Sendable {
         }
     }
 
-    public init(bind: [String], roots: [String], kinds: Set<Kind>,
-                isCandidate: @escaping @Sendable (_ path: String) -> Bool) {
+    public init(bind: [String], roots: [String], kinds: Set<Kind>) {
         self.bind = bind
         self.roots = roots
         self.kinds = kinds
-        self.isCandidate = isCandidate
     }
 }

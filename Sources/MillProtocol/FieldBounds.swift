@@ -1,3 +1,5 @@
+import PhotomillCore
+
 /// The values each field may take (PROTOCOL.md, "Field rules"). Public so that senders
 /// can clamp or refuse before they build a message a receiver would drop. Byte counts are
 /// of the UTF-8 encoding. The bounds are chosen so that a body within them always fits in
@@ -10,6 +12,8 @@ public enum FieldBounds {
     /// Absolute, normalised paths and path roots.
     public static let pathBytes = 1...4_096
     public static let pathRoots = 0...64
+    /// An XMP sidecar's size (`XMPSidecar.maxBytes`).
+    public static let sidecarBytes: ClosedRange<UInt64> = 0...UInt64(XMPSidecar.maxBytes)
     /// One tesseract language name ("eng", "chi_sim").
     public static let ocrLanguageNameBytes = 1...32
     public static let ocrLanguages = 0...64

@@ -28,7 +28,7 @@ public struct Limits: Sendable, Hashable {
     /// The most blob frames one message may carry.
     public var maxBlobs: Int { max(0, maxFrames - MillWire.fixedFrameCount) }
 
-    /// The largest file a JOB can carry as blob frames; a larger one must be read from a
-    /// path the worker shares.
-    public var maxFileBytes: Int { maxBlobs * maxBlobBytes }
+    /// The largest file a JOB can carry as blob frames, one frame being kept for its XMP
+    /// sidecar (16 MiB at most); a larger one must be read from a path the worker shares.
+    public var maxFileBytes: Int { max(0, maxBlobs - 1) * maxBlobBytes }
 }

@@ -5,7 +5,8 @@ import SwiftProtobuf
 /// carry bytes, the blob frames that followed the body.
 public enum MillMessage: Sendable, Hashable {
     case ready(Photomill_V1_Ready)
-    /// `blobs`: the file's bytes, split over frames, when `job.fileInBlobs`; else empty.
+    /// `blobs`: the file's bytes, split over frames, when `job.fileInBlobs` (else none),
+    /// then the sidecar's in one frame when `job.sidecarInBlobs`.
     case job(Photomill_V1_Job, blobs: [Data])
     case extend(Photomill_V1_Extend)
     /// `blobs`: each referenced by exactly one index in the body (thumbnail JPEGs).

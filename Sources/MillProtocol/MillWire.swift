@@ -5,8 +5,12 @@ public enum MillWire {
     /// The first frame of every message. The digit is the major version: a peer speaking
     /// another one fails the signature check instead of misreading bodies.
     public static let signature = Data("PMILL1".utf8)
-    /// The minor revision this code speaks, sent in READY.protocol_version.
-    public static let protocolVersion: UInt32 = 1
+    /// The minor revision this code speaks, sent in READY.protocol_version. Revision 2
+    /// added RAW, video and sidecars (the JOB's sidecar fields, Metadata fields 15–24).
+    public static let protocolVersion: UInt32 = 2
+    /// The oldest revision a coordinator admits: a revision-1 worker would take every video
+    /// and RAW for a damaged still and ignore sidecars, so it is turned away at READY.
+    public static let minimumWorkerProtocolVersion: UInt32 = 2
     /// Signature, command and body.
     static let fixedFrameCount = 3
 

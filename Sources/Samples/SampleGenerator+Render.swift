@@ -15,6 +15,9 @@ extension SampleGenerator {
             return Array(bytes.prefix(bytes.count * 4 / 10))
         case "text":
             return Array(SampleCatalogue.notAnImage.utf8)
+        case "garbled":
+            // A JPEG's first marker, then no JPEG: known by its signature, decodable by nothing.
+            return [0xFF, 0xD8, 0xFF, 0xE0] + Array(SampleCatalogue.notAnImage.utf8)
         case "empty":
             return []
         case let kind?:

@@ -8,8 +8,9 @@ import PhotomillCore
 /// A plan of `count` files is mostly JPEG photos (some PNG, TIFF and HEIC) of 0.3 to
 /// 12 megapixels from five invented cameras, with dates over many years, GPS in all four
 /// hemispheres or none, and all eight EXIF orientations in turn; about one file in six
-/// is a page of printed English for OCR; and from ten files on, a few are broken (a
-/// truncated JPEG, a text file and an empty file named .jpg).
+/// is a page of printed English for OCR; and from ten files on, a few are broken: a
+/// truncated JPEG and a garbled one (photos that fail, with a reason), and a text file
+/// and an empty file named .jpg (not photos at all: a scan skips them).
 public struct SampleGenerator: Sendable {
     public let seed: UInt64
     /// Caps the long side of every image, so tests can write a whole folder quickly.
@@ -75,12 +76,12 @@ public struct SampleGenerator: Sendable {
         var places = 0
     }
 
-    /// Index → kind of breakage: three from ten files on, one more per 40 files,
+    /// Index → kind of breakage: four from ten files on, one more per 40 files,
     /// spread evenly so that a partial run still meets some.
     static func breakages(count: Int) -> [Int: String] {
         guard count >= 10 else { return [:] }
-        let kinds = ["truncated", "text", "empty"]
-        let total = 3 + (count - 10) / 40
+        let kinds = ["truncated", "text", "garbled", "empty"]
+        let total = 4 + (count - 10) / 40
         var positions: [Int: String] = [:]
         for k in 0..<total {
             positions[(2 * k + 1) * count / (2 * total)] = kinds[k % kinds.count]
@@ -163,7 +164,9 @@ public struct SampleGenerator: Sendable {
     private func brokenSpec(_ kind: String, number: Int, rng: inout SplitMix64) -> SampleSpec {
         let file = String(format: "broken_%@_%04d.jpg", kind, number)
         guard kind == "truncated" else {
-            return SampleSpec(file: file, format: .jpeg, width: 0, height: 0, broken: kind)
+            var spec = SampleSpec(file: file, format: .jpeg, width: 0, height: 0, broken: kind)
+            if kind == "text" || kind == "empty" { spec.skipped = true }
+            return spec
         }
         // The header survives the cut, so the EXIF is still readable.
         var exif = cameraFields(rng.pick(SampleCatalogue.cameras), rng: &rng)

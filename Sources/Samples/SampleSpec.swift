@@ -36,8 +36,12 @@ public struct SampleSpec: Sendable, Hashable, Codable {
     /// page wraps them into lines, so compare with whitespace collapsed).
     public var text: String?
     /// nil for a good file; otherwise how it is broken: "truncated" (the first 40% of
-    /// a good JPEG), "text" (a text file named .jpg) or "empty" (zero bytes).
+    /// a good JPEG), "garbled" (a JPEG's first marker, then text), "text" (a text file
+    /// named .jpg) or "empty" (zero bytes).
     public var broken: String?
+    /// True for a file that is not media at all ("text", "empty"): a scan skips it and
+    /// counts it, and it has no tasks. Absent for the others.
+    public var skipped: Bool?
     /// Seed of the picture (see `SampleScene`).
     public var scene: UInt64
 

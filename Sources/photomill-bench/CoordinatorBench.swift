@@ -29,7 +29,7 @@ struct CoordinatorBench {
     func run(in directory: URL) throws -> Figures {
         let catalog = try pendingHashCatalog(tasks: tasks, at: directory.appendingPathComponent("trivial.sqlite"))
 
-        var configuration = CoordinatorConfiguration(bind: [endpoint], roots: [], kinds: [.hash], isCandidate: { _ in true })
+        var configuration = CoordinatorConfiguration(bind: [endpoint], roots: [], kinds: [.hash])
         configuration.exitWhenDone = true
         var logger = Logger(label: "bench.coordinator")
         logger.logLevel = .error

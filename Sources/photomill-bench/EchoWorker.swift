@@ -51,7 +51,7 @@ final class EchoWorker: @unchecked Sendable {
         ready.workerID = id
         ready.host = "bench"
         ready.softwareVersion = "bench"
-        ready.protocolVersion = 1
+        ready.protocolVersion = MillWire.protocolVersion
         ready.slots = UInt32(slots)
         ready.kinds = [.hash]
         // It "reads" the benchmark's made-up paths itself: no file travels as bytes.

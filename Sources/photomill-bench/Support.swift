@@ -8,7 +8,7 @@ func pendingHashCatalog(tasks: Int, at url: URL) throws -> Catalog {
     let catalog = try Catalog(path: url.path)
     var queued = 0
     while queued < tasks {
-        let files = (queued..<min(tasks, queued + 5_000)).map { ScannedFile(path: "/bench/\($0).jpg", size: 0, mtimeNs: 0) }
+        let files = (queued..<min(tasks, queued + 5_000)).map { ScannedFile(path: "/bench/\($0).jpg", size: 0, mtimeNs: 0, recognition: .media(.jpeg)) }
         _ = try catalog.record(files, kinds: [.hash], now: WallClock.now())
         queued += files.count
     }

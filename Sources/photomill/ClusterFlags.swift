@@ -33,23 +33,12 @@ struct ClusterFlags: ParsableArguments {
     }
 
     func configuration(bind: [String], roots: [String]) -> CoordinatorConfiguration {
-        var configuration = CoordinatorConfiguration(
-            bind: bind, roots: roots, kinds: processing.kinds, isCandidate: Self.isCandidate)
+        var configuration = CoordinatorConfiguration(bind: bind, roots: roots, kinds: processing.kinds)
         configuration.parameters = processing.parameters
         if let leaseSeconds {
             for kind in Kind.allCases { configuration.deadlines[kind] = leaseSeconds }
         }
         return configuration
-    }
-
-    /// A photo candidate: an image extension, or image signature in the first bytes.
-    @Sendable static func isCandidate(_ path: String) -> Bool {
-        let ext = (path as NSString).pathExtension.lowercased()
-        if ImageFormat.extensions.contains(ext) { return true }
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        let head = (try? handle.read(upToCount: 16)) ?? Data()
-        return ImageFormat(sniffing: head) != nil
     }
 }
 

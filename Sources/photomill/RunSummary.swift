@@ -13,7 +13,10 @@ struct RunSummary {
 
     func text() -> String {
         var lines: [String] = []
-        lines.append("scanned: \(scan.added) new, \(scan.changed) changed, \(scan.unchanged) unchanged photos; \(scan.queuedTasks) tasks queued")
+        var scanned = "scanned: \(scan.added) new, \(scan.changed) changed, \(scan.unchanged) unchanged photos"
+        if scan.sidecarsChanged > 0 { scanned += ", \(scan.sidecarsChanged) changed sidecars" }
+        lines.append(scanned + "; \(scan.queuedTasks) tasks queued")
+        if scan.skipped > 0 { lines.append("skipped: \(scan.skipped) files that are not photos, RAW or videos") }
         lines.append(columns(["kind", "done", "failed", "pending", "leased"]))
         for kind in Kind.allCases where status.counts[kind] != nil {
             lines.append(columns([kind.rawValue] + [TaskState.done, .failed, .pending, .leased].map { String(status.count(kind, $0)) }))

@@ -54,7 +54,8 @@ extension Photomill {
     }
 }
 
-/// `status --json`: {"photos": N, "tasks": {"hash": {"pending": N, …}, …},
+/// `status --json`: {"photos": N, "mediaTypes": {"photo": N, "raw": N, "video": N}, "skippedFiles": N,
+/// "tasks": {"hash": {"pending": N, …}, …},
 /// "throughput": {"hash": {"lastMinute": N, "perSecond": x, "etaSeconds": s}, …}, "etaSeconds": s, "workers": […]}.
 struct StatusReport: Encodable {
     struct Worker: Encodable {
@@ -76,6 +77,10 @@ struct StatusReport: Encodable {
     }
     let readAt: String
     let photos: Int
+    /// Photos by media type: `photo`, `raw`, `video`.
+    let mediaTypes: [String: Int]
+    /// Files found that are not media: skipped, never failed.
+    let skippedFiles: Int
     let tasks: [String: [String: Int]]
     let throughput: [String: Rate]
     let etaSeconds: Double?
@@ -88,6 +93,8 @@ struct StatusReport: Encodable {
     init(_ status: CatalogStatus) {
         readAt = isoTime(status.readAt)
         photos = status.photos
+        mediaTypes = Dictionary(uniqueKeysWithValues: status.mediaTypes.map { ($0.key.rawValue, $0.value) })
+        skippedFiles = status.skippedFiles
         var tasks: [String: [String: Int]] = [:]
         var throughput: [String: Rate] = [:]
         for kind in Kind.allCases where status.counts[kind] != nil {
@@ -110,13 +117,25 @@ struct StatusReport: Encodable {
 
     func jsonString() -> String { jsonLine(self) }
 
+    /// " (1,200 photos, 30 RAW, 85 videos)" when the library holds more than stills.
+    private var mediaTypeBreakdown: String {
+        let raw = mediaTypes[MediaType.raw.rawValue] ?? 0, videos = mediaTypes[MediaType.video.rawValue] ?? 0
+        guard raw + videos > 0 else { return "" }
+        let stills = mediaTypes[MediaType.photo.rawValue] ?? 0
+        return " (\(stills) stills, \(raw) RAW, \(videos) videos)"
+    }
+
     func text() -> String {
-        var lines = ["\(photos) photos · \(readAt)"]
+        var lines = ["\(photos) photos\(mediaTypeBreakdown) · \(readAt)"]
+        if skippedFiles > 0 { lines.append("skipped: \(skippedFiles) files that are not photos, RAW or videos") }
         lines.append(columns(["kind", "pending", "leased", "done", "failed", "per min", "ETA"]))
         for kind in Kind.allCases {
             guard let counts = tasks[kind.rawValue], let rate = throughput[kind.rawValue] else { continue }
             lines.append(columns([kind.rawValue] + ["pending", "leased", "done", "failed"].map { String(counts[$0] ?? 0) }
                                  + [String(rate.lastMinute), rate.etaSeconds.map(duration) ?? "?"]))
+        }
+        if let videos = mediaTypes[MediaType.video.rawValue], videos > 0, tasks[Kind.ocr.rawValue] != nil {
+            lines.append("ocr: videos have no OCR task (\(videos) videos)")
         }
         let remaining = tasks.values.reduce(0) { $0 + ($1["pending"] ?? 0) + ($1["leased"] ?? 0) }
         if remaining > 0 {

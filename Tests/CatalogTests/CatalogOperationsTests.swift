@@ -14,7 +14,7 @@ import Testing
     }
 
     private func files(_ count: Int, folder: String = "photos") -> [ScannedFile] {
-        (0..<count).map { ScannedFile(path: "/\(folder)/p\($0).jpg", size: 100, mtimeNs: 1_000) }
+        (0..<count).map { ScannedFile(path: "/\(folder)/p\($0).jpg", size: 100, mtimeNs: 1_000, recognition: .media(.jpeg)) }
     }
 
     /// Leases every due job and reports `outcome(kind)` for each kind, started at
@@ -48,7 +48,7 @@ import Testing
         try finish(now: 100, startedAt: 90, endedAt: { _ in 100 }, outcome: { _, _ in .hash(md5: "a", sha256: "b") })
         #expect(try catalog.status(now: now).rates[.hash] == nil)
 
-        let more = (30..<70).map { ScannedFile(path: "/photos/p\($0).jpg", size: 100, mtimeNs: 1_000) }
+        let more = (30..<70).map { ScannedFile(path: "/photos/p\($0).jpg", size: 100, mtimeNs: 1_000, recognition: .media(.jpeg)) }
         _ = try catalog.record(more, kinds: [.hash], now: now - 40)
         var batch = CommitBatch()
         let jobs = try catalog.pendingJobs(afterPhoto: 0, now: now, limit: 1000)
@@ -141,7 +141,7 @@ import Testing
         #expect(try catalog.latestRequeue() == 2)
         try expectCountsAgree(catalog)
         // A changed file re-queues its tasks; an unreadable one fails them.
-        _ = try catalog.record([ScannedFile(path: "/photos/p0.jpg", size: 999, mtimeNs: 5)], kinds: [.thumbnail, .ocr], now: 30)
+        _ = try catalog.record([ScannedFile(path: "/photos/p0.jpg", size: 999, mtimeNs: 5, recognition: .media(.jpeg))], kinds: [.thumbnail, .ocr], now: 30)
         try catalog.recordUnreadable(path: "/photos/p1.jpg", message: "gone", kinds: [.thumbnail, .ocr, .hash], now: 31)
         try expectCountsAgree(catalog)
         try catalog.pool.write { db in try db.execute(sql: "DELETE FROM photos WHERE path = '/photos/p2.jpg'") }
@@ -198,9 +198,9 @@ import Testing
 
     @Test func duplicatesGroupSameContentLargestFirst() throws {
         _ = try catalog.record([
-            ScannedFile(path: "/a/1.jpg", size: 10, mtimeNs: 1), ScannedFile(path: "/b/1.jpg", size: 10, mtimeNs: 1),
-            ScannedFile(path: "/a/2.jpg", size: 99, mtimeNs: 1), ScannedFile(path: "/c/2.jpg", size: 99, mtimeNs: 1),
-            ScannedFile(path: "/b/2.jpg", size: 99, mtimeNs: 1), ScannedFile(path: "/a/3.jpg", size: 5, mtimeNs: 1),
+            ScannedFile(path: "/a/1.jpg", size: 10, mtimeNs: 1, recognition: .media(.jpeg)), ScannedFile(path: "/b/1.jpg", size: 10, mtimeNs: 1, recognition: .media(.jpeg)),
+            ScannedFile(path: "/a/2.jpg", size: 99, mtimeNs: 1, recognition: .media(.jpeg)), ScannedFile(path: "/c/2.jpg", size: 99, mtimeNs: 1, recognition: .media(.jpeg)),
+            ScannedFile(path: "/b/2.jpg", size: 99, mtimeNs: 1, recognition: .media(.jpeg)), ScannedFile(path: "/a/3.jpg", size: 5, mtimeNs: 1, recognition: .media(.jpeg)),
         ], kinds: [.hash], now: 1)
         let md5s = ["/a/1.jpg": "m1", "/b/1.jpg": "m1", "/a/2.jpg": "m2", "/c/2.jpg": "m2", "/b/2.jpg": "m2", "/a/3.jpg": "m3"]
         try catalog.pool.write { db in

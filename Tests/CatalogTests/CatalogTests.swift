@@ -14,7 +14,7 @@ import Testing
     }
 
     private func files(_ count: Int, size: Int64 = 100) -> [ScannedFile] {
-        (0..<count).map { ScannedFile(path: "/photos/p\($0).jpg", size: size, mtimeNs: 1_000) }
+        (0..<count).map { ScannedFile(path: "/photos/p\($0).jpg", size: size, mtimeNs: 1_000, recognition: .media(.jpeg)) }
     }
 
     private func lease(_ job: PendingJob, token: String, worker: String = "w1", now: Double = 100) -> Lease {

@@ -42,7 +42,7 @@ struct Harness {
     private(set) var pagesRead: [PageRequest] = []
 
     init(_ configure: (inout CoordinatorConfiguration) -> Void = { _ in }) {
-        var configuration = CoordinatorConfiguration(bind: [], roots: [], kinds: Set(Kind.allCases), isCandidate: { _ in true })
+        var configuration = CoordinatorConfiguration(bind: [], roots: [], kinds: Set(Kind.allCases))
         configuration.exitWhenDone = true
         configure(&configuration)
         let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })

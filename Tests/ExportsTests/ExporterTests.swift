@@ -34,7 +34,7 @@ import Testing
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("exports-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         catalog = try Catalog(path: directory.appendingPathComponent("catalog.sqlite").path)
-        _ = try catalog.record([ScannedFile(path: "/photos/a.jpg", size: 1234, mtimeNs: 5)],
+        _ = try catalog.record([ScannedFile(path: "/photos/a.jpg", size: 1234, mtimeNs: 5, recognition: .media(.jpeg))],
                                kinds: [.hash, .metadata, .thumbnail, .ocr], now: 1)
         var batch = CommitBatch()
         batch.leases = [Lease(photoId: 1, kinds: [.hash, .metadata, .thumbnail, .ocr], token: "t", worker: "w",

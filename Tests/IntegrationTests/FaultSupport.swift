@@ -7,9 +7,10 @@ struct FaultBench {
     let directory: URL
     let photos: URL
     var catalog: URL
-    /// Absolute paths of the deliberately broken samples (samples.json).
+    /// Absolute paths of the deliberately broken samples that are photos (samples.json).
     let broken: Set<String>
-    /// Absolute paths of every sample, in the order the scanner numbers them.
+    /// Absolute paths of every sample that is a photo, in the order the scanner numbers
+    /// them (the text and empty files are not: the scan skips them).
     let files: [String]
 
     /// `count` samples; with `copies` > 1, the folder also holds that many copies of them
@@ -22,7 +23,7 @@ struct FaultBench {
                                             "--photo-size", photoSize])
         guard made.status == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSDebugDescriptionErrorKey: made.stderr]) }
         let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: photos.appendingPathComponent("samples.json"))) as? [String: Any]
-        let specs = manifest?["files"] as? [[String: Any]] ?? []
+        let specs = (manifest?["files"] as? [[String: Any]] ?? []).filter { $0["skipped"] as? Bool != true }
         let folder = photos
         let path = { (spec: [String: Any]) in folder.appendingPathComponent(spec["file"] as? String ?? "").path }
         var broken = Set(specs.filter { $0["broken"] != nil }.map(path))

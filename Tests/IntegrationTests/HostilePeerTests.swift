@@ -124,7 +124,7 @@ import ZeroMQ
             $0.workerID = "hostile-worker"
             $0.host = "nowhere"
             $0.softwareVersion = "0.0.0"
-            $0.protocolVersion = 1
+            $0.protocolVersion = MillWire.protocolVersion
             $0.slots = 1
             $0.kinds = [.ocr]
             $0.ocrLanguages = ["eng"]

@@ -22,13 +22,17 @@ final class ProcessedSet: Sendable {
         try FileManager.default.copyItem(at: photos.appendingPathComponent("IMG_0001.jpg"),
                                          to: photos.appendingPathComponent("copy-of-0001.jpg"))
         let run = try PhotomillBinary.run(["run", photos.path, "--workers", "2", "--catalog", catalog.path, "--exports", exports.path])
-        guard run.status == 1, run.stdout.contains("17 new") else { throw SetupError("run: \(run.status) \(run.stdout) \(run.stderr)") }
+        // 16 samples and a copy, less the text and empty files, which are not photos (nor
+        // is samples.json).
+        guard run.status == 1, run.stdout.contains("15 new"), run.stdout.contains("skipped: 3 files") else { throw SetupError("run: \(run.status) \(run.stdout) \(run.stderr)") }
         samplesJSON = try Data(contentsOf: photos.appendingPathComponent("samples.json"))
     }
 
-    /// samples.json's entries: what each file holds, independently of photomill's reading of it.
+    /// samples.json's entries for the files that are photos: what each holds,
+    /// independently of photomill's reading of it (the skipped ones are not photos).
     var specs: [[String: Any]] {
-        ((try? JSONSerialization.jsonObject(with: samplesJSON)) as? [String: Any])?["files"] as? [[String: Any]] ?? []
+        let all = ((try? JSONSerialization.jsonObject(with: samplesJSON)) as? [String: Any])?["files"] as? [[String: Any]] ?? []
+        return all.filter { $0["skipped"] as? Bool != true }
     }
 
     /// A copy of the catalog in a folder of its own.

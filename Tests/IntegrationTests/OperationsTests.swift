@@ -31,14 +31,16 @@ import Testing
         let outcome = try run(["status", "--json"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let status = try json(outcome)
-        #expect(status["photos"] as? Int == 17)
+        #expect(status["photos"] as? Int == 15)
+        #expect(status["skippedFiles"] as? Int == 3, "the text and empty samples and samples.json are not photos")
+        #expect(status["mediaTypes"] as? [String: Int] == ["photo": 15])
         let tasks = try #require(status["tasks"] as? [String: [String: Int]])
         let rows = try CatalogQuery.rows(fixture.catalog, "SELECT kind, state, COUNT(*) FROM tasks GROUP BY kind, state")
         #expect(!rows.isEmpty)
         for row in rows { #expect(tasks[row[0]]?[row[1]] == Int(row[2]), "\(row)") }
         // samples.json: each broken file fails the kinds that decode pixels; hashing reads any bytes.
         #expect(tasks["thumbnail"]?["failed"] == broken.count && tasks["ocr"]?["failed"] == broken.count)
-        #expect(tasks["hash"]?["failed"] == 0 && tasks["hash"]?["done"] == 17)
+        #expect(tasks["hash"]?["failed"] == 0 && tasks["hash"]?["done"] == 15)
         // Nothing remains, so the ETA is zero (not unknown).
         #expect(status["etaSeconds"] as? Double == 0)
         let throughput = try #require(status["throughput"] as? [String: [String: Any]])
@@ -53,11 +55,12 @@ import Testing
             #expect(worker["state"] as? String == "gone", "the run is over")
         }
         // Jobs done by the two workers: one per photo for hash+metadata+thumbnail, one for OCR.
-        #expect(workers.reduce(0) { $0 + ($1["done"] as! Int) + ($1["failed"] as! Int) } == 34)
+        #expect(workers.reduce(0) { $0 + ($1["done"] as! Int) + ($1["failed"] as! Int) } == 30)
 
         let text = try run(["status"])
         #expect(text.status == 0)
-        #expect(text.lines.first?.hasPrefix("17 photos") == true, "\(text.stdout)")
+        #expect(text.lines.first?.hasPrefix("15 photos") == true, "\(text.stdout)")
+        #expect(text.lines.contains("skipped: 3 files that are not photos, RAW or videos"), "\(text.stdout)")
         let thumbnailLine = try #require(text.lines.first { $0.hasPrefix("thumbnail ") })
         #expect(thumbnailLine.split(separator: " ").prefix(5).map(String.init)
                 == ["thumbnail", "0", "0", String(tasks["thumbnail"]!["done"]!), String(broken.count)])
@@ -65,13 +68,13 @@ import Testing
 
     @Test func statusWatchPrintsReportAfterReportWhenNotATerminal() throws {
         let plain = try WatchedProcess(["status", "--watch", "0.2", "--catalog", fixture.catalog.path])
-        #expect(eventually(seconds: 30) { plain.output.components(separatedBy: "17 photos · ").count > 3 }, "\(plain.output)")
+        #expect(eventually(seconds: 30) { plain.output.components(separatedBy: "15 photos · ").count > 3 }, "\(plain.output)")
         #expect(!plain.output.contains("\u{1B}"), "no escape sequences in a file")
         let lines = try WatchedProcess(["status", "--watch", "0.2", "--json", "--catalog", fixture.catalog.path])
         #expect(eventually(seconds: 30) { lines.output.split(separator: "\n").count >= 3 })
         for line in lines.output.split(separator: "\n").dropLast() {
             let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
-            #expect(object?["photos"] as? Int == 17, "\(line)")
+            #expect(object?["photos"] as? Int == 15, "\(line)")
         }
         let misuse = try run(["status", "5"])
         #expect(misuse.status == 64 && misuse.stderr.contains("--watch"))
@@ -99,15 +102,15 @@ import Testing
         for spec in broken {
             let path = fixture.path(spec["file"] as! String)
             let thumbnail = listed.first { $0["path"] as? String == path && $0["kind"] as? String == "thumbnail" }
-            #expect(thumbnail?["errorClass"] as? String == (spec["broken"] as? String == "truncated" ? "corrupt" : "not-an-image"), "\(path)")
+            #expect(thumbnail?["errorClass"] as? String == "corrupt", "\(path): \(spec["broken"] ?? "")")
         }
 
         let ocr = try PhotomillBinary.jsonLines(try run(["failed", "--json", "--kind", "ocr"]))
         #expect(ocr.count == expected.filter { $0[1] == "ocr" }.count && ocr.allSatisfy { $0["kind"] as? String == "ocr" })
         let corrupt = try PhotomillBinary.jsonLines(try run(["failed", "--json", "--class", "corrupt"]))
         #expect(corrupt.count == expected.filter { $0[2] == "corrupt" }.count && !corrupt.isEmpty)
-        let textFile = try PhotomillBinary.jsonLines(try run(["failed", "--json", "--path", "*/broken_text_*", "--kind", "thumbnail,ocr"]))
-        #expect(textFile.count == 2 && textFile.allSatisfy { ($0["path"] as! String).contains("/broken_text_") })
+        let garbled = try PhotomillBinary.jsonLines(try run(["failed", "--json", "--path", "*/broken_garbled_*", "--kind", "thumbnail,ocr"]))
+        #expect(garbled.count == 2 && garbled.allSatisfy { ($0["path"] as! String).contains("/broken_garbled_") })
 
         let text = try run(["failed"])
         #expect(text.lines.last?.hasPrefix("\(expected.count) failed tasks") == true, "\(text.stdout)")
@@ -129,9 +132,9 @@ import Testing
         #expect(dry.status == 0 && dry.stdout.hasPrefix("would retry \(failed) failed tasks"), "\(dry.stdout)")
         #expect(try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM tasks WHERE state = 'failed'") == failed)
 
-        let chosen = try CatalogQuery.rows(catalog, "SELECT photoId FROM tasks WHERE state = 'failed' AND kind = 'thumbnail' AND errorClass = 'not-an-image' ORDER BY photoId").map { $0[0] }
+        let chosen = try CatalogQuery.rows(catalog, "SELECT photoId FROM tasks WHERE state = 'failed' AND kind = 'thumbnail' AND errorClass = 'corrupt' ORDER BY photoId").map { $0[0] }
         #expect(!chosen.isEmpty)
-        let retried = try run(["retry", "--kind", "thumbnail", "--class", "not-an-image", "--json"], catalog: catalog)
+        let retried = try run(["retry", "--kind", "thumbnail", "--class", "corrupt", "--json"], catalog: catalog)
         #expect(retried.status == 0, "\(retried.stderr)")
         #expect(try json(retried)["tasks"] as? Int == chosen.count)
         #expect(try CatalogQuery.rows(catalog, "SELECT photoId FROM tasks WHERE state = 'pending' AND kind = 'thumbnail' AND attempts = 0 ORDER BY photoId").map { $0[0] } == chosen)

@@ -92,6 +92,13 @@ struct FieldViolationTests {
         .job("parameters.ocr_language") { $0.parameters.ocrLanguage = "" },
         .job("parameters.ocr_language") { $0.parameters.ocrLanguage = "eng+" },
         .job("parameters.ocr_language") { $0.parameters.ocrLanguage = "../../etc/passwd" },
+        .job("sidecar_path") { $0.sidecarPath = "IMG_0001.jpg.xmp" },
+        .job("sidecar_path") { $0.sidecarPath = "/photos/../IMG_0001.xmp" },
+        .job("sidecar_path") { $0.sidecarPath = "/photos/a.xmp"; $0.kinds = [.hash]; $0.deadlines = [$0.deadlines[0]] },
+        .job("sidecar_in_blobs") { $0.sidecarInBlobs = true },
+        .job("sidecar_in_blobs") { $0.sidecarPath = "/photos/a.xmp"; $0.sidecarInBlobs = true },
+        .job("sidecar_error") { $0.sidecarError = "cannot read" },
+        .job("sidecar_error") { $0.sidecarPath = "/photos/a.xmp"; $0.sidecarError = "bad\0text" },
     ]
 
     static let resultCases: [FieldCase] = [
@@ -139,6 +146,17 @@ struct FieldViolationTests {
         .metadata("shutter_speed") { $0.shutterSpeed = -1 },
         .metadata("iso") { $0.iso = 0 },
         .metadata("focal_length") { $0.focalLength = .infinity },
+        .metadata("media_type") { $0.mediaType = "movie" },
+        .metadata("duration") { $0.duration = -1 },
+        .metadata("duration") { $0.duration = .nan },
+        .metadata("frame_rate") { $0.frameRate = 0 },
+        .metadata("video_codec") { $0.videoCodec = "h26\04" },
+        .metadata("title") { $0.title = String(repeating: "t", count: 1_025) },
+        .metadata("description") { $0.description_p = String(repeating: "d", count: 16_385) },
+        .metadata("keywords") { $0.keywords = (0...256).map { "k\($0)" } },
+        .metadata("keywords[1]") { $0.keywords = ["sea", ""] },
+        .metadata("rating") { $0.rating = 6 },
+        .metadata("rating") { $0.rating = -2 },
     ]
 
     static let controlCases: [FieldCase] = [

@@ -7,13 +7,22 @@ import Testing
 struct LimitsTests {
     @Test("a file is split into blob frames that a receiver accepts")
     func fileBlobs() throws {
-        let limits = Limits(maxFrames: 6, maxBodyBytes: 1 << 20, maxBlobBytes: 128)
+        // 7 frames: three fixed, four blob frames, one of them kept for a sidecar.
+        let limits = Limits(maxFrames: 7, maxBodyBytes: 1 << 20, maxBlobBytes: 128)
         #expect(limits.maxFileBytes == 3 * 128)
         let blobs = try #require(MillCodec.fileBlobs(Samples.fileBytes, limits: limits))
         #expect(blobs.map(\.count) == [128, 128, 44])
         var job = Samples.job
         job.fileInBlobs = true
         #expect(try MillCodec.decode(MillCodec.encode(.job(job, blobs: blobs)), limits: limits) == .job(job, blobs: blobs))
+        // The largest file and its sidecar fit one JOB.
+        let largest = try #require(MillCodec.fileBlobs(Data(count: 3 * 128), limits: limits))
+        job.fileSize = 3 * 128
+        job.sidecarPath = "/photos/2024/IMG_0001.jpg.xmp"
+        job.sidecarInBlobs = true
+        let sidecar = Data("<x:xmpmeta/>".utf8)
+        #expect(try MillCodec.decode(MillCodec.encode(.job(job, blobs: largest + [sidecar])), limits: limits)
+            == .job(job, blobs: largest + [sidecar]))
         #expect(MillCodec.fileBlobs(Data(count: 3 * 128 + 1), limits: limits) == nil)
         #expect(MillCodec.fileBlobs(Data(), limits: limits) == [])
     }

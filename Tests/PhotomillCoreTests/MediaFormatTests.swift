@@ -112,7 +112,7 @@ struct MediaFormatTests {
 
     @Test("sidecar names: NAME.EXT.xmp and NAME.xmp")
     func sidecarNames() {
-        #expect(MediaFormat.sidecarNames(forPhotoNamed: "IMG_1.CR2") == ["IMG_1.CR2.xmp", "IMG_1.CR2.XMP", "IMG_1.xmp", "IMG_1.XMP"])
+        #expect(XMPSidecar.names(forPhotoNamed: "IMG_1.CR2") == ["IMG_1.CR2.xmp", "IMG_1.CR2.XMP", "IMG_1.xmp", "IMG_1.XMP"])
     }
 
     @Test("videos have no OCR task")

@@ -73,7 +73,9 @@ struct SampleGeneratorTests {
         let pages = good.filter { $0.text != nil }
         #expect((4...9).contains(pages.count), "about one in six is a text page, found \(pages.count)")
         #expect(pages.allSatisfy { $0.file.hasPrefix("SCAN_") && ($0.text?.count ?? 0) > 40 })
-        #expect(Set(specs.compactMap(\.broken)) == ["truncated", "text", "empty"])
+        #expect(Set(specs.compactMap(\.broken)) == ["truncated", "text", "garbled", "empty"])
+        // Not media: the scan skips them (samples.json says "skipped").
+        #expect(Set(specs.filter { $0.skipped == true }.compactMap(\.broken)) == ["text", "empty"])
         #expect(specs.filter { $0.broken != nil }.allSatisfy { $0.file.hasPrefix("broken_\($0.broken!)_") && $0.file.hasSuffix(".jpg") })
 
         let megapixels = good.map { Double($0.width * $0.height) / 1e6 }
@@ -87,7 +89,7 @@ struct SampleGeneratorTests {
         }
     }
 
-    @Test("Broken files appear from ten files on", arguments: [(9, 0), (10, 3), (50, 4), (130, 6)])
+    @Test("Broken files appear from ten files on", arguments: [(9, 0), (10, 4), (50, 5), (130, 7)])
     func brokenCounts(count: Int, broken: Int) {
         let specs = SampleGenerator(seed: 5).plan(count: count)
         #expect(specs.filter { $0.broken != nil }.count == broken)
@@ -230,6 +232,9 @@ struct SampleGeneratorTests {
                 #expect(result.errors[.metadata]?.errorClass == .notAnImage)
             case "text":
                 #expect(result.errors[.metadata]?.errorClass == .notAnImage)
+            case "garbled":
+                #expect(result.errors[.metadata]?.errorClass == .corrupt, "\(spec.file)")
+                #expect(result.errors[.thumbnail]?.errorClass == .corrupt, "\(spec.file)")
             case "truncated":
                 #expect(result.errors[.thumbnail]?.errorClass == .corrupt, "\(spec.file)")
                 ExifWriterTests.expect(try #require(result.metadata), matches: spec.exif)

@@ -11,8 +11,11 @@ public struct PendingJob: Sendable, Hashable {
     /// when unknown): a lease written together with its result applies only to a task
     /// still exactly as paged (`Catalog.commit`), whatever the wall clock did meanwhile.
     public private(set) var updatedAt: [Double]
+    /// The photo's XMP sidecar, which its metadata task reads too.
+    public var sidecar: Sidecar?
 
-    public init(photoId: Int64, path: String, size: Int64, mtimeNs: Int64, kinds: [Kind], updatedAt: [Double] = []) {
+    public init(photoId: Int64, path: String, size: Int64, mtimeNs: Int64, kinds: [Kind], updatedAt: [Double] = [],
+                sidecar: Sidecar? = nil) {
         precondition(updatedAt.isEmpty || updatedAt.count == kinds.count, "one updatedAt per kind")
         self.photoId = photoId
         self.path = path
@@ -20,6 +23,7 @@ public struct PendingJob: Sendable, Hashable {
         self.mtimeNs = mtimeNs
         self.kinds = kinds
         self.updatedAt = updatedAt
+        self.sidecar = sidecar
     }
 
     /// Keeps the kinds (and their `updatedAt`) that `keep` says.

@@ -14,6 +14,12 @@ extension Scheduler {
             reject(peer, reason: "key-not-allowed", detail: "READY from a key no longer in the allow-list", at: now)
             return [.send(.disconnect(reason: "key not allowed"), to: peer)]
         }
+        guard hello.protocolVersion >= MillWire.minimumWorkerProtocolVersion else {
+            let detail = "worker \(hello.workerId) on \(hello.host) speaks protocol revision \(hello.protocolVersion); "
+                + "this coordinator needs \(MillWire.minimumWorkerProtocolVersion) (RAW, video, sidecars): upgrade photomill there"
+            reject(peer, reason: "old-protocol", detail: detail, at: now)
+            return [.send(.disconnect(reason: detail), to: peer)]
+        }
         if sessions[peer] != nil {
             reject(peer, reason: "duplicate-ready", detail: "READY twice on one connection", at: now)
             return []

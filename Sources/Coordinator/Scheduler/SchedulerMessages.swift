@@ -16,6 +16,8 @@ struct WorkerHello: Sendable, Hashable {
     var ocrLanguages: Set<String>
     /// Path prefixes (the coordinator's namespace) it reads itself.
     var pathRoots: [String]
+    /// The minor protocol revision it speaks (READY.protocol_version).
+    var protocolVersion: UInt32 = MillWire.protocolVersion
 }
 
 /// One kind's outcome in a RESULT.

@@ -21,6 +21,49 @@ enum BlobTransfer {
         case changed(String)
     }
 
+    /// What goes with the file for its metadata: the sidecar's bytes (one more frame), or
+    /// why they could not be read (the worker fails the metadata with it).
+    enum SidecarPayload: Equatable {
+        /// No sidecar (none scanned, the job has no metadata, or it vanished since the scan:
+        /// the next scan re-queues the metadata).
+        case none
+        case sent(path: String)
+        case unreadable(path: String, message: String)
+    }
+
+    /// The file's frames and, for a job with metadata, its sidecar's (see `frames(of:)`).
+    static func payload(of job: PendingJob) -> Result<(frames: [Data], sidecar: SidecarPayload), Failure> {
+        frames(of: job).map { frames in
+            guard let sidecar = job.sidecar, job.kinds.contains(.metadata) else { return (frames, .none) }
+            switch readSidecar(sidecar.path) {
+            case .bytes(let bytes): return (frames + [bytes], .sent(path: sidecar.path))
+            case .gone: return (frames, .none)
+            case .unreadable(let message): return (frames, .unreadable(path: sidecar.path, message: message))
+            }
+        }
+    }
+
+    private enum SidecarRead {
+        case bytes(Data), gone, unreadable(String)
+    }
+
+    /// A sidecar's bytes as they are now.
+    private static func readSidecar(_ path: String) -> SidecarRead {
+        do {
+            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+            defer { try? handle.close() }
+            let bytes = try handle.read(upToCount: Int(FieldBounds.sidecarBytes.upperBound) + 1) ?? Data()
+            guard bytes.count <= FieldBounds.sidecarBytes.upperBound else {
+                return .unreadable("\(path): the XMP sidecar is over \(FieldBounds.sidecarBytes.upperBound >> 20) MiB")
+            }
+            return .bytes(bytes)
+        } catch {
+            let cocoa = error as NSError
+            if cocoa.domain == NSCocoaErrorDomain && cocoa.code == NSFileReadNoSuchFileError { return .gone }
+            return .unreadable("\(path): the coordinator cannot read the XMP sidecar: \(cocoa.localizedDescription)")
+        }
+    }
+
     /// The file's bytes in frames of at most 64 MiB, checked against the size and
     /// mtime the catalog holds (a file changed since the scan would give results for
     /// content the catalog does not describe).

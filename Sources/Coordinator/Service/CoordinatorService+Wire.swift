@@ -10,7 +10,7 @@ extension WorkerHello {
     init(_ ready: Photomill_V1_Ready) {
         self.init(workerId: ready.workerID, host: ready.host, slots: Int(ready.slots),
                   kinds: Set(ready.kinds.compactMap(Kind.init)), ocrLanguages: Set(ready.ocrLanguages),
-                  pathRoots: ready.pathRoots)
+                  pathRoots: ready.pathRoots, protocolVersion: ready.protocolVersion)
     }
 }
 
@@ -79,7 +79,9 @@ struct JobEncoder {
         self.configuration = configuration
     }
 
-    mutating func frames(_ order: JobOrder, blobs: [Data]) -> [Data] {
+    /// `blobs`: the file's frames then, when `sidecar` is `.sent`, the sidecar's
+    /// (`BlobTransfer.payload`); none when the worker reads the files itself.
+    mutating func frames(_ order: JobOrder, blobs: [Data], sidecar: BlobTransfer.SidecarPayload = .none) -> [Data] {
         var message = Photomill_V1_Job()
         message.jobID = order.jobID
         message.photoID = order.job.photoId
@@ -89,6 +91,20 @@ struct JobEncoder {
         message.kinds = order.job.kinds.map(Photomill_V1_Kind.init)
         message.leaseToken = order.token
         message.fileInBlobs = order.fileInBlobs
+        if order.fileInBlobs {
+            switch sidecar {
+            case .none: break
+            case .sent(let path):
+                message.sidecarPath = path
+                message.sidecarInBlobs = true
+            case .unreadable(let path, let error):
+                message.sidecarPath = path
+                message.sidecarError = error.truncated(toUTF8Bytes: FieldBounds.errorMessageBytes.upperBound)
+            }
+        } else if let sidecar = order.job.sidecar, order.job.kinds.contains(.metadata) {
+            // The worker reads it beside the file.
+            message.sidecarPath = sidecar.path
+        }
         return MillCodec.encodeJob(message, tail: tail(order.job.kinds), blobs: blobs)
     }
 

@@ -89,8 +89,7 @@ public final class CoordinatorService: @unchecked Sendable {
         try loop.perform(loop.scheduler.start())
         loop.scheduler.adopt((try? catalog.outstandingLeases()) ?? [], at: .now())
 
-        let scanner = Scanner(catalog: catalog, roots: configuration.roots, kinds: configuration.kinds,
-                              isCandidate: configuration.isCandidate, logger: logger)
+        let scanner = Scanner(catalog: catalog, roots: configuration.roots, kinds: configuration.kinds, logger: logger)
         defer { scanner.stop() }
 
         var poller = Poller()
@@ -179,17 +178,18 @@ public final class CoordinatorService: @unchecked Sendable {
         /// against the scan's size and mtime) and sent as blob frames.
         private mutating func sendJob(_ order: JobOrder, to peer: Data) {
             var blobs: [Data] = []
+            var sidecar = BlobTransfer.SidecarPayload.none
             if order.fileInBlobs {
-                switch BlobTransfer.frames(of: order.job) {
-                case .success(let frames):
-                    blobs = frames
+                switch BlobTransfer.payload(of: order.job) {
+                case .success(let payload):
+                    (blobs, sidecar) = payload
                 case .failure(.unreadable(let text)):
                     return scheduler.jobNotSent(order, because: .fileUnreadable(.unreadable, text), at: .now())
                 case .failure(.changed(let text)):
                     return scheduler.jobNotSent(order, because: .fileUnreadable(.changedSinceScan, text), at: .now())
                 }
             }
-            if !send(jobs.frames(order, blobs: blobs), to: peer) {
+            if !send(jobs.frames(order, blobs: blobs, sidecar: sidecar), to: peer) {
                 scheduler.jobNotSent(order, because: .unreachable, at: .now())
             }
         }

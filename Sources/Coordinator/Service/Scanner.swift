@@ -3,9 +3,12 @@ import Foundation
 import PhotomillCore
 import Logging
 
-/// Walks the photo folders and records every candidate in the catalog, in batches, on a
-/// thread of its own that starts with it. Unchanged files (same path, size and mtime)
-/// create no work.
+/// Walks the photo folders and records every file in the catalog, in batches, on a
+/// thread of its own that starts with it. What a file is comes from its content
+/// (`FileRecognition`), read only for files the catalog does not already know unchanged
+/// (same path, size and mtime): a re-scan of an unchanged library reads no file. Media
+/// become photos; XMP sidecars are attached to their photo; anything else is skipped
+/// and counted.
 final class Scanner: @unchecked Sendable {
     // @unchecked: `summary`, `finished`, `failure` and `stopping` are guarded by `lock`;
     // `thread` is set once, in `init`; the rest is immutable or used only by the
@@ -13,7 +16,6 @@ final class Scanner: @unchecked Sendable {
     private let catalog: Catalog
     private let roots: [String]
     private let kinds: Set<Kind>
-    private let isCandidate: @Sendable (String) -> Bool
     private let logger: Logger
     private let lock = NSLock()
     private var _summary = ScanSummary()
@@ -23,12 +25,10 @@ final class Scanner: @unchecked Sendable {
     private var thread: OwnedThread<Void>?
     private let batchSize = 500
 
-    init(catalog: Catalog, roots: [String], kinds: Set<Kind>, isCandidate: @escaping @Sendable (String) -> Bool,
-         logger: Logger) {
+    init(catalog: Catalog, roots: [String], kinds: Set<Kind>, logger: Logger) {
         self.catalog = catalog
         self.roots = roots
         self.kinds = kinds
-        self.isCandidate = isCandidate
         self.logger = logger
         thread = OwnedThread(name: "pm-scanner") { [self] in
             do throws(CatalogError) {
@@ -53,8 +53,15 @@ final class Scanner: @unchecked Sendable {
 
     private var isStopping: Bool { lock.withLock { stopping } }
 
+    /// A regular file the walk found, before anyone looked inside.
+    private struct Found {
+        var path: String
+        var stamp: FileStamp
+        var sidecar: Sidecar?
+    }
+
     private func scan() throws(CatalogError) {
-        var batch: [ScannedFile] = []
+        var batch: [Found] = []
         for root in roots {
             let rootPath = URL(fileURLWithPath: root).standardizedFileURL.path
             try walk(rootPath) { (file) throws(CatalogError) in
@@ -63,48 +70,90 @@ final class Scanner: @unchecked Sendable {
                     try record(batch)
                     batch.removeAll(keepingCapacity: true)
                 }
-            } unreadable: { (path, reason) throws(CatalogError) in
-                try catalog.recordUnreadable(path: path, message: "\(path): \(reason)", kinds: kinds, now: WallClock.now())
             }
         }
         try record(batch)
     }
 
-    private func record(_ batch: [ScannedFile]) throws(CatalogError) {
+    /// Recognises the files of a batch the catalog does not know unchanged, and records them all.
+    private func record(_ batch: [Found]) throws(CatalogError) {
         guard !batch.isEmpty else { return }
-        let added = try catalog.record(batch, kinds: kinds, now: WallClock.now())
+        let known = try catalog.knownFiles(batch.map(\.path))
+        var files: [ScannedFile] = []
+        files.reserveCapacity(batch.count)
+        for found in batch {
+            let recognition: ScannedFile.Recognition
+            if known.photos[found.path]?.isUnchanged(found.stamp, skipped: false) == true
+                || known.skipped[found.path] == found.stamp {
+                recognition = .unchanged
+            } else {
+                do {
+                    switch try FileRecognition.of(path: found.path) {
+                    case .media(let format): recognition = .media(format)
+                    case .sidecar, .other: recognition = .other
+                    }
+                } catch {
+                    try unreadable(found.path, reason: error.description)
+                    continue
+                }
+            }
+            files.append(ScannedFile(path: found.path, size: found.stamp.size, mtimeNs: found.stamp.mtimeNs,
+                                     recognition: recognition, sidecar: found.sidecar))
+        }
+        let added = try catalog.record(files, kinds: kinds, now: WallClock.now())
         lock.withLock { _summary = _summary + added }
+    }
+
+    /// A file the scan cannot read is a photo it must report when its name says it is
+    /// media (its tasks fail `unreadable`, with the reason); anything else is skipped.
+    private func unreadable(_ path: String, reason: String) throws(CatalogError) {
+        if MediaFormat.isMediaExtension((path as NSString).pathExtension) {
+            try catalog.recordUnreadable(path: path, message: "\(path): \(reason)", kinds: kinds, now: WallClock.now())
+        } else {
+            logger.warning("cannot read a file, skipped", metadata: ["path": "\(path)", "error": "\(reason)"])
+            lock.withLock { _summary.skipped += 1 }
+        }
     }
 
     /// Depth-first, names sorted (so photo ids follow the folder order); hidden files and
     /// folders (names starting with ".") are skipped, and symbolic links are not followed.
-    private func walk(_ directory: String, found: (ScannedFile) throws(CatalogError) -> Void,
-                      unreadable: (String, String) throws(CatalogError) -> Void) throws(CatalogError) {
+    /// An XMP file that belongs to a file beside it is that file's sidecar, not a file of
+    /// its own.
+    private func walk(_ directory: String, found: (Found) throws(CatalogError) -> Void) throws(CatalogError) {
         let names: [String]
         do {
-            names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+            names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted().filter { !$0.hasPrefix(".") }
         } catch {
             logger.warning("cannot list a folder", metadata: ["folder": "\(directory)", "error": "\(error.localizedDescription)"])
             return
         }
-        for name in names where !name.hasPrefix(".") {
+        let sidecars = XMPSidecar.Index(names: names)
+        for name in names {
             guard !isStopping else { return }
             let path = directory == "/" ? "/" + name : directory + "/" + name
             var info = stat()
             guard lstat(path, &info) == 0 else {
-                if isCandidate(path) { try unreadable(path, String(cString: strerror(errno))) }
+                try unreadable(path, reason: String(cString: strerror(errno)))
                 continue
             }
             switch info.st_mode & S_IFMT {
             case S_IFDIR:
-                try walk(path, found: found, unreadable: unreadable)
+                try walk(path, found: found)
             case S_IFREG:
-                guard isCandidate(path) else { continue }
-                let stamp = FileStamp(info)
-                try found(ScannedFile(path: path, size: stamp.size, mtimeNs: stamp.mtimeNs))
+                guard !sidecars.isSidecar(name) else { continue }
+                let sidecar = sidecars.sidecar(of: name).flatMap { self.sidecar(directory: directory, name: $0) }
+                try found(Found(path: path, stamp: FileStamp(info), sidecar: sidecar))
             default:
                 continue
             }
         }
+    }
+
+    private func sidecar(directory: String, name: String) -> Sidecar? {
+        let path = directory == "/" ? "/" + name : directory + "/" + name
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        let stamp = FileStamp(info)
+        return Sidecar(path: path, size: stamp.size, mtimeNs: stamp.mtimeNs)
     }
 }

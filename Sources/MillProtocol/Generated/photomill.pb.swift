@@ -8,7 +8,7 @@
 // For information on using the generated types, please see the documentation:
 //   https://github.com/apple/swift-protobuf/
 
-/// The photomill wire protocol, version 1: the bodies of the commands that travel between
+/// The photomill wire protocol, version 1 (minor revision 2): the bodies of the commands that travel between
 /// a coordinator (ROUTER) and its workers (DEALER). protocols/PROTOCOL.md is normative; it
 /// says how the bodies are framed, which peer sends what, and which values are valid.
 ///
@@ -97,7 +97,7 @@ public nonisolated struct Photomill_V1_Ready: Sendable {
   /// photomill release of the worker, for the `workers` table and recipes.
   public var softwareVersion: String = String()
 
-  /// Minor protocol revision the worker speaks (PROTOCOL_VERSION, 1 for this file).
+  /// Minor protocol revision the worker speaks (PROTOCOL_VERSION, 2 for this file).
   public var protocolVersion: UInt32 = 0
 
   /// Credits: the most JOBs the coordinator may have outstanding to this worker.
@@ -166,53 +166,102 @@ public nonisolated struct Photomill_V1_KindDeadline: Sendable {
 
 /// Command 0x02, coordinator → worker: one photo and the kinds due for it. Spends one of the
 /// worker's credits until the matching RESULT or FAIL arrives.
-public nonisolated struct Photomill_V1_Job: Sendable {
+public nonisolated struct Photomill_V1_Job: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// Unique per dispatch: a re-lease of the same work gets a new id and a new token.
-  public var jobID: String = String()
+  public var jobID: String {
+    get {_storage._jobID}
+    set {_uniqueStorage()._jobID = newValue}
+  }
 
   /// The catalog's id of the photo; positive.
-  public var photoID: Int64 = 0
+  public var photoID: Int64 {
+    get {_storage._photoID}
+    set {_uniqueStorage()._photoID = newValue}
+  }
 
   /// Absolute path as the coordinator scanned it (the photo's identity).
-  public var path: String = String()
+  public var path: String {
+    get {_storage._path}
+    set {_uniqueStorage()._path = newValue}
+  }
 
   /// Size and modification time (nanoseconds since the Unix epoch) the coordinator saw; a
   /// worker that finds something else reports `file-changed` rather than computing
   /// results for the wrong bytes.
-  public var fileSize: UInt64 = 0
+  public var fileSize: UInt64 {
+    get {_storage._fileSize}
+    set {_uniqueStorage()._fileSize = newValue}
+  }
 
-  public var fileMtimeNs: Int64 = 0
+  public var fileMtimeNs: Int64 {
+    get {_storage._fileMtimeNs}
+    set {_uniqueStorage()._fileMtimeNs = newValue}
+  }
 
-  public var kinds: [Photomill_V1_Kind] = []
+  public var kinds: [Photomill_V1_Kind] {
+    get {_storage._kinds}
+    set {_uniqueStorage()._kinds = newValue}
+  }
 
   /// Proof of the lease; echoed in RESULT, FAIL and EXTEND.
-  public var leaseToken: String = String()
+  public var leaseToken: String {
+    get {_storage._leaseToken}
+    set {_uniqueStorage()._leaseToken = newValue}
+  }
 
   /// Exactly one per kind in `kinds`.
-  public var deadlines: [Photomill_V1_KindDeadline] = []
+  public var deadlines: [Photomill_V1_KindDeadline] {
+    get {_storage._deadlines}
+    set {_uniqueStorage()._deadlines = newValue}
+  }
 
   public var parameters: Photomill_V1_ProcessingParameters {
-    get {_parameters ?? Photomill_V1_ProcessingParameters()}
-    set {_parameters = newValue}
+    get {_storage._parameters ?? Photomill_V1_ProcessingParameters()}
+    set {_uniqueStorage()._parameters = newValue}
   }
   /// Returns true if `parameters` has been explicitly set.
-  public var hasParameters: Bool {self._parameters != nil}
+  public var hasParameters: Bool {_storage._parameters != nil}
   /// Clears the value of `parameters`. Subsequent reads from it will return its default value.
-  public mutating func clearParameters() {self._parameters = nil}
+  public mutating func clearParameters() {_uniqueStorage()._parameters = nil}
 
   /// True when the file's bytes follow as blob frames (concatenated in order); false when
   /// the worker opens `path` itself and no blob frames follow.
-  public var fileInBlobs: Bool = false
+  public var fileInBlobs: Bool {
+    get {_storage._fileInBlobs}
+    set {_uniqueStorage()._fileInBlobs = newValue}
+  }
+
+  /// Revision 2: the photo's XMP sidecar (PROTOCOL.md, "Sidecars"), set only when the job
+  /// has KIND_METADATA and the photo has one. Read as it is when the job runs: an edit
+  /// after the scan is caught by the next scan, which re-queues the metadata.
+  public var sidecarPath: String {
+    get {_storage._sidecarPath}
+    set {_uniqueStorage()._sidecarPath = newValue}
+  }
+
+  /// True when the sidecar's bytes follow as one more blob frame, the last, after the
+  /// file's; only together with `file_in_blobs`.
+  public var sidecarInBlobs: Bool {
+    get {_storage._sidecarInBlobs}
+    set {_uniqueStorage()._sidecarInBlobs = newValue}
+  }
+
+  /// Set instead of the bytes when the coordinator could not read the sidecar: the worker
+  /// fails the metadata kind with class `unreadable` and this message.
+  public var sidecarError: String {
+    get {_storage._sidecarError}
+    set {_uniqueStorage()._sidecarError = newValue}
+  }
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 
-  fileprivate var _parameters: Photomill_V1_ProcessingParameters? = nil
+  fileprivate var _storage = _StorageClass.defaultInstance
 }
 
 /// Command 0x03, worker → coordinator: still working; renews the lease of some kinds.
@@ -867,78 +916,153 @@ nonisolated extension Photomill_V1_KindDeadline: SwiftProtobuf.Message, SwiftPro
 
 nonisolated extension Photomill_V1_Job: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Job"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}job_id\0\u{3}photo_id\0\u{1}path\0\u{3}file_size\0\u{3}file_mtime_ns\0\u{1}kinds\0\u{3}lease_token\0\u{1}deadlines\0\u{1}parameters\0\u{3}file_in_blobs\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}job_id\0\u{3}photo_id\0\u{1}path\0\u{3}file_size\0\u{3}file_mtime_ns\0\u{1}kinds\0\u{3}lease_token\0\u{1}deadlines\0\u{1}parameters\0\u{3}file_in_blobs\0\u{3}sidecar_path\0\u{3}sidecar_in_blobs\0\u{3}sidecar_error\0")
+
+  fileprivate class _StorageClass {
+    var _jobID: String = String()
+    var _photoID: Int64 = 0
+    var _path: String = String()
+    var _fileSize: UInt64 = 0
+    var _fileMtimeNs: Int64 = 0
+    var _kinds: [Photomill_V1_Kind] = []
+    var _leaseToken: String = String()
+    var _deadlines: [Photomill_V1_KindDeadline] = []
+    var _parameters: Photomill_V1_ProcessingParameters? = nil
+    var _fileInBlobs: Bool = false
+    var _sidecarPath: String = String()
+    var _sidecarInBlobs: Bool = false
+    var _sidecarError: String = String()
+
+      // This property is used as the initial default value for new instances of the type.
+      // The type itself is protecting the reference to its storage via CoW semantics.
+      // This will force a copy to be made of this reference when the first mutation occurs;
+      // hence, it is safe to mark this as `nonisolated(unsafe)`.
+      static nonisolated(unsafe) let defaultInstance = _StorageClass()
+
+    private init() {}
+
+    init(copying source: _StorageClass) {
+      _jobID = source._jobID
+      _photoID = source._photoID
+      _path = source._path
+      _fileSize = source._fileSize
+      _fileMtimeNs = source._fileMtimeNs
+      _kinds = source._kinds
+      _leaseToken = source._leaseToken
+      _deadlines = source._deadlines
+      _parameters = source._parameters
+      _fileInBlobs = source._fileInBlobs
+      _sidecarPath = source._sidecarPath
+      _sidecarInBlobs = source._sidecarInBlobs
+      _sidecarError = source._sidecarError
+    }
+  }
+
+  fileprivate mutating func _uniqueStorage() -> _StorageClass {
+    if !isKnownUniquelyReferenced(&_storage) {
+      _storage = _StorageClass(copying: _storage)
+    }
+    return _storage
+  }
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
-    while let fieldNumber = try decoder.nextFieldNumber() {
-      // The use of inline closures is to circumvent an issue where the compiler
-      // allocates stack space for every case branch when no optimizations are
-      // enabled. https://github.com/apple/swift-protobuf/issues/1034
-      switch fieldNumber {
-      case 1: try { try decoder.decodeSingularStringField(value: &self.jobID) }()
-      case 2: try { try decoder.decodeSingularInt64Field(value: &self.photoID) }()
-      case 3: try { try decoder.decodeSingularStringField(value: &self.path) }()
-      case 4: try { try decoder.decodeSingularUInt64Field(value: &self.fileSize) }()
-      case 5: try { try decoder.decodeSingularInt64Field(value: &self.fileMtimeNs) }()
-      case 6: try { try decoder.decodeRepeatedEnumField(value: &self.kinds) }()
-      case 7: try { try decoder.decodeSingularStringField(value: &self.leaseToken) }()
-      case 8: try { try decoder.decodeRepeatedMessageField(value: &self.deadlines) }()
-      case 9: try { try decoder.decodeSingularMessageField(value: &self._parameters) }()
-      case 10: try { try decoder.decodeSingularBoolField(value: &self.fileInBlobs) }()
-      default: break
+    _ = _uniqueStorage()
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      while let fieldNumber = try decoder.nextFieldNumber() {
+        // The use of inline closures is to circumvent an issue where the compiler
+        // allocates stack space for every case branch when no optimizations are
+        // enabled. https://github.com/apple/swift-protobuf/issues/1034
+        switch fieldNumber {
+        case 1: try { try decoder.decodeSingularStringField(value: &_storage._jobID) }()
+        case 2: try { try decoder.decodeSingularInt64Field(value: &_storage._photoID) }()
+        case 3: try { try decoder.decodeSingularStringField(value: &_storage._path) }()
+        case 4: try { try decoder.decodeSingularUInt64Field(value: &_storage._fileSize) }()
+        case 5: try { try decoder.decodeSingularInt64Field(value: &_storage._fileMtimeNs) }()
+        case 6: try { try decoder.decodeRepeatedEnumField(value: &_storage._kinds) }()
+        case 7: try { try decoder.decodeSingularStringField(value: &_storage._leaseToken) }()
+        case 8: try { try decoder.decodeRepeatedMessageField(value: &_storage._deadlines) }()
+        case 9: try { try decoder.decodeSingularMessageField(value: &_storage._parameters) }()
+        case 10: try { try decoder.decodeSingularBoolField(value: &_storage._fileInBlobs) }()
+        case 11: try { try decoder.decodeSingularStringField(value: &_storage._sidecarPath) }()
+        case 12: try { try decoder.decodeSingularBoolField(value: &_storage._sidecarInBlobs) }()
+        case 13: try { try decoder.decodeSingularStringField(value: &_storage._sidecarError) }()
+        default: break
+        }
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    // The use of inline closures is to circumvent an issue where the compiler
-    // allocates stack space for every if/case branch local when no optimizations
-    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
-    // https://github.com/apple/swift-protobuf/issues/1182
-    if !self.jobID.isEmpty {
-      try visitor.visitSingularStringField(value: self.jobID, fieldNumber: 1)
-    }
-    if self.photoID != 0 {
-      try visitor.visitSingularInt64Field(value: self.photoID, fieldNumber: 2)
-    }
-    if !self.path.isEmpty {
-      try visitor.visitSingularStringField(value: self.path, fieldNumber: 3)
-    }
-    if self.fileSize != 0 {
-      try visitor.visitSingularUInt64Field(value: self.fileSize, fieldNumber: 4)
-    }
-    if self.fileMtimeNs != 0 {
-      try visitor.visitSingularInt64Field(value: self.fileMtimeNs, fieldNumber: 5)
-    }
-    if !self.kinds.isEmpty {
-      try visitor.visitPackedEnumField(value: self.kinds, fieldNumber: 6)
-    }
-    if !self.leaseToken.isEmpty {
-      try visitor.visitSingularStringField(value: self.leaseToken, fieldNumber: 7)
-    }
-    if !self.deadlines.isEmpty {
-      try visitor.visitRepeatedMessageField(value: self.deadlines, fieldNumber: 8)
-    }
-    try { if let v = self._parameters {
-      try visitor.visitSingularMessageField(value: v, fieldNumber: 9)
-    } }()
-    if self.fileInBlobs != false {
-      try visitor.visitSingularBoolField(value: self.fileInBlobs, fieldNumber: 10)
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every if/case branch local when no optimizations
+      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+      // https://github.com/apple/swift-protobuf/issues/1182
+      if !_storage._jobID.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._jobID, fieldNumber: 1)
+      }
+      if _storage._photoID != 0 {
+        try visitor.visitSingularInt64Field(value: _storage._photoID, fieldNumber: 2)
+      }
+      if !_storage._path.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._path, fieldNumber: 3)
+      }
+      if _storage._fileSize != 0 {
+        try visitor.visitSingularUInt64Field(value: _storage._fileSize, fieldNumber: 4)
+      }
+      if _storage._fileMtimeNs != 0 {
+        try visitor.visitSingularInt64Field(value: _storage._fileMtimeNs, fieldNumber: 5)
+      }
+      if !_storage._kinds.isEmpty {
+        try visitor.visitPackedEnumField(value: _storage._kinds, fieldNumber: 6)
+      }
+      if !_storage._leaseToken.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._leaseToken, fieldNumber: 7)
+      }
+      if !_storage._deadlines.isEmpty {
+        try visitor.visitRepeatedMessageField(value: _storage._deadlines, fieldNumber: 8)
+      }
+      try { if let v = _storage._parameters {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 9)
+      } }()
+      if _storage._fileInBlobs != false {
+        try visitor.visitSingularBoolField(value: _storage._fileInBlobs, fieldNumber: 10)
+      }
+      if !_storage._sidecarPath.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._sidecarPath, fieldNumber: 11)
+      }
+      if _storage._sidecarInBlobs != false {
+        try visitor.visitSingularBoolField(value: _storage._sidecarInBlobs, fieldNumber: 12)
+      }
+      if !_storage._sidecarError.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._sidecarError, fieldNumber: 13)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Photomill_V1_Job, rhs: Photomill_V1_Job) -> Bool {
-    if lhs.jobID != rhs.jobID {return false}
-    if lhs.photoID != rhs.photoID {return false}
-    if lhs.path != rhs.path {return false}
-    if lhs.fileSize != rhs.fileSize {return false}
-    if lhs.fileMtimeNs != rhs.fileMtimeNs {return false}
-    if lhs.kinds != rhs.kinds {return false}
-    if lhs.leaseToken != rhs.leaseToken {return false}
-    if lhs.deadlines != rhs.deadlines {return false}
-    if lhs._parameters != rhs._parameters {return false}
-    if lhs.fileInBlobs != rhs.fileInBlobs {return false}
+    if lhs._storage !== rhs._storage {
+      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
+        let _storage = _args.0
+        let rhs_storage = _args.1
+        if _storage._jobID != rhs_storage._jobID {return false}
+        if _storage._photoID != rhs_storage._photoID {return false}
+        if _storage._path != rhs_storage._path {return false}
+        if _storage._fileSize != rhs_storage._fileSize {return false}
+        if _storage._fileMtimeNs != rhs_storage._fileMtimeNs {return false}
+        if _storage._kinds != rhs_storage._kinds {return false}
+        if _storage._leaseToken != rhs_storage._leaseToken {return false}
+        if _storage._deadlines != rhs_storage._deadlines {return false}
+        if _storage._parameters != rhs_storage._parameters {return false}
+        if _storage._fileInBlobs != rhs_storage._fileInBlobs {return false}
+        if _storage._sidecarPath != rhs_storage._sidecarPath {return false}
+        if _storage._sidecarInBlobs != rhs_storage._sidecarInBlobs {return false}
+        if _storage._sidecarError != rhs_storage._sidecarError {return false}
+        return true
+      }
+      if !storagesAreEqual {return false}
+    }
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -10,7 +10,35 @@ extension Photomill_V1_Job {
         try validateDeadlines(check, kinds: kinds)
         guard hasParameters else { throw check.violation("parameters", "is missing") }
         try parameters.validate(check, ocr: kinds.contains(.ocr))
-        try validateFileBlobs(check, blobs: blobs)
+        try validateSidecar(check, kinds: kinds, blobs: blobs)
+        try validateFileBlobs(check, blobs: sidecarInBlobs ? blobs.dropLast() : blobs[...])
+    }
+
+    /// A sidecar only with the metadata kind; its bytes, when sent, are the last frame and
+    /// come only with the file's; its error only instead of its bytes.
+    private func validateSidecar(_ check: FieldChecker, kinds: Set<Photomill_V1_Kind>, blobs: [Data]) throws(ProtocolViolation) {
+        guard !sidecarPath.isEmpty else {
+            if sidecarInBlobs { throw check.violation("sidecar_in_blobs", "is true without a sidecar_path") }
+            if !sidecarError.isEmpty { throw check.violation("sidecar_error", "is set without a sidecar_path") }
+            return
+        }
+        try check.path(sidecarPath, "sidecar_path")
+        guard kinds.contains(.metadata) else {
+            throw check.violation("sidecar_path", "is set on a job without KIND_METADATA")
+        }
+        if !sidecarError.isEmpty {
+            try check.text(sidecarError, "sidecar_error", bytes: FieldBounds.errorMessageBytes)
+            if sidecarInBlobs { throw check.violation("sidecar_error", "is set but the sidecar's bytes follow too") }
+        }
+        guard sidecarInBlobs else { return }
+        guard fileInBlobs else { throw check.violation("sidecar_in_blobs", "is true but file_in_blobs is false") }
+        guard let last = blobs.last else {
+            throw check.violation("sidecar_in_blobs", "is true but no blob frame follows", reason: .missingBlob)
+        }
+        guard FieldBounds.sidecarBytes.contains(UInt64(last.count)) else {
+            throw check.violation("sidecar_in_blobs", "the sidecar frame holds \(last.count) bytes, over \(FieldBounds.sidecarBytes.upperBound)",
+                                  reason: .unexpectedBlob)
+        }
     }
 
     /// Exactly one deadline per kind of the job: a kind without one could never expire.
@@ -32,8 +60,9 @@ extension Photomill_V1_Job {
         }
     }
 
-    /// The blob frames are the file, whole, or absent.
-    private func validateFileBlobs(_ check: FieldChecker, blobs: [Data]) throws(ProtocolViolation) {
+
+    /// The blob frames (but the sidecar's) are the file, whole, or absent.
+    private func validateFileBlobs(_ check: FieldChecker, blobs: ArraySlice<Data>) throws(ProtocolViolation) {
         let total = blobs.reduce(UInt64(0)) { $0 + UInt64($1.count) }
         if !fileInBlobs {
             if !blobs.isEmpty {

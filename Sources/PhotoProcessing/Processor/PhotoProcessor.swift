@@ -14,7 +14,8 @@ public final class PhotoProcessor {
         self.parameters = parameters
     }
 
-    public func process(path: String, kinds: Set<Kind>) -> PhotoResult {
+    /// `sidecar`: the photo's XMP sidecar, merged into its metadata (`mergeSidecar`).
+    public func process(path: String, kinds: Set<Kind>, sidecar: SidecarInput? = nil) -> PhotoResult {
         var result = PhotoResult(path: path)
         let bytes: Data
         do {
@@ -26,7 +27,7 @@ public final class PhotoProcessor {
         }
         result.fileSize = bytes.count
         bytes.withUnsafeBytes { buffer in
-            process(buffer, path: path, kinds: kinds, into: &result)
+            process(buffer, path: path, kinds: kinds, sidecar: sidecar, into: &result)
         }
         if kinds.contains(.metadata), result.metadata != nil {
             result.metadata?.fileModificationDate = Self.modificationDate(of: path)
@@ -35,7 +36,8 @@ public final class PhotoProcessor {
     }
 
     /// Processes bytes already in memory (a file read once, or bytes sent over the wire).
-    public func process(_ bytes: UnsafeRawBufferPointer, path: String, kinds: Set<Kind>, into result: inout PhotoResult) {
+    public func process(_ bytes: UnsafeRawBufferPointer, path: String, kinds: Set<Kind>, sidecar: SidecarInput? = nil,
+                        into result: inout PhotoResult) {
         if kinds.contains(.hash) { result.hashes = ContentHashes(of: bytes) }
         let decoding = kinds.subtracting([.hash])
         guard !decoding.isEmpty else { return }
@@ -57,6 +59,7 @@ public final class PhotoProcessor {
                 fileBytes: bytes, format: format, exifBlob: exifBlob,
                 header: (header.width, header.height, rotatedByLoader))
         }
+        result.mergeSidecar(sidecar)
 
         let pixels = header.width * header.height
         if pixels > parameters.pixelLimit {

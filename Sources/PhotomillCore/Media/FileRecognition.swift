@@ -7,16 +7,25 @@ public enum FileRecognition: Sendable, Hashable {
     case sidecar
     case other
 
-    /// Reads the file's first bytes (`MediaFormat.headLength`) and tells what it is.
+    /// Reads the file's first bytes and tells what it is: 4 KiB, which settles every
+    /// format but TIFF structures, whose first directory (and the Make it points to) may
+    /// lie further in: for those, up to `MediaFormat.headLength`.
     /// Errors: the file cannot be opened or read (errno).
     public static func of(path: String) throws(FileStampError) -> FileRecognition {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw FileStampError(code: errno) }
         defer { close(fd) }
-        var head = [UInt8](repeating: 0, count: MediaFormat.headLength)
+        var head = try readHead(fd, length: 4096)
+        let tiff = head.starts(with: [0x49, 0x49, 0x2A, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2A])
+        if tiff && head.count == 4096 { head = try readHead(fd, length: MediaFormat.headLength) }
+        return of(head: head, fileExtension: (path as NSString).pathExtension)
+    }
+
+    private static func readHead(_ fd: Int32, length: Int) throws(FileStampError) -> [UInt8] {
+        var head = [UInt8](repeating: 0, count: length)
         var filled = 0
         while filled < head.count {
-            let got = head.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, $0.count - filled) }
+            let got = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + filled, $0.count - filled, off_t(filled)) }
             if got < 0 {
                 if errno == EINTR { continue }
                 throw FileStampError(code: errno)
@@ -25,7 +34,7 @@ public enum FileRecognition: Sendable, Hashable {
             filled += got
         }
         head.removeSubrange(filled...)
-        return of(head: head, fileExtension: (path as NSString).pathExtension)
+        return head
     }
 
     public static func of(head: [UInt8], fileExtension: String) -> FileRecognition {
@@ -42,10 +51,14 @@ public enum FileRecognition: Sendable, Hashable {
 }
 
 extension MediaFormat {
-    /// The file-name extensions of the sidecars photomill reads for a photo `NAME.EXT`:
-    /// `NAME.xmp` (Lightroom, Capture One) and `NAME.EXT.xmp` (darktable, digiKam).
-    public static func sidecarNames(forPhotoNamed name: String) -> [String] {
-        let stem = (name as NSString).deletingPathExtension
-        return [name + ".xmp", name + ".XMP", stem + ".xmp", stem + ".XMP"]
+    /// Whether a file name's extension is one media of some format usually has: only for
+    /// files the scan cannot read, to tell a photo it must report (unreadable) from
+    /// something else it may pass over.
+    public static func isMediaExtension(_ fileExtension: String) -> Bool {
+        mediaExtensions.contains(fileExtension.lowercased())
     }
+
+    private static let mediaExtensions: Set<String> = Set(allCases.map(\.rawValue)).union([
+        "jpg", "jpe", "tif", "hif", "m2ts", "ts",
+    ])
 }

@@ -24,14 +24,19 @@ final class JobRunner {
         var outcome = PhotoResult(path: job.path)
 
         if job.fileInBlobs {
-            var bytes = Data(capacity: blobs.reduce(0) { $0 + $1.count })
-            for blob in blobs { bytes.append(blob) }
+            let fileBlobs = job.sidecarInBlobs ? blobs.dropLast() : blobs[...]
+            var bytes = Data(capacity: fileBlobs.reduce(0) { $0 + $1.count })
+            for blob in fileBlobs { bytes.append(blob) }
             outcome.fileSize = bytes.count
-            bytes.withUnsafeBytes { processor.process($0, path: job.path, kinds: kinds, into: &outcome) }
+            let sidecar: SidecarInput? = job.sidecarPath.isEmpty ? nil
+                : job.sidecarInBlobs ? .bytes(path: job.sidecarPath, blobs.last ?? Data())
+                : .unreadable(path: job.sidecarPath, message: job.sidecarError.isEmpty
+                    ? "\(job.sidecarPath): the XMP sidecar was not sent" : job.sidecarError)
+            bytes.withUnsafeBytes { processor.process($0, path: job.path, kinds: kinds, sidecar: sidecar, into: &outcome) }
         } else {
             switch localPath(for: job) {
             case .success(let path):
-                outcome = processor.process(path: path, kinds: kinds)
+                outcome = processor.process(path: path, kinds: kinds, sidecar: localSidecar(for: job))
             case .failure(let error):
                 for kind in kinds { outcome.errors[kind] = error }
             }
@@ -39,12 +44,28 @@ final class JobRunner {
         return Self.message(for: job, outcome: outcome, parameters: processor.parameters)
     }
 
+    /// The job's sidecar on this host: mapped like the photo's path, and opened only
+    /// under the worker's roots.
+    private func localSidecar(for job: Photomill_V1_Job) -> SidecarInput? {
+        guard !job.sidecarPath.isEmpty else { return nil }
+        let path = mapped(job.sidecarPath)
+        let resolved = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+        guard roots.contains(where: resolved.isPath(under:)) else {
+            return .unreadable(path: job.sidecarPath, message: "\(job.sidecarPath): the XMP sidecar is outside this worker's roots")
+        }
+        return .file(path: path)
+    }
+
+    private func mapped(_ path: String) -> String {
+        configuration.pathMap.lazy.compactMap { path.replacingPathPrefix($0.from, with: $0.to) }.first ?? path
+    }
+
     /// The job's path on this host, checked against the worker's roots and against the
     /// size and mtime the coordinator scanned (a file changed since then would give
     /// results for content the catalog does not describe).
     private func localPath(for job: Photomill_V1_Job) -> Result<String, ProcessingError> {
         // Component-wise: /volume1/photos maps /volume1/photos/a.jpg, not /volume1/photos2/a.jpg.
-        let path = configuration.pathMap.lazy.compactMap { job.path.replacingPathPrefix($0.from, with: $0.to) }.first ?? job.path
+        let path = mapped(job.path)
         // Whatever a JOB says, nothing outside the roots is opened (symlinks resolved first).
         let resolved = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
         guard roots.contains(where: resolved.isPath(under:)) else {

@@ -1,0 +1,55 @@
+import Foundation
+
+/// XMP sidecars: which file is whose. `NAME.EXT.xmp` belongs to `NAME.EXT` (darktable,
+/// digiKam), `NAME.xmp` to every `NAME.*` beside it (Lightroom, Capture One); `.XMP` as
+/// well. The scanner attaches them to their photos (an XMP file with no partner is a file
+/// of its own, and skipped); `inspect` finds them beside the files it is given.
+public enum XMPSidecar {
+    /// The largest sidecar read: darktable's with a long history stay under a megabyte.
+    public static let maxBytes = 16 << 20
+
+    /// The names a sidecar of the photo `NAME.EXT` may have, in order of preference.
+    public static func names(forPhotoNamed name: String) -> [String] {
+        let stem = (name as NSString).deletingPathExtension
+        return [name + ".xmp", name + ".XMP", stem + ".xmp", stem + ".XMP"]
+    }
+
+    /// The sidecar beside the photo at `path`, if there is one (a regular file).
+    public static func find(besidePhotoAt path: String) -> String? {
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent().path
+        for name in names(forPhotoNamed: url.lastPathComponent) {
+            let candidate = folder == "/" ? "/" + name : folder + "/" + name
+            var info = stat()
+            if lstat(candidate, &info) == 0, info.st_mode & S_IFMT == S_IFREG { return candidate }
+        }
+        return nil
+    }
+
+    /// Which names of one folder's listing are sidecars, and whose.
+    public struct Index {
+        private let names: Set<String>
+        /// Stems of the names that are not XMP.
+        private let stems: Set<String>
+
+        public init(names: [String]) {
+            self.names = Set(names)
+            stems = Set(names.filter { !Self.isXMPName($0) }.map { ($0 as NSString).deletingPathExtension })
+        }
+
+        private static func isXMPName(_ name: String) -> Bool { (name as NSString).pathExtension.lowercased() == "xmp" }
+
+        /// Whether `name` is the sidecar of some other file of the folder.
+        public func isSidecar(_ name: String) -> Bool {
+            guard Self.isXMPName(name) else { return false }
+            let base = (name as NSString).deletingPathExtension
+            return (names.contains(base) && !Self.isXMPName(base)) || stems.contains(base)
+        }
+
+        /// The sidecar of `name`, if one lies beside it: `NAME.EXT.xmp` before `NAME.xmp`.
+        public func sidecar(of name: String) -> String? {
+            guard !Self.isXMPName(name) else { return nil }
+            return XMPSidecar.names(forPhotoNamed: name).first { names.contains($0) }
+        }
+    }
+}

@@ -1,0 +1,178 @@
+import Foundation
+@testable import PhotoProcessing
+import PhotomillCore
+import Testing
+
+/// XMP sidecars as darktable, Lightroom, digiKam and exiftool write them; exiftool is the
+/// reference for what each packet says.
+@Suite("XMP")
+struct XMPReaderTests {
+    /// exiftool's reading of a packet (`-j -n`, XMP group).
+    private func exiftool(_ path: String) throws -> [String: Any] {
+        let output = try Fixtures.run("exiftool", ["-j", "-n", "-XMP:all", path]).output
+        let objects = try JSONSerialization.jsonObject(with: Data(output.utf8)) as! [[String: Any]]
+        return objects[0]
+    }
+
+    @Test("a sidecar written by exiftool (element form) reads as exiftool reads it")
+    func elementForm() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("IMG_0001.CR2.xmp").path
+        let written = try Fixtures.run("exiftool", [
+            "-o", path, "-XMP-dc:Title=Harbour at dawn", "-XMP-dc:Description=Boats, fog; the pier",
+            "-XMP-dc:Subject=harbour", "-XMP-dc:Subject=boats", "-XMP-dc:Subject=fog", "-XMP-dc:Subject=boats",
+            "-XMP-xmp:Rating=4", "-XMP-xmp:Label=Red",
+            "-XMP-exif:DateTimeOriginal=2021:07:04 05:43:21+02:00",
+            "-XMP-exif:GPSLatitude=48.8577", "-XMP-exif:GPSLatitudeRef=N",
+            "-XMP-exif:GPSLongitude=-2.2950",
+        ])
+        try #require(written.status == 0)
+        let reference = try exiftool(path)
+        let fields = try XMPReader.read(Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(fields.title == reference["Title"] as? String)
+        #expect(fields.description == reference["Description"] as? String)
+        // exiftool keeps the repeated keyword; we keep each once, in order.
+        #expect(reference["Subject"] as? [String] == ["harbour", "boats", "fog", "boats"])
+        #expect(fields.keywords == ["harbour", "boats", "fog"])
+        #expect(fields.rating == reference["Rating"] as? Int)
+        #expect(fields.label == reference["Label"] as? String)
+        #expect(reference["DateTimeOriginal"] as? String == "2021:07:04 05:43:21+02:00")
+        #expect(fields.dateTaken == "2021-07-04T05:43:21+02:00")
+        let latitude = try #require(reference["GPSLatitude"] as? Double)
+        let longitude = try #require(reference["GPSLongitude"] as? Double)
+        #expect(abs(fields.gpsLatitude! - latitude) < 1e-6)
+        #expect(abs(fields.gpsLongitude! - longitude) < 1e-6)
+        #expect(longitude < 0)
+    }
+
+    @Test("darktable's attribute form, with a language alternative and a hierarchy of tags")
+    func attributeForm() throws {
+        let packet = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <x:xmpmeta xmlns:x="adobe:ns:meta/" x:xmptk="XMP Core 4.4.0-Exiv2">
+         <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+          <rdf:Description rdf:about=""
+            xmlns:exif="http://ns.adobe.com/exif/1.0/"
+            xmlns:xmp="http://ns.adobe.com/xap/1.0/"
+            xmlns:dc="http://purl.org/dc/elements/1.1/"
+            xmlns:darktable="http://darktable.sf.net/"
+            xmp:Rating="-1"
+            xmp:Label="Select"
+            exif:DateTimeOriginal="2019:06:06 07:29:51"
+            darktable:xmp_version="5">
+           <dc:title>
+            <rdf:Alt>
+             <rdf:li xml:lang="de-DE">Hafen</rdf:li>
+             <rdf:li xml:lang="x-default">Harbour</rdf:li>
+            </rdf:Alt>
+           </dc:title>
+           <dc:subject>
+            <rdf:Bag>
+             <rdf:li>places|harbour</rdf:li>
+             <rdf:li> sea </rdf:li>
+             <rdf:li></rdf:li>
+            </rdf:Bag>
+           </dc:subject>
+          </rdf:Description>
+         </rdf:RDF>
+        </x:xmpmeta>
+        """
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("a.NEF.xmp").path
+        try Data(packet.utf8).write(to: URL(fileURLWithPath: path))
+        let reference = try exiftool(path)
+        #expect(reference["Rating"] as? Int == -1)
+        #expect(reference["Label"] as? String == "Select")
+        #expect(reference["Title"] as? String == "Harbour")
+
+        let fields = try XMPReader.read(Data(packet.utf8))
+        #expect(fields.rating == -1)
+        #expect(fields.label == "Select")
+        #expect(fields.title == "Harbour")
+        #expect(fields.keywords == ["places|harbour", "sea"])
+        // darktable writes EXIF-style dates into XMP; exiftool reads them, and so do we.
+        #expect(reference["DateTimeOriginal"] as? String == "2019:06:06 07:29:51")
+        #expect(fields.dateTaken == "2019-06-06T07:29:51")
+        #expect(fields.description == nil)
+    }
+
+    @Test("the corpus sidecars: iPhone and Canon EOS 6D", .enabled(if: corpusFormatsAvailable))
+    func corpusSidecars() throws {
+        let formats = corpusRoot.appendingPathComponent("formats")
+        let iphone = try XMPReader.read(Data(contentsOf: formats.appendingPathComponent("iphone_7.xmp")))
+        // manifest-formats.json (exiftool): DateTimeOriginal 2018:09:10 12:16:13,
+        // GPSLatitude 34.79745, GPSLongitude 134.764633333333.
+        #expect(iphone.dateTaken == "2018-09-10T12:16:13")
+        #expect(abs(iphone.gpsLatitude! - 34.79745) < 1e-6)
+        #expect(abs(iphone.gpsLongitude! - 134.764633333333) < 1e-6)
+        #expect(iphone.rating == nil && iphone.title == nil && iphone.keywords == nil)
+        let canon = try XMPReader.read(Data(contentsOf: formats.appendingPathComponent("canon_eos_6d.xmp")))
+        #expect(canon.dateTaken == "2019-06-06T07:29:51")
+        #expect(canon.gpsLatitude == nil)
+    }
+
+    @Test("damaged and hostile packets fail with a reason, and read no file")
+    func hostile() throws {
+        #expect(throws: XMPError.self) { try XMPReader.read(Data("<x:xmpmeta><rdf:RDF".utf8)) }
+        #expect(throws: XMPError.self) { try XMPReader.read(Data("<html><body>not xmp</body></html>".utf8)) }
+        #expect(throws: XMPError.self) { try XMPReader.read(Data([0xFF, 0xD8, 0xFF, 0xE0, 0, 0x10])) }
+        do {
+            _ = try XMPReader.read(Data("<a>\n<b>\n</a>".utf8))
+            Issue.record("mismatched tags were accepted")
+        } catch {
+            #expect(error.description.contains("line"))
+        }
+        // An external entity is never resolved: /etc/passwd does not end up in the title.
+        let external = """
+        <?xml version="1.0"?>
+        <!DOCTYPE x [<!ENTITY secret SYSTEM "file:///etc/passwd">]>
+        <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+        <rdf:Description xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>&secret;</dc:title></rdf:Description>
+        </rdf:RDF></x:xmpmeta>
+        """
+        let title: String?
+        do { title = try XMPReader.read(Data(external.utf8)).title } catch { title = nil }
+        #expect(title?.contains("root:") != true, "\(title ?? "")")
+        // Nonsense values are dropped, not clamped.
+        let nonsense = """
+        <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+        <rdf:Description xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmlns:exif="http://ns.adobe.com/exif/1.0/"
+          xmp:Rating="7" exif:GPSLatitude="95,10.5N" exif:GPSLongitude="10,61.0E" xmp:CreateDate="2021-13-01T10:00:00"/>
+        </rdf:RDF></x:xmpmeta>
+        """
+        let dropped = try XMPReader.read(Data(nonsense.utf8))
+        #expect(dropped.rating == nil && dropped.gpsLatitude == nil && dropped.gpsLongitude == nil && dropped.dateTaken == nil)
+    }
+
+    @Test("a sidecar's edits win; date and place only fill gaps")
+    func merging() {
+        var metadata = PhotoMetadata()
+        metadata.dateTaken = "2020-01-02T03:04:05"
+        metadata.title = "from the file's own XMP"
+        metadata.rating = 2
+        var sidecar = XMPFields()
+        sidecar.title = "from the sidecar"
+        sidecar.keywords = ["a"]
+        sidecar.dateTaken = "1999-09-09T09:09:09"
+        sidecar.gpsLatitude = 10
+        sidecar.gpsLongitude = 20
+        var embedded = metadata
+        embedded.merge(sidecar, replacing: false)
+        #expect(embedded.title == "from the file's own XMP")
+        #expect(embedded.keywords == ["a"])
+        metadata.merge(sidecar, replacing: true)
+        #expect(metadata.title == "from the sidecar")
+        #expect(metadata.rating == 2)
+        #expect(metadata.keywords == ["a"])
+        #expect(metadata.dateTaken == "2020-01-02T03:04:05")
+        #expect(metadata.gpsLatitude == 10 && metadata.gpsLongitude == 20)
+    }
+}
+
+private let corpusRoot = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("shared/corpus")
+private let corpusFormatsAvailable = FileManager.default.fileExists(
+    atPath: corpusRoot.appendingPathComponent("manifest-formats.json").path)
