@@ -47,6 +47,14 @@ enum CameraRaw {
         return ExifDirectories(ifd0: block("CMT1"), exif: block("CMT2"), gps: block("CMT4"))
     }
 
+    /// RW2: the ISO Panasonic writes in IFD0 (tag 0x0017, exiftool's PanasonicRaw ISO);
+    /// its EXIF IFD has none.
+    static func panasonicRawISO(_ directories: ExifDirectories) -> Int? {
+        guard let ifd0 = directories.ifd0, let entry = ifd0.entries.first(0x0017),
+              let iso = ifd0.tiff.integers(entry)?.first, iso > 0 else { return nil }
+        return iso
+    }
+
     /// exiftool's ImageSize for a TIFF-based RAW:
     /// - RW2: the sensor borders in IFD0 (right − left, bottom − top; tags 0x04–0x07);
     /// - CR2: ExifImageWidth/Height (the EXIF IFD's 0xA002/0xA003);

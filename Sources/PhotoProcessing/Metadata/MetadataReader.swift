@@ -36,7 +36,10 @@ enum MetadataReader {
             if let ifd0 = directories.ifd0 { size = CameraRaw.tiffImageSize(ifd0.tiff, format: .cr3) }
         case .tiff, .cr2, .nef, .nrw, .arw, .sr2, .dng, .orf, .rw2, .pef, .srw:
             if let tiff = TIFFStructure(header: fileBytes) {
-                fill(&metadata, from: ExifDirectories(tiff: tiff))
+                let directories = ExifDirectories(tiff: tiff)
+                var vendor = VendorValues()
+                if format == .rw2 { vendor.iso = CameraRaw.panasonicRawISO(directories) }
+                fill(&metadata, from: directories, vendor: vendor)
                 if format.mediaType == .raw { size = CameraRaw.tiffImageSize(tiff, format: format) }
             }
         case .crw:
