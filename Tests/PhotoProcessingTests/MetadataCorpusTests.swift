@@ -57,7 +57,7 @@ struct MetadataCorpusTests {
                 guard let format = MediaFormat(sniffing: Array(original.prefix(MediaFormat.headLength)),
                                                fileExtension: (name as NSString).pathExtension),
                       format.mediaType != .video else { continue }
-                for round in 0..<24 {
+                for round in 0..<48 {
                     var bytes = original
                     if round % 2 == 0 {
                         bytes.removeSubrange(generator.int(in: 0...bytes.count)...)

@@ -6,8 +6,8 @@ import Testing
 /// What libexif alone drops and `MetadataReader` recovers, on JPEGs whose EXIF is written
 /// byte by byte here (`HandTIFF`). The expected values are the ones written; where
 /// exiftool is installed, it is asked too, so a fixture that exiftool would read otherwise
-/// cannot pass.
-@Suite struct MetadataFixtureTests {
+/// cannot pass. Serialized, like MetadataHEIFTests, for the child processes.
+@Suite(.serialized) struct MetadataFixtureTests {
     static let exiftoolInstalled = Fixtures.toolExists("exiftool")
 
     /// Entries that every fixture's EXIF IFD carries, in the standard's units.

@@ -37,7 +37,7 @@ struct BMFFReader {
                 uuid = Array(bytes[(at + header)..<(at + header + 16)])
                 header += 16
             }
-            guard size >= header else { break }
+            guard size >= header, header <= end - at else { break }
             let boxEnd = size > end - at ? end : at + size
             result.append(Box(type: type, payload: (at + header)..<boxEnd, uuid: uuid))
             at = boxEnd
@@ -49,6 +49,10 @@ struct BMFFReader {
     func first(_ type: String, in range: Range<Int>) -> Range<Int>? {
         boxes(in: range).first { $0.type == type }?.payload
     }
+
+    /// `lower..<upper`, or an empty range when a box is too short for the fields it
+    /// should start with.
+    func span(_ lower: Int, _ upper: Int) -> Range<Int> { lower <= upper ? lower..<upper : upper..<upper }
 
     func uint8(at offset: Int) -> UInt8? {
         offset >= 0 && offset < bytes.count ? bytes[offset] : nil

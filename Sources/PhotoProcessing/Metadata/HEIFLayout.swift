@@ -9,18 +9,22 @@ public struct HEIFLayout: Sendable, Equatable {
     public var primarySize: PixelSize?
     /// `irot`: degrees counter-clockwise (0, 90, 180, 270) to display the image.
     public var rotation: Int = 0
-    /// `imir`: the axis the image is mirrored about to display it, if any.
-    public var mirror: MirrorAxis?
+    /// `imir`: how the image is mirrored to display it, if it is.
+    public var mirror: Mirror?
     /// Whether `imir` comes before `irot` in the item's properties (the order they apply).
     public var mirrorsBeforeRotating = false
     /// The EXIF item's TIFF structure (from its "II"/"MM" header), if the file has one.
     public var exif: [UInt8]?
 
-    public enum MirrorAxis: Sendable, Equatable {
-        /// `imir` axis 0: left and right swap.
-        case vertical
-        /// `imir` axis 1: top and bottom swap.
-        case horizontal
+    /// `imir`'s axis as libheif applies it (and so libvips, which decodes with it):
+    /// the 2017 standard's "vertical axis" for 0 has been read both ways, libheif's
+    /// reading is the one photomill's pixels follow. Checked against `heif-convert` in
+    /// MetadataHEIFTests.
+    public enum Mirror: Sendable, Equatable {
+        /// `imir` axis 0: top and bottom swap.
+        case topBottom
+        /// `imir` axis 1: left and right swap.
+        case leftRight
     }
 
     public struct PixelSize: Sendable, Equatable {
@@ -40,8 +44,8 @@ public struct HEIFLayout: Sendable, Equatable {
         var turn: Matrix = (1, 0, 0, 1)
         for _ in 0..<(rotation / 90 % 4) { turn = times(counterClockwise, turn) }
         let flip: Matrix = switch mirror {
-        case .vertical: (-1, 0, 0, 1)
-        case .horizontal: (1, 0, 0, -1)
+        case .topBottom: (1, 0, 0, -1)
+        case .leftRight: (-1, 0, 0, 1)
         case nil: (1, 0, 0, 1)
         }
         let total = mirrorsBeforeRotating ? times(turn, flip) : times(flip, turn)
@@ -76,7 +80,7 @@ public struct HEIFLayout: Sendable, Equatable {
                         rotation = Int((reader.uint8(at: at) ?? 0) & 3) * 90
                         rotated = true
                     case "imir":
-                        mirror = (reader.uint8(at: at) ?? 0) & 1 == 0 ? .vertical : .horizontal
+                        mirror = (reader.uint8(at: at) ?? 0) & 1 == 0 ? .topBottom : .leftRight
                         mirrorsBeforeRotating = !rotated
                     default: break
                     }
@@ -130,7 +134,7 @@ public struct HEIFLayout: Sendable, Equatable {
     /// it), else the first "Exif" item.
     private static func exifItem(_ reader: BMFFReader, iinf: Range<Int>, iref: Range<Int>?, primary: UInt32) -> UInt32? {
         guard let version = reader.uint8(at: iinf.lowerBound) else { return nil }
-        let entries = (iinf.lowerBound + (version == 0 ? 6 : 8))..<iinf.upperBound
+        let entries = reader.span(iinf.lowerBound + (version == 0 ? 6 : 8), iinf.upperBound)
         var exifItems: [UInt32] = []
         for infe in reader.boxes(in: entries) where infe.type == "infe" {
             let at = infe.payload.lowerBound
@@ -144,7 +148,7 @@ public struct HEIFLayout: Sendable, Equatable {
         }
         guard let iref, let version = reader.uint8(at: iref.lowerBound) else { return exifItems.first }
         let wide = version != 0
-        for reference in reader.boxes(in: (iref.lowerBound + 4)..<iref.upperBound) where reference.type == "cdsc" {
+        for reference in reader.boxes(in: reader.span(iref.lowerBound + 4, iref.upperBound)) where reference.type == "cdsc" {
             var at = reference.payload.lowerBound
             func id() -> UInt32? {
                 defer { at += wide ? 4 : 2 }

@@ -66,7 +66,7 @@ extension VendorValues {
     /// Nikon type 2/3: "Nikon\0", a version, two bytes, then a TIFF structure of its own.
     /// Tag 0x0002 ISO is two shorts: 0 (or 1 for "Hi" modes) and the ISO.
     private static func nikonISO(_ note: UnsafeRawBufferPointer) -> Int? {
-        guard let tiff = TIFFStructure(header: UnsafeRawBufferPointer(rebasing: note[10...])),
+        guard note.count > 18, let tiff = TIFFStructure(header: UnsafeRawBufferPointer(rebasing: note[10...])),
               let directory = tiff.directory(at: tiff.firstDirectoryOffset),
               let entry = directory.first(0x0002), let values = tiff.integers(entry), values.count >= 2,
               values[1] > 0 else { return nil }
