@@ -44,8 +44,6 @@ struct ExifDirectories {
         return Directory(tiff: tiff, entries: entries)
     }
 
-    var isEmpty: Bool { ifd0 == nil && exif == nil && gps == nil }
-
     /// The Make in IFD0, as written (for choosing a maker-note reader).
     var make: String? { ifd0.flatMap { directory in directory.entries.first(0x010F).flatMap(directory.tiff.string) } }
 }

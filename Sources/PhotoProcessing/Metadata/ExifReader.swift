@@ -108,8 +108,6 @@ enum ExifTag {
     static let shutterSpeedValue: UInt32 = 0x9201
     static let apertureValue: UInt32 = 0x9202
     static let focalLength: UInt32 = 0x920A
-    static let pixelXDimension: UInt32 = 0xA002
-    static let pixelYDimension: UInt32 = 0xA003
     static let lensModel: UInt32 = 0xA434
     static let gpsLatitudeRef: UInt32 = 0x0001
     static let gpsLatitude: UInt32 = 0x0002

@@ -187,11 +187,6 @@ struct ByteView {
         return String(decoding: bytes[offset..<offset + length], as: UTF8.self)
     }
 
-    func uint16(at offset: Int, bigEndian: Bool) -> UInt16 {
-        let a = UInt16(self[offset]), b = UInt16(self[offset + 1])
-        return bigEndian ? a << 8 | b : b << 8 | a
-    }
-
     func uint32(at offset: Int, bigEndian: Bool) -> UInt32 {
         let a = UInt32(self[offset]), b = UInt32(self[offset + 1]), c = UInt32(self[offset + 2]), d = UInt32(self[offset + 3])
         return bigEndian ? a << 24 | b << 16 | c << 8 | d : d << 24 | c << 16 | b << 8 | a
