@@ -6,20 +6,10 @@ final class ExifReader {
     private let data: UnsafeMutablePointer<ExifData>
     private let order: ExifByteOrder
 
-    /// Parses a JPEG file, an "Exif\0\0" blob, or a bare TIFF structure (which is
-    /// given the "Exif\0\0" header libexif expects). Nil when there is no EXIF at all.
-    init?(bytes: UnsafeRawBufferPointer) {
-        guard let base = bytes.baseAddress, bytes.count > 6, bytes.count <= Int(UInt32.max) else { return nil }
-        let isTIFF = (bytes[0] == 0x49 && bytes[1] == 0x49 && bytes[2] == 0x2A && bytes[3] == 0)
-            || (bytes[0] == 0x4D && bytes[1] == 0x4D && bytes[2] == 0 && bytes[3] == 0x2A)
-        let loaded: UnsafeMutablePointer<ExifData>?
-        if isTIFF {
-            var prefixed = [UInt8]("Exif\0\0".utf8)
-            prefixed.append(contentsOf: bytes)
-            loaded = prefixed.withUnsafeBufferPointer { pm_exif_load($0.baseAddress, UInt32($0.count)) }
-        } else {
-            loaded = pm_exif_load(base.assumingMemoryBound(to: UInt8.self), UInt32(bytes.count))
-        }
+    /// Parses an "Exif\0\0"-prefixed block (see `ExifBlob`). Nil when it holds no entry.
+    init?(blob: [UInt8]) {
+        guard blob.count > 6, blob.count <= Int(UInt32.max) else { return nil }
+        let loaded = blob.withUnsafeBufferPointer { pm_exif_load($0.baseAddress, UInt32($0.count)) }
         guard let loaded else { return nil }
         let empty = (0..<Int(EXIF_IFD_COUNT.rawValue)).allSatisfy { ifd in
             withUnsafePointer(to: loaded.pointee.ifd) { tuple in

@@ -1,48 +1,114 @@
 import Foundation
 import PhotomillCore
 
-/// Reads `PhotoMetadata` from a photo's EXIF (libexif) and its image header (libvips).
+/// Reads `PhotoMetadata` from a photo's or camera RAW's own structures, as exiftool reads
+/// them: the EXIF directories (located with bounds-checked readers, parsed by libexif),
+/// maker-note and vendor-segment values where EXIF lacks them, and the stored pixel size.
 enum MetadataReader {
     /// - Parameters:
-    ///   - fileBytes: the whole file; for JPEG libexif finds the APP1 segment itself.
-    ///   - exifBlob: the `exif-data` libvips found in a HEIF/PNG/WebP container, if any.
-    ///   - header: stored pixel size and the loader that opened it.
-    static func read(fileBytes: UnsafeRawBufferPointer, format: ImageFormat?, exifBlob: [UInt8]?,
-                     header: (width: Int, height: Int, rotatedByLoader: Bool)?) -> PhotoMetadata {
+    ///   - fileBytes: the whole file.
+    ///   - format: what `MediaFormat(sniffing:)` made of it; sets `mediaType`.
+    ///   - vipsHeader: the size libvips' header load found, and its `exif-data` blob (used
+    ///     for PNG, WebP and other containers photomill does not walk itself). Nil for RAW,
+    ///     which libvips does not open.
+    static func read(fileBytes: UnsafeRawBufferPointer, format: MediaFormat,
+                     vipsHeader: (width: Int, height: Int, exifBlob: [UInt8]?)?) -> PhotoMetadata {
         var metadata = PhotoMetadata()
-        let exif: ExifReader?
-        switch format {
-        case .jpeg, .tiff: exif = ExifReader(bytes: fileBytes)
-        default: exif = exifBlob.flatMap { blob in blob.withUnsafeBytes { ExifReader(bytes: $0) } }
+        metadata.mediaType = format.mediaType
+        if let vipsHeader {
+            metadata.pixelWidth = vipsHeader.width
+            metadata.pixelHeight = vipsHeader.height
         }
-        if let exif { fill(&metadata, from: exif) }
-        if let header {
-            // Some loaders (libheif) rotate to display orientation while decoding the
-            // header; report the stored size, as EXIF readers do.
-            let swap = header.rotatedByLoader && (5...8).contains(metadata.orientation ?? 1)
-            metadata.pixelWidth = swap ? header.height : header.width
-            metadata.pixelHeight = swap ? header.width : header.height
+        var size: (width: Int, height: Int)?
+        switch format {
+        case .jpeg:
+            readJPEG(fileBytes, into: &metadata)
+        case .heic, .heif, .avif:
+            let layout = HEIFLayout(fileBytes)
+            readTIFF(layout?.exif ?? vipsHeader?.exifBlob, into: &metadata)
+            size = layout?.primarySize.map { ($0.width, $0.height) }
+        case .raf:
+            if let jpeg = CameraRaw.rafJPEG(fileBytes) { readJPEG(UnsafeRawBufferPointer(rebasing: fileBytes[jpeg]), into: &metadata) }
+            size = CameraRaw.rafCroppedSize(fileBytes)
+        case .cr3:
+            let directories = CameraRaw.cr3Directories(fileBytes)
+            fill(&metadata, from: directories)
+            if let ifd0 = directories.ifd0 { size = CameraRaw.tiffImageSize(ifd0.tiff, format: .cr3) }
+        case .tiff, .cr2, .nef, .nrw, .arw, .sr2, .dng, .orf, .rw2, .pef, .srw:
+            if let tiff = TIFFStructure(header: fileBytes) {
+                let directories = ExifDirectories(tiff: tiff)
+                var vendor = VendorValues()
+                if format == .rw2 { vendor.iso = CameraRaw.panasonicRawISO(directories) }
+                fill(&metadata, from: directories, vendor: vendor)
+                if format.mediaType == .raw { size = CameraRaw.tiffImageSize(tiff, format: format) }
+            }
+        case .crw:
+            // CIFF, not TIFF: no EXIF directories to read; only the media type is reported.
+            break
+        case .png, .gif, .webp, .bmp, .jxl, .mov, .mp4, .m4v, .threeGP, .avi, .mkv, .webm, .mts:
+            readTIFF(vipsHeader?.exifBlob, into: &metadata)
+        }
+        if let size {
+            metadata.pixelWidth = size.width
+            metadata.pixelHeight = size.height
         }
         return metadata
     }
 
-    static func fill(_ metadata: inout PhotoMetadata, from exif: ExifReader) {
-        metadata.cameraMake = exif.string(.zero, ExifTag.make)
-        metadata.cameraModel = exif.string(.zero, ExifTag.model)
-        metadata.lensModel = exif.string(.exif, ExifTag.lensModel)
-        if let value = exif.number(.zero, ExifTag.orientation), let orientation = Int(exactly: value),
+    /// A JPEG's APP1 EXIF, and its APP12 Picture Info where EXIF lacks a value.
+    private static func readJPEG(_ bytes: UnsafeRawBufferPointer, into metadata: inout PhotoMetadata) {
+        let segments = JPEGSegments(bytes)
+        let vendor = segments.pictureInfo.map { VendorValues(pictureInfo: UnsafeRawBufferPointer(rebasing: bytes[$0])) }
+        let directories = segments.exif.flatMap { TIFFStructure(header: UnsafeRawBufferPointer(rebasing: bytes[$0])) }
+            .map(ExifDirectories.init(tiff:))
+        fill(&metadata, from: directories ?? ExifDirectories(ifd0: nil, exif: nil, gps: nil), vendor: vendor ?? VendorValues())
+    }
+
+    /// An EXIF block that is a TIFF structure, with or without an "Exif\0\0" header.
+    private static func readTIFF(_ blob: [UInt8]?, into metadata: inout PhotoMetadata) {
+        guard let blob else { return }
+        blob.withUnsafeBytes { raw in
+            let start = raw.starts(with: Array("Exif\0\0".utf8)) ? 6 : 0
+            guard let tiff = TIFFStructure(header: UnsafeRawBufferPointer(rebasing: raw[start...])) else { return }
+            fill(&metadata, from: ExifDirectories(tiff: tiff))
+        }
+    }
+
+    /// The EXIF fields (libexif on the rebuilt block), then what maker notes and vendor
+    /// segments add where EXIF is silent.
+    static func fill(_ metadata: inout PhotoMetadata, from directories: ExifDirectories,
+                     vendor: VendorValues = VendorValues()) {
+        var vendor = vendor
+        let notes = VendorValues(makerNoteOf: directories)
+        vendor.iso = vendor.iso ?? notes.iso
+        vendor.dateTaken = vendor.dateTaken ?? notes.dateTaken
+        metadata.contentIdentifier = notes.contentIdentifier
+        let exif = ExifBlob.make(directories).flatMap(ExifReader.init(blob:))
+        fill(&metadata, from: exif, vendor: vendor)
+    }
+
+    static func fill(_ metadata: inout PhotoMetadata, from exif: ExifReader?, vendor: VendorValues) {
+        func number(_ tag: UInt32) -> Double? { exif?.number(.exif, tag) ?? exif?.number(.zero, tag) }
+        metadata.cameraMake = exif?.string(.zero, ExifTag.make)
+        metadata.cameraModel = exif?.string(.zero, ExifTag.model)
+        metadata.lensModel = exif?.string(.exif, ExifTag.lensModel)
+        if let value = exif?.number(.zero, ExifTag.orientation), let orientation = Int(exactly: value),
            (1...8).contains(orientation) {
             metadata.orientation = orientation
         }
-        metadata.dateTaken = dateTaken(exif)
+        metadata.dateTaken = exif.flatMap { dateTaken($0, vendorDate: vendor.dateTaken) } ?? vendor.dateTaken
 
-        metadata.aperture = positive(exif.number(.exif, ExifTag.fNumber))
-            ?? positive(exif.number(.exif, ExifTag.apertureValue).map { pow(2, $0 / 2) })
-        metadata.shutterSpeed = positive(exif.number(.exif, ExifTag.exposureTime))
-            ?? positive(exif.number(.exif, ExifTag.shutterSpeedValue).map { pow(2, -$0) })
-        if let iso = positive(exif.number(.exif, ExifTag.isoSpeedRatings)), iso >= 1 { metadata.iso = Int(iso) }
-        metadata.focalLength = positive(exif.number(.exif, ExifTag.focalLength))
+        // Each value from the EXIF IFD, else the copy some cameras write in IFD0, else the
+        // vendor's, else (photomill's own fallback) the APEX value.
+        metadata.aperture = positive(number(ExifTag.fNumber)) ?? vendor.fNumber
+            ?? positive(number(ExifTag.apertureValue).map { pow(2, $0 / 2) })
+        metadata.shutterSpeed = positive(number(ExifTag.exposureTime)) ?? vendor.exposureTime
+            ?? positive(number(ExifTag.shutterSpeedValue).map { pow(2, -$0) })
+        if let iso = positive(number(ExifTag.isoSpeedRatings)), iso >= 1, iso < 1e9 { metadata.iso = Int(iso) }
+        else { metadata.iso = vendor.iso }
+        metadata.focalLength = positive(number(ExifTag.focalLength))
 
+        guard let exif else { return }
         metadata.gpsLatitude = coordinate(exif, ExifTag.gpsLatitude, ref: ExifTag.gpsLatitudeRef,
                                           negative: "S", limit: 90)
         metadata.gpsLongitude = coordinate(exif, ExifTag.gpsLongitude, ref: ExifTag.gpsLongitudeRef,
@@ -58,19 +124,27 @@ enum MetadataReader {
         return value
     }
 
-    /// DateTimeOriginal, then DateTimeDigitized, then DateTime; each with its own offset tag.
-    private static func dateTaken(_ exif: ExifReader) -> String? {
-        let candidates: [(ExifIFD, UInt32, UInt32)] = [
+    /// DateTimeOriginal (EXIF IFD, else its IFD0 copy), then the vendor's (a maker note's
+    /// or Picture Info's, which exiftool ranks below EXIF's), then DateTimeDigitized, then
+    /// DateTime; each with its own offset tag.
+    private static func dateTaken(_ exif: ExifReader, vendorDate: String?) -> String? {
+        let original: [(ExifIFD, UInt32, UInt32)] = [
             (.exif, ExifTag.dateTimeOriginal, ExifTag.offsetTimeOriginal),
+            (.zero, ExifTag.dateTimeOriginal, ExifTag.offsetTimeOriginal),
+        ]
+        let others: [(ExifIFD, UInt32, UInt32)] = [
             (.exif, ExifTag.dateTimeDigitized, ExifTag.offsetTimeDigitized),
             (.zero, ExifTag.dateTime, ExifTag.offsetTime),
         ]
-        for (ifd, tag, offsetTag) in candidates {
-            guard let raw = exif.string(ifd, tag), let local = ExifDate.iso8601(fromExif: raw) else { continue }
-            let offset = exif.string(.exif, offsetTag).flatMap(ExifDate.offset(fromExif:))
-            return local + (offset ?? "")
+        func date(_ candidates: [(ExifIFD, UInt32, UInt32)]) -> String? {
+            for (ifd, tag, offsetTag) in candidates {
+                guard let raw = exif.string(ifd, tag), let local = ExifDate.iso8601(fromExif: raw) else { continue }
+                let offset = (exif.string(.exif, offsetTag) ?? exif.string(.zero, offsetTag)).flatMap(ExifDate.offset(fromExif:))
+                return local + (offset ?? "")
+            }
+            return nil
         }
-        return nil
+        return date(original) ?? vendorDate ?? date(others)
     }
 
     /// Degrees, minutes, seconds with a hemisphere reference, as signed decimal degrees.

@@ -53,11 +53,18 @@ public final class PhotoProcessor {
         }
 
         if decoding.contains(.metadata) {
-            let rotatedByLoader = header.loader?.hasPrefix("heifload") ?? false
-            let exifBlob = format == .jpeg ? nil : header.blob("exif-data")
-            result.metadata = MetadataReader.read(
-                fileBytes: bytes, format: format, exifBlob: exifBlob,
-                header: (header.width, header.height, rotatedByLoader))
+            let head = Array(bytes.prefix(MediaFormat.headLength))
+            if let media = MediaFormat(sniffing: head, fileExtension: (path as NSString).pathExtension)
+                ?? format.flatMap({ MediaFormat(rawValue: $0.rawValue) }) {
+                let exifBlob = media == .jpeg ? nil : header.blob("exif-data")
+                result.metadata = MetadataReader.read(fileBytes: bytes, format: media,
+                                                      vipsHeader: (header.width, header.height, exifBlob))
+            } else {
+                var metadata = PhotoMetadata()
+                metadata.pixelWidth = header.width
+                metadata.pixelHeight = header.height
+                result.metadata = metadata
+            }
         }
         result.mergeSidecar(sidecar)
 

@@ -123,11 +123,16 @@ public enum MediaFormat: String, Sendable, Hashable, Codable, CaseIterable {
     /// Nikon stays a TIFF.
     private static func tiffFamily(_ b: ByteView, fileExtension ext: String?) -> MediaFormat {
         if b.matches("CR", at: 8) && b.count > 10 && b[10] == 2 { return .cr2 }
-        guard let directory = TIFFDirectory(b) else { return .tiff }
-        if directory.has(tag: 0xC612) { return .dng }
+        let firstDirectory: (tags: Set<UInt16>, make: String?)? = b.bytes.withUnsafeBytes { raw in
+            guard let tiff = TIFFStructure(header: raw),
+                  let ifd0 = tiff.directory(at: tiff.firstDirectoryOffset) else { return nil }
+            return (Set(ifd0.entries.map(\.tag)), ifd0.first(0x010F).flatMap(tiff.string))
+        }
+        guard let firstDirectory else { return .tiff }
+        if firstDirectory.tags.contains(0xC612) { return .dng }
         let byExtension = ext.flatMap { MediaFormat(rawValue: $0) }.flatMap { $0.mediaType == .raw ? $0 : nil }
-        guard directory.has(tag: 0x014A) || byExtension != nil else { return .tiff }
-        let make = directory.make?.uppercased() ?? ""
+        guard firstDirectory.tags.contains(0x014A) || byExtension != nil else { return .tiff }
+        let make = firstDirectory.make?.uppercased() ?? ""
         if make.hasPrefix("NIKON") { return ext == "nrw" ? .nrw : .nef }
         if make.hasPrefix("SONY") { return ext == "sr2" ? .sr2 : .arw }
         if make.hasPrefix("PENTAX") || make.hasPrefix("RICOH") { return .pef }
@@ -182,11 +187,6 @@ struct ByteView {
         return String(decoding: bytes[offset..<offset + length], as: UTF8.self)
     }
 
-    func uint16(at offset: Int, bigEndian: Bool) -> UInt16 {
-        let a = UInt16(self[offset]), b = UInt16(self[offset + 1])
-        return bigEndian ? a << 8 | b : b << 8 | a
-    }
-
     func uint32(at offset: Int, bigEndian: Bool) -> UInt32 {
         let a = UInt32(self[offset]), b = UInt32(self[offset + 1]), c = UInt32(self[offset + 2]), d = UInt32(self[offset + 3])
         return bigEndian ? a << 24 | b << 16 | c << 8 | d : d << 24 | c << 16 | b << 8 | a
@@ -194,38 +194,4 @@ struct ByteView {
 
     func uint32LE(at offset: Int) -> UInt32 { uint32(at: offset, bigEndian: false) }
     func uint32BE(at offset: Int) -> UInt32 { uint32(at: offset, bigEndian: true) }
-}
-
-/// A TIFF file's first directory, read from its head: which tags it has, and its Make.
-struct TIFFDirectory {
-    private let view: ByteView
-    private let bigEndian: Bool
-    private let entries: Range<Int>
-    private let start: Int
-
-    init?(_ view: ByteView) {
-        self.view = view
-        bigEndian = view.starts("MM")
-        let offset = Int(view.uint32(at: 4, bigEndian: bigEndian))
-        let count = Int(view.uint16(at: offset, bigEndian: bigEndian))
-        guard offset >= 8, count > 0, count < 1000, offset + 2 + 12 * count <= view.count else { return nil }
-        start = offset + 2
-        entries = 0..<count
-    }
-
-    func has(tag: UInt16) -> Bool { entry(tag) != nil }
-
-    /// The ASCII Make (tag 0x010F), NUL-terminated, when it lies within the head.
-    var make: String? {
-        guard let at = entry(0x010F) else { return nil }
-        let count = Int(view.uint32(at: at + 4, bigEndian: bigEndian))
-        let valueOffset = count <= 4 ? at + 8 : Int(view.uint32(at: at + 8, bigEndian: bigEndian))
-        guard count > 0, count < 256, valueOffset + count <= view.count else { return nil }
-        let text = view.string(at: valueOffset, length: count)
-        return String(text.prefix { $0 != "\0" })
-    }
-
-    private func entry(_ tag: UInt16) -> Int? {
-        entries.lazy.map { start + 12 * $0 }.first { view.uint16(at: $0, bigEndian: bigEndian) == tag }
-    }
 }

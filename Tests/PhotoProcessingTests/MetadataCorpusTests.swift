@@ -1,0 +1,199 @@
+import Foundation
+import PhotomillCore
+import Testing
+@testable import PhotoProcessing
+
+/// `MetadataReader` on ../shared/corpus against what exiftool reports there (the
+/// manifests), called as `PhotoProcessor` calls it; and on hostile variants of those files.
+@Suite(.enabled(if: MetadataCorpus.isAvailable, MetadataCorpus.skipMessage))
+struct MetadataCorpusTests {
+    /// photos/: the fields of manifest.json, with CorpusTests' rules.
+    @Test func photosAgreeWithExiftool() throws {
+        let manifest = try MetadataCorpus.manifest("manifest.json")
+        var tally = Tally()
+        for file in manifest.files where file.kind != "broken" {
+            let metadata = try #require(try MetadataCorpus.metadata(of: file.path), "\(file.path)")
+            for (field, expected) in file.exiftool where MetadataCorpus.fields.contains(field) {
+                tally.compare(file.path, field, expected, MetadataCorpus.value(field, of: metadata))
+            }
+        }
+        print("metadata, photos: \(tally.summary)")
+        #expect(tally.compared == 348)
+        #expect(tally.rate >= 0.99, "\(tally.summary)")
+    }
+
+    /// formats/: the RAW and HEIC files; exiftool's invalid values (0000 dates, 0,0 GPS)
+    /// are not compared.
+    @Test func rawAndHEICAgreeWithExiftool() throws {
+        let manifest = try MetadataCorpus.manifest("manifest-formats.json")
+        var tally = Tally()
+        let fields = ["Make", "Model", "LensModel", "DateTimeOriginal", "OffsetTimeOriginal", "Orientation",
+                      "GPSLatitude", "GPSLongitude", "FNumber", "ExposureTime", "ISO", "FocalLength", "ImageSize"]
+        var files = 0
+        for file in manifest.files {
+            guard let metadata = try MetadataCorpus.metadata(of: file.path),
+                  metadata.mediaType == .raw || file.path.lowercased().hasSuffix(".heic") else { continue }
+            files += 1
+            for field in fields {
+                guard let expected = file.exiftool[field] else { continue }
+                if case .text(let text) = expected, text.hasPrefix("0000") { continue }
+                if field.hasPrefix("GPS"), case .number(0) = file.exiftool["GPSLatitude"], case .number(0) = file.exiftool["GPSLongitude"] { continue }
+                tally.compare(file.path, field, expected, MetadataCorpus.value(field, of: metadata))
+            }
+        }
+        print("metadata, RAW and HEIC: \(tally.summary)")
+        #expect(files == 8)
+        #expect(tally.rate >= 0.99, "\(tally.summary)")
+    }
+
+    /// Seeded truncations and bit flips of every corpus file, read as what the original
+    /// was: the reader returns (no crash, no hang) and keeps the media type.
+    @Test func hostileBytesNeverCrash() throws {
+        var generator = SplitMix64(seed: 0x6D65_7461)
+        let folders = ["photos", "formats"].map { MetadataCorpus.root.appendingPathComponent($0) }
+        for folder in folders {
+            for name in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() {
+                let original = [UInt8](try Data(contentsOf: folder.appendingPathComponent(name)))
+                guard let format = MediaFormat(sniffing: Array(original.prefix(MediaFormat.headLength)),
+                                               fileExtension: (name as NSString).pathExtension),
+                      format.mediaType != .video else { continue }
+                for round in 0..<48 {
+                    var bytes = original
+                    if round % 2 == 0 {
+                        bytes.removeSubrange(generator.int(in: 0...bytes.count)...)
+                    } else {
+                        // Flips among the first 64 KiB, where the structures are.
+                        let span = min(bytes.count, 65536)
+                        for _ in 0..<generator.int(in: 1...32) where span > 0 {
+                            bytes[generator.int(in: 0...span - 1)] ^= UInt8(truncatingIfNeeded: generator.next() | 1)
+                        }
+                    }
+                    let metadata = bytes.withUnsafeBytes {
+                        MetadataReader.read(fileBytes: $0, format: format, vipsHeader: nil)
+                    }
+                    #expect(metadata.mediaType == format.mediaType, "\(name) round \(round)")
+                }
+            }
+        }
+    }
+
+    /// Counts agreements and lists the values that differ.
+    struct Tally {
+        var compared = 0, agreed = 0
+        var misses: [String] = []
+
+        mutating func compare(_ file: String, _ field: String, _ expected: MetadataCorpus.ExifValue, _ ours: Any?) {
+            compared += 1
+            if MetadataCorpus.agrees(field, exiftool: expected, ours: ours) { agreed += 1 }
+            else { misses.append("\(file) \(field): exiftool \(expected), ours \(ours.map { "\($0)" } ?? "absent")") }
+        }
+
+        var rate: Double { compared == 0 ? 0 : Double(agreed) / Double(compared) }
+        var summary: String { "\(agreed)/\(compared) agree; differing: \(misses)" }
+    }
+}
+
+/// ../shared/corpus and how the tests read it.
+enum MetadataCorpus {
+    static let root: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("shared/corpus")
+
+    static var isAvailable: Bool {
+        FileManager.default.fileExists(atPath: root.appendingPathComponent("manifest.json").path)
+    }
+
+    static let skipMessage: Comment = "../shared/corpus is absent (a fresh clone): corpus metadata tests skipped"
+
+    struct Manifest: Decodable {
+        struct File: Decodable {
+            let path: String
+            let kind: String?
+            let exiftool: [String: ExifValue]
+        }
+        let files: [File]
+    }
+
+    enum ExifValue: Decodable, CustomStringConvertible {
+        case number(Double), text(String)
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let number = try? container.decode(Double.self) { self = .number(number) }
+            else { self = .text(try container.decode(String.self)) }
+        }
+        var description: String {
+            switch self {
+            case .number(let value): "\(value)"
+            case .text(let value): value
+            }
+        }
+    }
+
+    static func manifest(_ name: String) throws -> Manifest {
+        try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: root.appendingPathComponent(name)))
+    }
+
+    /// As `PhotoProcessor` does it: the format by content, the libvips header (none for
+    /// RAW, which libvips does not open), then the reader. Nil for files that are not media.
+    static func metadata(of path: String) throws -> PhotoMetadata? {
+        let url = root.appendingPathComponent(path)
+        let data = try Data(contentsOf: url)
+        return data.withUnsafeBytes { bytes -> PhotoMetadata? in
+            guard let format = MediaFormat(sniffing: Array(bytes.prefix(MediaFormat.headLength)),
+                                           fileExtension: url.pathExtension),
+                  format.mediaType != .video else { return nil }
+            var header: (width: Int, height: Int, exifBlob: [UInt8]?)?
+            if format.mediaType == .photo, let image = try? VipsImageRef.header(of: bytes) {
+                header = (image.width, image.height, format == .jpeg ? nil : image.blob("exif-data"))
+            }
+            return MetadataReader.read(fileBytes: bytes, format: format, vipsHeader: header)
+        }
+    }
+
+    /// The exiftool fields photomill reports.
+    static let fields: Set<String> = [
+        "DateTimeOriginal", "OffsetTimeOriginal", "Make", "Model", "LensModel", "Orientation", "GPSLatitude",
+        "GPSLongitude", "FNumber", "ExposureTime", "ISO", "FocalLength", "ImageWidth", "ImageHeight", "ImageSize",
+    ]
+
+    /// Our value for one of `fields`; nil when we have none.
+    static func value(_ field: String, of metadata: PhotoMetadata) -> Any? {
+        switch field {
+        case "DateTimeOriginal": metadata.dateTaken
+        case "OffsetTimeOriginal": metadata.dateTaken.flatMap { $0.count > 19 ? String($0.dropFirst(19)) : nil }
+        case "Make": metadata.cameraMake
+        case "Model": metadata.cameraModel
+        case "LensModel": metadata.lensModel
+        case "Orientation": metadata.orientation
+        case "GPSLatitude": metadata.gpsLatitude
+        case "GPSLongitude": metadata.gpsLongitude
+        case "FNumber": metadata.aperture
+        case "ExposureTime": metadata.shutterSpeed
+        case "ISO": metadata.iso
+        case "FocalLength": metadata.focalLength
+        case "ImageWidth": metadata.pixelWidth
+        case "ImageHeight": metadata.pixelHeight
+        case "ImageSize": metadata.pixelWidth.flatMap { w in metadata.pixelHeight.map { "\(w) \($0)" } }
+        default: nil
+        }
+    }
+
+    /// IntegrationTests' CorpusTests.agrees: GPS within 1e-5°, numbers within 0.5 %, dates
+    /// to the second, strings exactly; exiftool's Orientation 1 matches an absent tag.
+    static func agrees(_ field: String, exiftool: ExifValue, ours: Any?) -> Bool {
+        switch exiftool {
+        case .text(let expected):
+            guard let ours = ours as? String else { return false }
+            if field == "DateTimeOriginal" {
+                let date = expected.prefix(10).replacingOccurrences(of: ":", with: "-")
+                return ours.prefix(19) == (date + "T" + expected.dropFirst(11)).prefix(19)
+            }
+            return ours == expected.trimmingCharacters(in: .whitespaces)
+        case .number(let expected):
+            if field == "Orientation" && expected == 1 && ours == nil { return true }
+            guard let number = (ours as? Int).map(Double.init) ?? (ours as? Double) else { return false }
+            if field.hasPrefix("GPS") { return abs(number - expected) <= 1e-5 }
+            return abs(number - expected) <= abs(expected) * 0.005
+        }
+    }
+}
