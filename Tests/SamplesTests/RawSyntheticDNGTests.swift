@@ -161,6 +161,28 @@ final class RawSyntheticDNGTests {
         #expect(try decode(url, longestSide: 256, pixelLimit: 2_000_000).get().width == 256)
     }
 
+    @Test("A DNG in an encoding LibRaw lacks is an unsupported format",
+          .enabled(if: toolsInstalled, "exiftool or libraw-bin is not installed"))
+    func unsupportedCompression() throws {
+        // The raw IFD (IFD0, without a preview) relabelled as JPEG XL, compression 52546.
+        let url = try write(SyntheticDNG(width: 640, height: 480), "jxl.dng")
+        var bytes = try Data(contentsOf: url)
+        let entries = Int(bytes[8]) | Int(bytes[9]) << 8
+        let compression = try #require((0..<entries).map { 10 + 12 * $0 }.first { bytes[$0] == 0x03 && bytes[$0 + 1] == 0x01 })
+        bytes[compression + 8] = UInt8(52546 & 0xFF)
+        bytes[compression + 9] = UInt8(52546 >> 8)
+        try bytes.write(to: url)
+        let identify = try SampleTestTools.run("raw-identify", [url.path])
+        #expect(identify.stderr.contains("Unsupported file format"), "raw-identify: \(identify.stderr)")
+        let tag = try SampleTestTools.run("exiftool", ["-s3", "-n", "-Compression", url.path])
+        #expect(String(decoding: tag.stdout, as: UTF8.self) == "52546\n")
+
+        let error = try #require(try decode(url, longestSide: 256).failure)
+        #expect(error.errorClass == .unsupportedFormat)
+        #expect(error.message.hasPrefix("synthetic.dng: LibRaw "))
+        #expect(error.message.contains("cannot decode this DNG 1.4.0.0"))
+    }
+
     @Test("An empty file is not an image")
     func emptyFile() {
         #expect(decode(Data(), longestSide: 256).failure == ProcessingError(.notAnImage, "synthetic.dng: the file is empty"))

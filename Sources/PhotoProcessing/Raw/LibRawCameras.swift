@@ -4,7 +4,8 @@ import Foundation
 /// The cameras this LibRaw lists as supported (`libraw_cameraList`), to tell a camera it
 /// does not know from a file it cannot read (`RawDecoder.openFailure`).
 enum LibRawCameras {
-    static let version = String(cString: libraw_version())
+    /// "0.20.2" (LibRaw says "0.20.2-Release").
+    static let version = String(cString: libraw_version()).replacingOccurrences(of: "-Release", with: "")
 
     /// Each entry's names, lowercased, with the make on every one: the list spells an
     /// entry "Canon EOS 350D / Digital Rebel XT / Kiss Digital N", the aliases without

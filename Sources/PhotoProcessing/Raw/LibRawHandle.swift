@@ -56,6 +56,12 @@ final class LibRawHandle {
         return (text(raw.pointee.idata.make), text(raw.pointee.idata.model))
     }
 
+    /// The DNG version ("1.4.0.0") when the file is a DNG, also after opening failed.
+    var dngVersion: String? {
+        let version = raw.pointee.idata.dng_version
+        return version == 0 ? nil : (0..<4).map { String(version >> (24 - 8 * $0) & 0xFF) }.joined(separator: ".")
+    }
+
     /// The embedded preview LibRaw chose (0.20 exposes one: the largest it found), read
     /// into LibRaw's memory. Valid until the handle is reopened, recycled or closed.
     func unpackPreview() throws(LibRawError) -> RawPreview {

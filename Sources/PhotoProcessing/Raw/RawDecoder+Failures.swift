@@ -4,11 +4,15 @@ extension RawDecoder {
     /// Why LibRaw could not open the file.
     ///
     /// LibRaw answers "unsupported file format" both for a camera it does not know and
-    /// for a file whose headers are too damaged to find the raw image in, so the
-    /// camera it read decides: one on LibRaw's own list means the file is damaged
-    /// (`corrupt`); one it does not list, `unsupported-format` (a newer LibRaw may read
-    /// it). No camera at all means the header itself is damaged: photomill only hands
-    /// LibRaw files whose signature is a RAW format LibRaw knows.
+    /// for a file whose headers are too damaged to find the raw image in, so what it read
+    /// decides:
+    /// - no make or no model: the header itself is damaged (`corrupt`) — photomill only
+    ///   hands LibRaw files whose signature is a RAW format LibRaw knows;
+    /// - a DNG: LibRaw reads DNGs whatever the camera, so most likely the DNG is encoded
+    ///   in a way this LibRaw cannot decode (`unsupported-format`: JPEG XL, DNG 1.7's
+    ///   compression 52546, is one) — though a damaged header gets the same answer;
+    /// - a camera on LibRaw's own list: the file is damaged (`corrupt`);
+    /// - one it does not list: `unsupported-format` (a newer LibRaw may read it).
     static func openFailure(_ error: LibRawError, handle: LibRawHandle?, path: String) -> ProcessingError {
         if error.isTooBig {
             return ProcessingError(.tooLarge, "\(path): LibRaw refuses the RAW as too large (\(error.reason))")
@@ -16,8 +20,11 @@ extension RawDecoder {
         guard error.isUnsupported else {
             return ProcessingError(.corrupt, "\(path): the RAW's header is damaged (LibRaw: \(error.reason))")
         }
-        guard let camera = handle?.camera, !camera.make.isEmpty else {
+        guard let handle, case let camera = handle.camera, !camera.make.isEmpty, !camera.model.isEmpty else {
             return ProcessingError(.corrupt, "\(path): LibRaw finds no camera in the RAW's header (\(error.reason))")
+        }
+        if let version = handle.dngVersion {
+            return ProcessingError(.unsupportedFormat, "\(path): LibRaw \(LibRawCameras.version) cannot decode this DNG \(version): an encoding it lacks, or a damaged header (\(error.reason))")
         }
         let name = "\(camera.make) \(camera.model)"
         if LibRawCameras.lists(make: camera.make, model: camera.model) {
