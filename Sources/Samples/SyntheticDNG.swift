@@ -1,0 +1,161 @@
+import Foundation
+import PhotoProcessing
+
+/// A camera RAW of any size that we make ourselves: an uncompressed 16-bit Bayer (RGGB)
+/// DNG 1.4, optionally with an embedded JPEG preview.
+///
+/// photomill has no large RAW file to test and measure with (the corpus's RAWs from
+/// exiftool have their image data stripped), and LibRaw decodes any well-formed DNG
+/// whatever the camera, so this is the RAW the decoder's tests and its memory
+/// measurement use.
+///
+/// The picture is four flat quadrants *as the sensor saw them* — top left red, top right
+/// green, bottom left blue, bottom right white (`Quadrant`) — so that a decoded picture
+/// shows whether orientation and colours were applied: each of the eight orientations
+/// puts a different colour in the top-left corner or a different one beside it.
+public struct SyntheticDNG: Sendable {
+    /// Stored (sensor) size in pixels; both even, so every quadrant holds whole 2×2
+    /// Bayer cells.
+    public var width: Int
+    public var height: Int
+    /// The EXIF orientation in IFD0 (1…8): how the stored picture is to be turned for
+    /// display.
+    public var orientation: Int
+    /// The longest side of the embedded preview (the same picture, stored unrotated as
+    /// cameras do), or nil for a DNG without one.
+    public var previewLongestSide: Int?
+    /// An EXIF Orientation inside the preview JPEG itself, or nil for a JPEG without
+    /// EXIF: lets tests give the preview an orientation that disagrees with the RAW's.
+    public var previewExifOrientation: Int?
+    public var make = "Photomill"
+    public var model = "Synthetic RGGB"
+
+    public init(width: Int, height: Int, orientation: Int = 1, previewLongestSide: Int? = nil,
+                previewExifOrientation: Int? = nil) {
+        self.width = width
+        self.height = height
+        self.orientation = orientation
+        self.previewLongestSide = previewLongestSide
+        self.previewExifOrientation = previewExifOrientation
+    }
+
+    /// The preview's stored size: the sensor's aspect, `previewLongestSide` on the long side.
+    public var previewSize: (width: Int, height: Int)? {
+        guard let side = previewLongestSide else { return nil }
+        let scale = Double(side) / Double(max(width, height))
+        return (max(2, Int((Double(width) * scale).rounded())), max(2, Int((Double(height) * scale).rounded())))
+    }
+
+    /// Writes the file, streaming the raw rows so that a 45-megapixel DNG (90 MB of
+    /// samples) never exists in memory at once.
+    public func write(to url: URL) throws(SampleError) {
+        guard width >= 64, height >= 64, width % 2 == 0, height % 2 == 0 else {
+            throw SampleError(file: url.path, message: "\(width)×\(height): a synthetic DNG needs even sides of at least 64 pixels")
+        }
+        guard (1...8).contains(orientation) else {
+            throw SampleError(file: url.path, message: "orientation \(orientation) is not 1…8")
+        }
+        let rawBytes = width * height * 2
+        let preview: [UInt8]?
+        do {
+            preview = try previewJPEG()
+        } catch {
+            throw SampleError(file: url.path, message: "cannot encode the preview: \(error.message)")
+        }
+        let head = try header(previewBytes: preview, rawBytes: rawBytes, file: url.path)
+
+        guard FileManager.default.createFile(atPath: url.path, contents: nil),
+              let handle = try? FileHandle(forWritingTo: url) else {
+            throw SampleError(file: url.path, message: "cannot create the file")
+        }
+        do {
+            defer { try? handle.close() }
+            try handle.write(contentsOf: head)
+            try writeRawRows(to: handle)
+        } catch {
+            throw SampleError(file: url.path, message: "cannot write: \(error.localizedDescription)")
+        }
+    }
+
+    /// The 16-bit CFA samples, row after row, little-endian, written 64 rows at a time.
+    private func writeRawRows(to handle: FileHandle) throws {
+        let rows = (0..<4).map { bayerRow(parity: $0 % 2, lowerHalf: $0 >= 2) }
+        var chunk = [UInt8]()
+        chunk.reserveCapacity(width * 2 * 64)
+        for y in 0..<height {
+            chunk.append(contentsOf: rows[(y % 2) + (y >= height / 2 ? 2 : 0)])
+            if chunk.count >= width * 2 * 64 || y == height - 1 {
+                try handle.write(contentsOf: chunk)
+                chunk.removeAll(keepingCapacity: true)
+            }
+        }
+    }
+
+    /// One sensor row: RGGB sites (R G on even rows, G B on odd ones) taking the
+    /// channel of their quadrant's colour.
+    private func bayerRow(parity: Int, lowerHalf: Bool) -> [UInt8] {
+        let left: Quadrant = lowerHalf ? .bottomLeft : .topLeft
+        let right: Quadrant = lowerHalf ? .bottomRight : .topRight
+        var row = [UInt8]()
+        row.reserveCapacity(width * 2)
+        for x in 0..<width {
+            let colour = (x < width / 2 ? left : right).linear
+            let channel = parity == 0 ? (x % 2 == 0 ? 0 : 1) : (x % 2 == 0 ? 1 : 2)
+            let sample = UInt16((colour[channel] * 65535).rounded())
+            row.append(UInt8(sample & 0xFF))
+            row.append(UInt8(sample >> 8))
+        }
+        return row
+    }
+
+    /// The preview as a baseline JPEG: the quadrants in their sRGB colours, stored
+    /// unrotated, with an EXIF block only when `previewExifOrientation` asks for one.
+    private func previewJPEG() throws(VipsError) -> [UInt8]? {
+        guard let size = previewSize else { return nil }
+        let rowBytes = size.width * 3
+        var pixels = [UInt8]()
+        pixels.reserveCapacity(rowBytes * size.height)
+        for lowerHalf in [false, true] {
+            var row = [UInt8]()
+            row.reserveCapacity(rowBytes)
+            for x in 0..<size.width {
+                let quadrant: Quadrant = x < size.width / 2 ? (lowerHalf ? .bottomLeft : .topLeft)
+                                                            : (lowerHalf ? .bottomRight : .topRight)
+                row.append(contentsOf: quadrant.sRGB)
+            }
+            let rows = lowerHalf ? size.height - size.height / 2 : size.height / 2
+            for _ in 0..<rows { pixels.append(contentsOf: row) }
+        }
+        let jpeg = try ImageEncoder.jpeg(RGBImage(width: size.width, height: size.height, pixels: pixels), quality: 90)
+        guard let previewExifOrientation else { return jpeg }
+        var fields = ExifFields()
+        fields.orientation = previewExifOrientation
+        return ExifWriter.insert(ExifWriter.payload(fields), intoJPEG: jpeg)
+    }
+}
+
+extension SyntheticDNG {
+    /// The four flat quadrants of the stored picture.
+    public enum Quadrant: CaseIterable, Sendable {
+        case topLeft, topRight, bottomLeft, bottomRight
+
+        /// Linear camera RGB (0…1). The DNG's colour matrix makes camera RGB linear sRGB,
+        /// so these are also linear sRGB; none reaches 1, so nothing clips.
+        public var linear: [Double] {
+            switch self {
+            case .topLeft: [0.80, 0.03, 0.03]       // red
+            case .topRight: [0.03, 0.80, 0.03]      // green
+            case .bottomLeft: [0.03, 0.03, 0.80]    // blue
+            case .bottomRight: [0.85, 0.85, 0.85]   // white
+            }
+        }
+
+        /// `linear` through the sRGB transfer curve, in 8 bits: the preview's colour.
+        public var sRGB: [UInt8] {
+            linear.map { value in
+                let encoded = value <= 0.0031308 ? 12.92 * value : 1.055 * pow(value, 1 / 2.4) - 0.055
+                return UInt8((encoded * 255).rounded())
+            }
+        }
+    }
+}
