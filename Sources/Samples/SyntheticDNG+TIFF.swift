@@ -64,15 +64,17 @@ extension SyntheticDNG {
         ]
     }
 
-    /// The preview in IFD0: a baseline JPEG (TIFF compression 7) of 8-bit YCbCr.
+    /// The preview in IFD0: a baseline JPEG (TIFF compression 7) of 8-bit YCbCr, or
+    /// uncompressed 8-bit RGB.
     private func previewEntries(size: (width: Int, height: Int), offset: Int, length: Int, rawIFD: Int) -> [TIFFEntry] {
-        [
+        let jpeg = previewEncoding == .jpeg
+        return [
             .long(254, [1]),                                   // NewSubfileType: reduced-resolution preview
             .long(256, [UInt32(size.width)]),
             .long(257, [UInt32(size.height)]),
             .short(258, [8, 8, 8]),
-            .short(259, [7]),                                  // Compression: JPEG
-            .short(262, [6]),                                  // PhotometricInterpretation: YCbCr
+            .short(259, [jpeg ? 7 : 1]),                       // Compression: JPEG or none
+            .short(262, [jpeg ? 6 : 2]),                       // PhotometricInterpretation: YCbCr or RGB
             .long(273, [UInt32(offset)]),
             .short(277, [3]),
             .long(278, [UInt32(size.height)]),

@@ -2,7 +2,7 @@ import Foundation
 import PhotoProcessing
 
 /// A camera RAW of any size that we make ourselves: an uncompressed 16-bit Bayer (RGGB)
-/// DNG 1.4, optionally with an embedded JPEG preview.
+/// DNG 1.4, optionally with an embedded preview (JPEG, or uncompressed RGB).
 ///
 /// photomill has no large RAW file to test and measure with (the corpus's RAWs from
 /// exiftool have their image data stripped), and LibRaw decodes any well-formed DNG
@@ -24,6 +24,9 @@ public struct SyntheticDNG: Sendable {
     /// The longest side of the embedded preview (the same picture, stored unrotated as
     /// cameras do), or nil for a DNG without one.
     public var previewLongestSide: Int?
+    /// How the preview is stored: a JPEG, as nearly every camera does, or 8-bit RGB
+    /// pixels, which LibRaw hands over as a bitmap.
+    public var previewEncoding: PreviewEncoding
     /// An EXIF Orientation inside the preview JPEG itself, or nil for a JPEG without
     /// EXIF: lets tests give the preview an orientation that disagrees with the RAW's.
     public var previewExifOrientation: Int?
@@ -31,12 +34,18 @@ public struct SyntheticDNG: Sendable {
     public var model = "Synthetic RGGB"
 
     public init(width: Int, height: Int, orientation: Int = 1, previewLongestSide: Int? = nil,
-                previewExifOrientation: Int? = nil) {
+                previewEncoding: PreviewEncoding = .jpeg, previewExifOrientation: Int? = nil) {
         self.width = width
         self.height = height
         self.orientation = orientation
         self.previewLongestSide = previewLongestSide
+        self.previewEncoding = previewEncoding
         self.previewExifOrientation = previewExifOrientation
+    }
+
+    public enum PreviewEncoding: Sendable {
+        case jpeg
+        case uncompressedRGB
     }
 
     /// The preview's stored size: the sensor's aspect, `previewLongestSide` on the long side.
@@ -58,7 +67,7 @@ public struct SyntheticDNG: Sendable {
         let rawBytes = width * height * 2
         let preview: [UInt8]?
         do {
-            preview = try previewJPEG()
+            preview = try previewBytes()
         } catch {
             throw SampleError(file: url.path, message: "cannot encode the preview: \(error.message)")
         }
@@ -108,9 +117,10 @@ public struct SyntheticDNG: Sendable {
         return row
     }
 
-    /// The preview as a baseline JPEG: the quadrants in their sRGB colours, stored
-    /// unrotated, with an EXIF block only when `previewExifOrientation` asks for one.
-    private func previewJPEG() throws(VipsError) -> [UInt8]? {
+    /// The preview's bytes: the quadrants in their sRGB colours, stored unrotated, as a
+    /// baseline JPEG (with an EXIF block only when `previewExifOrientation` asks for
+    /// one) or as packed RGB.
+    private func previewBytes() throws(VipsError) -> [UInt8]? {
         guard let size = previewSize else { return nil }
         let rowBytes = size.width * 3
         var pixels = [UInt8]()
@@ -126,6 +136,7 @@ public struct SyntheticDNG: Sendable {
             let rows = lowerHalf ? size.height - size.height / 2 : size.height / 2
             for _ in 0..<rows { pixels.append(contentsOf: row) }
         }
+        guard previewEncoding == .jpeg else { return pixels }
         let jpeg = try ImageEncoder.jpeg(RGBImage(width: size.width, height: size.height, pixels: pixels), quality: 90)
         guard let previewExifOrientation else { return jpeg }
         var fields = ExifFields()

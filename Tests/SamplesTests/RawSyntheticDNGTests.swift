@@ -102,17 +102,69 @@ final class RawSyntheticDNGTests {
 
     // MARK: The decoder
 
-    @Test("Every orientation comes out upright, from the preview and from the samples", arguments: 1...8)
+    /// dcraw_emu's half-size rendering of the file at `url`, as the colour names of its
+    /// corners: what LibRaw's own tool makes of the sensor data and the orientation.
+    private func dcrawCorners(_ url: URL) throws -> [String] {
+        let run = try SampleTestTools.run("dcraw_emu", ["-w", "-h", url.path])
+        try #require(run.status == 0, "dcraw_emu: \(run.stderr)")
+        let ppm = try image(atPath: url.path + ".ppm")
+        return corners(of: ppm.pixels, width: ppm.width, height: ppm.height)
+    }
+
+    /// An image file a command-line tool wrote, as 8-bit pixels.
+    private func image(atPath path: String) throws -> (width: Int, height: Int, bands: Int, pixels: [UInt8]) {
+        try Data(contentsOf: URL(fileURLWithPath: path)).withUnsafeBytes { buffer in
+            let image = try VipsImageRef.header(of: buffer)
+            return (image.width, image.height, image.bands, try image.pixels())
+        }
+    }
+
+    @Test("Every orientation comes out upright, from the preview and from the samples, as dcraw_emu turns it",
+          .enabled(if: toolsInstalled, "libraw-bin is not installed"), arguments: 1...8)
     func everyOrientationIsUpright(orientation: Int) throws {
         let turned = orientation >= 5
         for preview in [320, nil] {
             let url = try write(SyntheticDNG(width: 640, height: 480, orientation: orientation, previewLongestSide: preview),
                                 "o\(orientation).dng")
+            // LibRaw's own tool agrees with the table worked out by hand.
+            #expect(try dcrawCorners(url) == Self.uprightCorners[orientation], "dcraw_emu, orientation \(orientation)")
             let picture = try decode(url, longestSide: 256).get()
             #expect((picture.width, picture.height) == (turned ? (192, 256) : (256, 192)))
             #expect(try corners(of: picture) == Self.uprightCorners[orientation],
                     "orientation \(orientation), \(preview == nil ? "rendered" : "preview")")
         }
+    }
+
+    @Test("A bitmap preview (uncompressed RGB) is used as a JPEG one is: simple_dcraw's extraction, shrunk and turned by vips",
+          .enabled(if: toolsInstalled && SampleTestTools.path(of: "simple_dcraw") != nil && SampleTestTools.path(of: "vips") != nil,
+                   "libraw-bin or libvips-tools is not installed"))
+    func bitmapPreview() throws {
+        let url = try write(SyntheticDNG(width: 640, height: 480, orientation: 6, previewLongestSide: 320,
+                                         previewEncoding: .uncompressedRGB), "bitmap.dng")
+        #expect(try SampleTestTools.run("exiftool", ["-s3", "-Validate", url.path]).stdout == Data("OK\n".utf8))
+        let identify = String(decoding: try SampleTestTools.run("raw-identify", ["-v", url.path]).stdout, as: UTF8.self)
+        for line in ["Thumb size:   320 x 240", "Image flip: 6"] {
+            #expect(identify.contains(line), "raw-identify -v lacks \"\(line)\"")
+        }
+        // LibRaw's simple_dcraw -e writes a bitmap thumbnail as a PPM (a JPEG one as
+        // .thumb.jpg), as stored: unturned. vips shrinks it and turns it (flip 6: d90).
+        #expect(try SampleTestTools.run("simple_dcraw", ["-e", url.path]).status == 0)
+        let extracted = url.path + ".thumb.ppm"
+        try #require(FileManager.default.fileExists(atPath: extracted), "simple_dcraw extracted no bitmap thumbnail")
+        let shrunk = directory.appendingPathComponent("bitmap-256.png").path
+        let turned = directory.appendingPathComponent("bitmap-turned.png").path
+        #expect(try SampleTestTools.run("vips", ["thumbnail", extracted, shrunk, "256"]).status == 0)
+        #expect(try SampleTestTools.run("vips", ["rot", shrunk, turned, "d90"]).status == 0)
+        let reference = try image(atPath: turned)
+
+        // The last quarter of the samples cut off, so that only the preview can give a picture.
+        let whole = try Data(contentsOf: url)
+        let picture = try decode(whole.prefix(whole.count - 640 * 480 / 2), longestSide: 256).get()
+        try #require((picture.width, picture.height, picture.bands) == (reference.width, reference.height, reference.bands))
+        let pixels = try picture.pixels()
+        let difference = Double(zip(pixels, reference.pixels).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }) / Double(pixels.count)
+        #expect(difference < 1, "mean absolute difference \(difference) from simple_dcraw + vips")
+        #expect(corners(of: pixels, width: picture.width, height: picture.height) == Self.uprightCorners[6])
     }
 
     @Test("The RAW's orientation wins over the preview JPEG's own EXIF",
@@ -131,10 +183,13 @@ final class RawSyntheticDNGTests {
         #expect(try corners(of: picture) == Self.uprightCorners[6])
     }
 
-    @Test("The preview is used only when it is large enough; damaged samples fail, and say so")
+    @Test("The preview is used only when it is large enough; damaged samples fail, and say so as dcraw_emu does",
+          .enabled(if: toolsInstalled, "libraw-bin is not installed"))
     func previewOrSamples() throws {
         let url = try write(SyntheticDNG(width: 1024, height: 768, previewLongestSide: 320), "preview.dng")
         let whole = try Data(contentsOf: url)
+        let identify = String(decoding: try SampleTestTools.run("raw-identify", ["-v", url.path]).stdout, as: UTF8.self)
+        #expect(identify.contains("Thumb size:   320 x 240"), "raw-identify -v: \(identify)")
 
         // Larger than the preview: the half-size rendering (512×384), shrunk.
         let rendered = try decode(whole, longestSide: 400).get()
@@ -146,15 +201,24 @@ final class RawSyntheticDNGTests {
         #expect((fromPreview.width, fromPreview.height) == (256, 192))
         #expect(try corners(of: fromPreview) == Self.uprightCorners[1])
 
-        // …a rendering does: LibRaw reports the short data, then fails with an I/O error.
+        // …a rendering does: LibRaw reports the short data, then fails with an I/O error,
+        // as dcraw_emu shows ("Unexpected end of file", then "Cannot unpack …").
+        let cutURL = directory.appendingPathComponent("cut.dng")
+        try cut.write(to: cutURL)
+        let dcraw = try SampleTestTools.run("dcraw_emu", ["-w", "-h", cutURL.path]).stderr
+        #expect(dcraw.contains("Unexpected end of file") && dcraw.contains("Input/output error"), "dcraw_emu: \(dcraw)")
         let error = try #require(decode(cut, longestSide: 400).failure)
         #expect(error.errorClass == .corrupt)
         #expect(error.message == "synthetic.dng: the RAW's image data is damaged (LibRaw: Input/output error: the data ends early; preview: only 320×240)")
     }
 
-    @Test("Over the pixel limit, the RAW is refused before anything is unpacked")
+    @Test("Over the pixel limit, the RAW is refused before anything is unpacked",
+          .enabled(if: toolsInstalled, "libraw-bin is not installed"))
     func pixelLimit() throws {
         let url = try write(SyntheticDNG(width: 2000, height: 1000, previewLongestSide: 300), "two-mp.dng")
+        let identify = String(decoding: try SampleTestTools.run("raw-identify", ["-v", url.path]).stdout, as: UTF8.self)
+        let fullSize = identify.split(separator: "\n").first { $0.hasPrefix("Full size:") }
+        #expect(fullSize?.split(separator: " ").suffix(3) == ["2000", "x", "1000"], "raw-identify -v: \(identify)")
         let refused = try #require(try decode(url, longestSide: 256, pixelLimit: 1_999_999).failure)
         #expect(refused.errorClass == .tooLarge)
         #expect(refused.message == "synthetic.dng: 2000×1000 is 2 megapixels, over the limit of 1")
