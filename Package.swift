@@ -139,7 +139,7 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             // ZeroMQ and MillProtocol: raw sockets that play an unlisted, plaintext or hostile worker.
-            dependencies: ["photomill", "ZeroMQ", "MillProtocol", .product(name: "SwiftProtobuf", package: "swift-protobuf")]),
+            dependencies: ["photomill", "ZeroMQ", "MillProtocol", "PhotomillCore", .product(name: "SwiftProtobuf", package: "swift-protobuf")]),
     ]
 )
 

@@ -10,8 +10,11 @@ public struct ExportRecord: Sendable, Hashable {
     public var md5: String
     public var sha256: String?
     public var metadata: PhotoMetadata?
+    /// Nil when there is no text (none found, or under the confidence floor).
     public var ocrText: String?
     public var thumbnail: Data?
+    /// The path of the other half of a Live Photo.
+    public var livePhoto: String?
 }
 
 extension Catalog {
@@ -22,7 +25,7 @@ extension Catalog {
             let filter = ids.map { "p.id IN (\($0.map(String.init).joined(separator: ",")))" } ?? "p.id > \(photoId)"
             let rows = try Row.fetchAll(db, sql: """
                 SELECT p.id, p.path, p.size, p.md5, p.sha256, m.*, m.photoId AS hasMetadata,
-                    o.text AS ocrText, th.jpeg AS thumbnail
+                    NULLIF(o.text, '') AS ocrText, th.jpeg AS thumbnail, \(Self.livePhotoPath) AS livePhoto
                 FROM photos p
                 LEFT JOIN metadata m ON m.photoId = p.id
                 LEFT JOIN ocr o ON o.photoId = p.id
@@ -34,7 +37,7 @@ extension Catalog {
                 ExportRecord(
                     photoId: row["id"], path: row["path"], size: row["size"], md5: row["md5"], sha256: row["sha256"],
                     metadata: row["hasMetadata"] == nil ? nil : PhotoMetadata(row: row),
-                    ocrText: row["ocrText"], thumbnail: row["thumbnail"])
+                    ocrText: row["ocrText"], thumbnail: row["thumbnail"], livePhoto: row["livePhoto"])
             }
         }
     }

@@ -4,8 +4,15 @@ import PhotomillCore
 
 /// What `photomill search` looks for; every criterion given must hold.
 public struct PhotoQuery: Sendable {
-    /// Words that must all appear in the OCR text (a word ending in `*` is a prefix).
+    /// Words that must all appear in the OCR text (a word ending in `*` is a prefix), or
+    /// all in the title, description and keywords (as parts of them, any case).
     public var words: [String] = []
+    /// Only files recognised as this (`photo`, `raw`, `video`).
+    public var mediaType: MediaType?
+    /// A keyword the photo carries (XMP `dc:subject`), whole, any case.
+    public var keyword: String?
+    /// At least this rating (XMP `xmp:Rating`, −1 rejected … 5).
+    public var minimumRating: Int?
     /// Part of "make model", case-insensitive.
     public var camera: String?
     /// Bounds on `dateTaken` (the camera's local time), compared on as many leading
@@ -29,6 +36,12 @@ public struct PhotoHit: Sendable, Hashable, Codable {
     /// The matching words in context, marked with [ ].
     public var snippet: String?
     public var distanceKm: Double?
+    public var mediaType: MediaType?
+    public var title: String?
+    public var keywords: [String]?
+    public var rating: Int?
+    /// The other half of a Live Photo: the video of a still, the still of a video.
+    public var livePhoto: String?
 
     init(row: Row) {
         path = row["path"]
@@ -40,6 +53,11 @@ public struct PhotoHit: Sendable, Hashable, Codable {
         gpsLongitude = row["gpsLongitude"]
         snippet = row["snippet"]
         distanceKm = row["distanceKm"]
+        mediaType = (row["mediaType"] as String?).flatMap(MediaType.init(rawValue:))
+        title = row["title"]
+        keywords = (row["keywords"] as String?).flatMap(PhotoMetadata.keywords(column:))
+        rating = row["rating"]
+        livePhoto = row["livePhoto"]
     }
 }
 
@@ -58,9 +76,27 @@ extension Catalog {
             var conditions: [String] = []
             var arguments: StatementArguments = []
             let text = !query.words.isEmpty
+            let fts = Self.ftsQuery(query.words)
             if text {
-                conditions.append("ocr_fts MATCH ?")
-                arguments += [Self.ftsQuery(query.words)]
+                // In the recognised text, or every word in the photo's own words.
+                let own = "lower(coalesce(m.title, '') || ' ' || coalesce(m.description, '') || ' ' || coalesce(m.keywords, ''))"
+                let words = query.words.map { $0.hasSuffix("*") && $0.count > 1 ? String($0.dropLast()) : $0 }
+                let everyWord = words.map { _ in "instr(\(own), lower(?)) > 0" }.joined(separator: " AND ")
+                conditions.append("(p.id IN (SELECT rowid FROM ocr_fts WHERE ocr_fts MATCH ?) OR (\(everyWord)))")
+                arguments += [fts]
+                for word in words { arguments += [word] }
+            }
+            if let mediaType = query.mediaType {
+                conditions.append("p.mediaType = ?")
+                arguments += [mediaType.rawValue]
+            }
+            if let keyword = query.keyword {
+                conditions.append("EXISTS (SELECT 1 FROM json_each(m.keywords) k WHERE lower(k.value) = lower(?))")
+                arguments += [keyword]
+            }
+            if let rating = query.minimumRating {
+                conditions.append("m.rating >= ?")
+                arguments += [rating]
             }
             if let camera = query.camera {
                 conditions.append("instr(lower(coalesce(m.cameraMake, '') || ' ' || coalesce(m.cameraModel, '')), lower(?)) > 0")
@@ -88,16 +124,19 @@ extension Catalog {
                     }
                 }
             }
-            let source = text ? "ocr_fts JOIN photos p ON p.id = ocr_fts.rowid" : "photos p"
-            let snippet = text ? "snippet(ocr_fts, 0, '[', ']', '…', 12)" : "NULL"
+            let matching = "FROM ocr_fts WHERE ocr_fts MATCH ? AND ocr_fts.rowid = p.id"
+            let snippet = text ? "(SELECT snippet(ocr_fts, 0, '[', ']', '…', 12) \(matching))" : "NULL"
+            let rank = text ? "(SELECT rank \(matching))" : "NULL"
             let sql = """
-                SELECT p.path, p.md5, m.dateTaken, m.cameraMake, m.cameraModel, m.gpsLatitude, m.gpsLongitude,
-                    \(snippet) AS snippet
-                FROM \(source) LEFT JOIN metadata m ON m.photoId = p.id
+                SELECT p.path, p.md5, p.mediaType, m.dateTaken, m.cameraMake, m.cameraModel, m.gpsLatitude, m.gpsLongitude,
+                    m.title, m.keywords, m.rating, \(Self.livePhotoPath) AS livePhoto,
+                    \(snippet) AS snippet, \(rank) AS textRank
+                FROM photos p LEFT JOIN metadata m ON m.photoId = p.id
                 \(conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "))
-                ORDER BY \(text ? "rank, " : "")p.path
+                ORDER BY textRank IS NULL, textRank, p.path
                 """
-            var hits = try Row.fetchAll(db, sql: sql, arguments: arguments).map(PhotoHit.init(row:))
+            let selected: StatementArguments = text ? [fts, fts] : []
+            var hits = try Row.fetchAll(db, sql: sql, arguments: selected + arguments).map(PhotoHit.init(row:))
             if let near = query.near {
                 hits = hits.compactMap { hit in
                     guard let latitude = hit.gpsLatitude, let longitude = hit.gpsLongitude else { return nil }
@@ -109,6 +148,15 @@ extension Catalog {
             return hits
         }
     }
+
+    /// The path of the other half of `p`'s Live Photo (the still and the video of one name
+    /// stem in one folder, linked by the scan), unless Apple's content identifiers of the
+    /// two say they are not one Live Photo. Needs `metadata m` of `p`.
+    static let livePhotoPath = """
+        (SELECT lp.path FROM photos lp LEFT JOIN metadata lm ON lm.photoId = lp.id
+         WHERE lp.id = p.livePhotoId
+           AND (m.contentIdentifier IS NULL OR lm.contentIdentifier IS NULL OR m.contentIdentifier = lm.contentIdentifier))
+        """
 
     /// Each word as an FTS5 string (so no character of it is query syntax), all required.
     static func ftsQuery(_ words: [String]) -> String {

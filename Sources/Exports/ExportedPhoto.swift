@@ -10,6 +10,7 @@ public struct ExportedPhoto: Encodable, Sendable, Hashable {
     public var md5: String
     public var sha256: String?
     public var ocrText: String?
+    public var livePhoto: String?
 
     public init(_ record: ExportRecord, stripGPS: Bool) {
         metadata = record.metadata ?? PhotoMetadata()
@@ -21,9 +22,10 @@ public struct ExportedPhoto: Encodable, Sendable, Hashable {
         md5 = record.md5
         sha256 = record.sha256
         ocrText = record.ocrText
+        livePhoto = record.livePhoto
     }
 
-    private enum CodingKeys: String, CodingKey { case fileSize, md5, sha256, ocrText }
+    private enum CodingKeys: String, CodingKey { case fileSize, md5, sha256, ocrText, livePhoto }
 
     public func encode(to encoder: any Encoder) throws {
         // The metadata's keys and these share one dictionary.
@@ -33,6 +35,7 @@ public struct ExportedPhoto: Encodable, Sendable, Hashable {
         try container.encode(md5, forKey: .md5)
         try container.encodeIfPresent(sha256, forKey: .sha256)
         try container.encodeIfPresent(ocrText, forKey: .ocrText)
+        try container.encodeIfPresent(livePhoto, forKey: .livePhoto)
     }
 }
 
@@ -43,7 +46,9 @@ public struct ExportManifest: Codable, Sendable {
         public var path: String
         public var hasThumbnail: Bool
     }
-    public var formatVersion = 1
+    /// 2 since the second round: mediaType, duration, videoCodec, frameRate, title,
+    /// description, keywords, rating, label, contentIdentifier, livePhoto (docs/exports.md).
+    public var formatVersion = 2
     public var generatedAt: String
     public var gpsStripped: Bool
     public var photos: [Entry]

@@ -30,6 +30,7 @@ public enum FieldBounds {
     public static let thumbnailSize: ClosedRange<UInt32> = 16...8_192
     public static let thumbnailQuality: ClosedRange<UInt32> = 1...100
     public static let ocrMaxSide: ClosedRange<UInt32> = 64...65_536
+    public static let ocrMinConfidence: ClosedRange<UInt32> = 1...100
     public static let pixelLimit: ClosedRange<UInt64> = 1...1_000_000_000_000
 
     /// Width and height of a thumbnail in a RESULT.

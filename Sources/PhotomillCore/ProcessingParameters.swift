@@ -8,6 +8,9 @@ public struct ProcessingParameters: Sendable, Hashable, Codable {
     public var ocrLanguage: String = "eng"
     /// Longest side the page is reduced to before OCR.
     public var ocrMaxSide: Int = 4096
+    /// Mean word confidence (tesseract's 0…100) under which an OCR reading is junk, not
+    /// text: it is kept as "no text" with its confidence (docs/processing.md, "OCR").
+    public var ocrMinConfidence: Int = 80
     /// Images with more pixels are refused (`too-large`) before any decoding.
     public var pixelLimit: Int = 200_000_000
 
@@ -16,7 +19,7 @@ public struct ProcessingParameters: Sendable, Hashable, Codable {
 
 extension ProcessingParameters {
     /// Bumped when a processor's code changes what it produces for the same input.
-    public static let codeVersions: [Kind: Int] = [.hash: 1, .metadata: 1, .thumbnail: 1, .ocr: 1]
+    public static let codeVersions: [Kind: Int] = [.hash: 1, .metadata: 2, .thumbnail: 2, .ocr: 2]
 
     /// The recipe of a result: the code version and the parameters that shape it.
     /// `reprocess --outdated` requeues results whose recipe differs from the current one.
@@ -26,7 +29,7 @@ extension ProcessingParameters {
         case .hash: return "hash/\(version)"
         case .metadata: return "metadata/\(version)"
         case .thumbnail: return "thumbnail/\(version) size=\(thumbnailSize) q=\(thumbnailQuality)"
-        case .ocr: return "ocr/\(version) lang=\(ocrLanguage) side=\(ocrMaxSide)"
+        case .ocr: return "ocr/\(version) lang=\(ocrLanguage) side=\(ocrMaxSide) min=\(ocrMinConfidence)"
         }
     }
 

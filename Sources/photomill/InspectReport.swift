@@ -11,7 +11,8 @@ struct InspectReport: Encodable {
         let path: String?
     }
     struct TextInfo: Encodable {
-        let text: String
+        /// Absent when there is no text (none found, or under the confidence floor).
+        let text: String?
         let confidence: Double
         let language: String
     }
@@ -38,7 +39,7 @@ struct InspectReport: Encodable {
         thumbnail = result.thumbnail.map {
             ThumbnailInfo(width: $0.width, height: $0.height, bytes: $0.jpeg.count, path: thumbnailPath)
         }
-        ocr = result.text.map { TextInfo(text: $0.text, confidence: $0.confidence, language: $0.language) }
+        ocr = result.text.map { TextInfo(text: $0.text.isEmpty ? nil : $0.text, confidence: $0.confidence, language: $0.language) }
         errors = result.errors.isEmpty ? nil : Dictionary(uniqueKeysWithValues: result.errors.map {
             ($0.key.rawValue, Failure(class: $0.value.errorClass.rawValue, message: $0.value.message))
         })
@@ -74,8 +75,8 @@ struct InspectReport: Encodable {
             lines.append("  thumbnail  \(t.width)×\(t.height), \(t.bytes) bytes" + (t.path.map { " → \($0)" } ?? ""))
         }
         if let ocr {
-            let firstLine = ocr.text.split(separator: "\n").first.map(String.init) ?? ""
-            lines.append(ocr.text.isEmpty ? "  ocr        (no text)"
+            let firstLine = ocr.text?.split(separator: "\n").first.map(String.init) ?? ""
+            lines.append(ocr.text == nil ? String(format: "  ocr        (no text; confidence %.0f%%)", ocr.confidence)
                          : "  ocr        \(String(format: "%.0f%%", ocr.confidence))  \"\(firstLine.prefix(60))\"…")
         }
         for (kind, failure) in (errors ?? [:]).sorted(by: { $0.key < $1.key }) {

@@ -12,6 +12,9 @@ struct ProcessingFlags: ParsableArguments {
     @Option(help: "Tesseract language(s) for OCR, e.g. eng or eng+deu.")
     var ocrLanguage: String = ProcessingParameters().ocrLanguage
 
+    @Option(help: ArgumentHelp("Keep OCR readings with a lower mean word confidence (1-100) as \"no text\".", valueName: "N"))
+    var ocrMinConfidence: Int = ProcessingParameters().ocrMinConfidence
+
     @Option(help: "Refuse to decode images with more megapixels than this.")
     var maxMegapixels: Int = ProcessingParameters().pixelLimit / 1_000_000
 
@@ -22,6 +25,7 @@ struct ProcessingFlags: ParsableArguments {
         parameters.thumbnailSize = thumbnailSize
         parameters.ocrLanguage = ocrLanguage
         parameters.pixelLimit = maxMegapixels * 1_000_000
+        parameters.ocrMinConfidence = ocrMinConfidence
         return parameters
     }
 
@@ -31,6 +35,9 @@ struct ProcessingFlags: ParsableArguments {
         }
         guard (16...4096).contains(thumbnailSize) else {
             throw ValidationError("--thumbnail-size must be between 16 and 4096 pixels, not \(thumbnailSize)")
+        }
+        guard (1...100).contains(ocrMinConfidence) else {
+            throw ValidationError("--ocr-min-confidence must be between 1 and 100, not \(ocrMinConfidence)")
         }
         guard maxMegapixels > 0 else { throw ValidationError("--max-megapixels must be positive") }
         guard !ocrLanguage.isEmpty, ocrLanguage.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "+" || $0 == "_" }) else {

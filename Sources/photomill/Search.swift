@@ -1,14 +1,16 @@
 import ArgumentParser
 import Catalog
 import Foundation
+import PhotomillCore
 
 extension Photomill {
     struct Search: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Find photos by their OCR text (SQLite FTS5), camera, date and place.",
+            abstract: "Find photos by their OCR text (SQLite FTS5), title and keywords, camera, date, place, type and rating.",
             discussion: """
                 Every word of TEXT must appear in the photo's recognised text (any order, any \
-                case; a word ending in * matches as a prefix). Dates are the camera's local time: \
+                case; a word ending in * matches as a prefix), or every word in its title, \
+                description and keywords (from its XMP sidecar or its own XMP). Dates are the camera's local time: \
                 --from 2019-07-01 --to 2019-07-31 includes both days.
                 """)
 
@@ -29,14 +31,29 @@ extension Photomill {
         @Option(help: ArgumentHelp("Within KM kilometres of a place, e.g. -33.86,151.21,5.", valueName: "LAT,LON,KM"))
         var near: String?
 
+        @Option(name: .customLong("type"), help: ArgumentHelp("Only files of this type: photo, raw or video.", valueName: "TYPE"))
+        var mediaType: String?
+
+        @Option(help: ArgumentHelp("Only photos with this keyword (whole, any case).", valueName: "WORD"))
+        var keyword: String?
+
+        @Option(help: ArgumentHelp("Only photos rated at least N (-1 rejected ... 5).", valueName: "N"))
+        var rating: Int?
+
         @Flag(help: "Print JSON Lines: one object per photo.")
         var json = false
 
         func validate() throws {
             let words = text.flatMap { $0.split(whereSeparator: \.isWhitespace) }
-            guard !words.isEmpty || camera != nil || from != nil || to != nil || near != nil else {
-                throw ValidationError("give TEXT to look for, or at least one of --camera, --from, --to, --near")
+            guard !words.isEmpty || camera != nil || from != nil || to != nil || near != nil
+                    || mediaType != nil || keyword != nil || rating != nil else {
+                throw ValidationError("give TEXT to look for, or at least one of --camera, --from, --to, --near, --type, --keyword, --rating")
             }
+            if let mediaType, MediaType(rawValue: mediaType) == nil {
+                throw ValidationError("--type must be photo, raw or video, not '\(mediaType)'")
+            }
+            if let keyword, keyword.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--keyword must not be empty") }
+            if let rating, !(-1...5).contains(rating) { throw ValidationError("--rating must be between -1 and 5, not \(rating)") }
             if let camera, camera.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--camera must not be empty") }
             if let from { try Self.checkDate(from, flag: "--from") }
             if let to { try Self.checkDate(to, flag: "--to") }
@@ -51,6 +68,9 @@ extension Photomill {
             query.from = from
             query.to = to
             query.near = try near.map(Self.parseNear)
+            query.mediaType = mediaType.flatMap(MediaType.init(rawValue:))
+            query.keyword = keyword
+            query.minimumRating = rating
             let hits = try catalog.open(.readOnly).search(query)
             var out = LineBuffer()
             defer { out.flush() }
@@ -65,6 +85,10 @@ extension Photomill {
                     facts.append(String(format: "%.5f,%.5f", latitude, longitude))
                 }
                 if let distance = hit.distanceKm { facts.append(String(format: "%.1f km", distance)) }
+                if let mediaType = hit.mediaType, mediaType != .photo { facts.append(mediaType.rawValue) }
+                if let title = hit.title { facts.append("\"\(title)\"") }
+                if let rating = hit.rating { facts.append("rated \(rating)") }
+                if let livePhoto = hit.livePhoto { facts.append("Live Photo with \((livePhoto as NSString).lastPathComponent)") }
                 out.append(hit.path + (facts.isEmpty ? "" : "  (" + facts.joined(separator: " · ") + ")"))
                 if let snippet = hit.snippet { out.append("  " + snippet.replacingOccurrences(of: "\n", with: " ")) }
             }

@@ -107,7 +107,7 @@ struct CorpusTests {
             #expect((thumbWidth >= thumbHeight) == (displayWidth >= displayHeight), "\(name) orientation")
         }
         let rate = Double(agreed) / Double(compared)
-        #expect(rate >= 0.98, "agreement \(agreed)/\(compared); \(disagreements.joined(separator: "; "))")
+        #expect(rate >= 0.99, "agreement \(agreed)/\(compared); \(disagreements.joined(separator: "; "))")
         print("corpus: \(agreed)/\(compared) exiftool fields agree (\(String(format: "%.1f", rate * 100)) %); differing: \(disagreements)")
     }
 }

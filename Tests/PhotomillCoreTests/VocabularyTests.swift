@@ -43,10 +43,10 @@ struct VocabularyTests {
         parameters.thumbnailSize = 320
         parameters.ocrLanguage = "eng+deu"
         #expect(parameters.recipe(for: .hash) == "hash/1")
-        #expect(parameters.recipe(for: .metadata) == "metadata/1")
-        #expect(parameters.recipe(for: .thumbnail) == "thumbnail/1 size=320 q=80")
-        #expect(parameters.recipe(for: .ocr) == "ocr/1 lang=eng+deu side=4096")
-        #expect(parameters.recipes[.thumbnail] == "thumbnail/1 size=320 q=80")
+        #expect(parameters.recipe(for: .metadata) == "metadata/2")
+        #expect(parameters.recipe(for: .thumbnail) == "thumbnail/2 size=320 q=80")
+        #expect(parameters.recipe(for: .ocr) == "ocr/2 lang=eng+deu side=4096 min=80")
+        #expect(parameters.recipes[.thumbnail] == "thumbnail/2 size=320 q=80")
     }
 
     @Test("a path lies under a root component-wise", arguments: [

@@ -143,6 +143,10 @@ public nonisolated struct Photomill_V1_ProcessingParameters: Sendable {
   /// Images with more pixels are refused before decoding.
   public var pixelLimit: UInt64 = 0
 
+  /// OCR readings with a lower mean word confidence (1…100) are kept as "no text" with
+  /// their confidence; 0 (unset) means the worker's default. Revision 2.
+  public var ocrMinConfidence: UInt32 = 0
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -831,7 +835,7 @@ nonisolated extension Photomill_V1_Ready: SwiftProtobuf.Message, SwiftProtobuf._
 
 nonisolated extension Photomill_V1_ProcessingParameters: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ProcessingParameters"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}thumbnail_size\0\u{3}thumbnail_quality\0\u{3}ocr_language\0\u{3}ocr_max_side\0\u{3}pixel_limit\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}thumbnail_size\0\u{3}thumbnail_quality\0\u{3}ocr_language\0\u{3}ocr_max_side\0\u{3}pixel_limit\0\u{3}ocr_min_confidence\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -844,6 +848,7 @@ nonisolated extension Photomill_V1_ProcessingParameters: SwiftProtobuf.Message, 
       case 3: try { try decoder.decodeSingularStringField(value: &self.ocrLanguage) }()
       case 4: try { try decoder.decodeSingularUInt32Field(value: &self.ocrMaxSide) }()
       case 5: try { try decoder.decodeSingularUInt64Field(value: &self.pixelLimit) }()
+      case 6: try { try decoder.decodeSingularUInt32Field(value: &self.ocrMinConfidence) }()
       default: break
       }
     }
@@ -865,6 +870,9 @@ nonisolated extension Photomill_V1_ProcessingParameters: SwiftProtobuf.Message, 
     if self.pixelLimit != 0 {
       try visitor.visitSingularUInt64Field(value: self.pixelLimit, fieldNumber: 5)
     }
+    if self.ocrMinConfidence != 0 {
+      try visitor.visitSingularUInt32Field(value: self.ocrMinConfidence, fieldNumber: 6)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -874,6 +882,7 @@ nonisolated extension Photomill_V1_ProcessingParameters: SwiftProtobuf.Message, 
     if lhs.ocrLanguage != rhs.ocrLanguage {return false}
     if lhs.ocrMaxSide != rhs.ocrMaxSide {return false}
     if lhs.pixelLimit != rhs.pixelLimit {return false}
+    if lhs.ocrMinConfidence != rhs.ocrMinConfidence {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -85,6 +85,7 @@ extension Photomill_V1_ProcessingParameters {
         try check.range(thumbnailQuality, FieldBounds.thumbnailQuality, "parameters.thumbnail_quality")
         try check.range(ocrMaxSide, FieldBounds.ocrMaxSide, "parameters.ocr_max_side")
         try check.range(pixelLimit, FieldBounds.pixelLimit, "parameters.pixel_limit")
+        if ocrMinConfidence != 0 { try check.range(ocrMinConfidence, FieldBounds.ocrMinConfidence, "parameters.ocr_min_confidence") }
         // The language matters only to OCR, but a set value is checked all the same.
         if ocr || !ocrLanguage.isEmpty { try check.ocrLanguageSpec(ocrLanguage, "parameters.ocr_language") }
     }

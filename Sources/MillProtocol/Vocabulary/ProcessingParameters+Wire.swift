@@ -10,6 +10,7 @@ extension Photomill_V1_ProcessingParameters {
         ocrLanguage = p.ocrLanguage
         ocrMaxSide = UInt32(p.ocrMaxSide)
         pixelLimit = UInt64(p.pixelLimit)
+        ocrMinConfidence = UInt32(p.ocrMinConfidence)
     }
 }
 
@@ -23,6 +24,7 @@ extension ProcessingParameters {
         if !wire.ocrLanguage.isEmpty { ocrLanguage = wire.ocrLanguage }
         if wire.ocrMaxSide > 0 { ocrMaxSide = Int(wire.ocrMaxSide) }
         if wire.pixelLimit > 0 { pixelLimit = Int(clamping: wire.pixelLimit) }
+        if wire.ocrMinConfidence > 0 { ocrMinConfidence = Int(wire.ocrMinConfidence) }
     }
 }
 

@@ -14,4 +14,9 @@ public struct RecognizedText: Sendable, Hashable, Codable {
         self.language = language
         self.rotation = rotation
     }
+
+    /// No text (with this reading's confidence) when the confidence is under `floor`.
+    public func floored(at floor: Double) -> RecognizedText {
+        confidence < floor ? RecognizedText(text: "", confidence: confidence, language: language, rotation: rotation) : self
+    }
 }

@@ -2,7 +2,13 @@ import CVips
 import PhotomillCore
 import Foundation
 
-/// Computes the requested kinds for one photo from a single read of its file.
+/// Computes the requested kinds for one file from a single read of it.
+///
+/// What the file is decides who reads it (`MediaFormat`, by content): stills go to libvips
+/// and photomill's metadata reader (PhotoProcessor+Still.swift), camera RAW to LibRaw
+/// (PhotoProcessor+Raw.swift), video to FFmpeg (PhotoProcessor+Video.swift). Each gives
+/// its metadata and a way to get an upright picture of a given size; the thumbnail and
+/// OCR are made from that picture here, the same way for all three.
 ///
 /// Not thread-safe: it keeps a tesseract engine for reuse, so give each thread its own
 /// processor (see `ProcessingPool`).
@@ -42,82 +48,84 @@ public final class PhotoProcessor {
         let decoding = kinds.subtracting([.hash])
         guard !decoding.isEmpty else { return }
 
-        let format = ImageFormat(sniffing: bytes)
-        let header: VipsImageRef
+        let source: PictureSource
         do {
-            header = try VipsImageRef.header(of: bytes)
+            source = try open(bytes, path: path, wantsMetadata: decoding.contains(.metadata))
         } catch {
-            let failure = Self.classifyOpenFailure(path: path, size: bytes.count, format: format, cause: error.message)
-            for kind in decoding { result.errors[kind] = failure }
+            for kind in decoding { result.errors[kind] = error }
             return
         }
-
         if decoding.contains(.metadata) {
-            let head = Array(bytes.prefix(MediaFormat.headLength))
-            if let media = MediaFormat(sniffing: head, fileExtension: (path as NSString).pathExtension)
-                ?? format.flatMap({ MediaFormat(rawValue: $0.rawValue) }) {
-                let exifBlob = media == .jpeg ? nil : header.blob("exif-data")
-                result.metadata = MetadataReader.read(fileBytes: bytes, format: media,
-                                                      vipsHeader: (header.width, header.height, exifBlob))
-            } else {
-                var metadata = PhotoMetadata()
-                metadata.pixelWidth = header.width
-                metadata.pixelHeight = header.height
-                result.metadata = metadata
-            }
+            result.metadata = source.metadata
+            result.mergeSidecar(sidecar)
         }
-        result.mergeSidecar(sidecar)
-
-        let pixels = header.width * header.height
-        if pixels > parameters.pixelLimit {
-            let failure = ProcessingError(.tooLarge, "\(path): \(header.width)×\(header.height) is \(pixels / 1_000_000) megapixels, over the limit of \(parameters.pixelLimit / 1_000_000)")
-            for kind in decoding where kind.decodesPixels { result.errors[kind] = failure }
-            return
-        }
-
         if decoding.contains(.thumbnail) {
             do {
-                result.thumbnail = try Thumbnailer.make(from: bytes, longestSide: parameters.thumbnailSize,
-                                                        quality: parameters.thumbnailQuality)
+                let picture = try source.picture(parameters.thumbnailSize)
+                result.thumbnail = try Self.damaged(path) { () throws(VipsError) in
+                    let image = try picture.flattenedSRGB()
+                    let jpeg = try image.encode { pm_vips_jpegsave($0, $1, $2, Int32(parameters.thumbnailQuality), 1) }
+                    Vips.clearError()
+                    return Thumbnail(width: image.width, height: image.height, jpeg: jpeg)
+                }
             } catch {
-                result.errors[.thumbnail] = ProcessingError(.corrupt, "\(path): image data is damaged: \(error.message)")
+                result.errors[.thumbnail] = error
             }
         }
-
         if decoding.contains(.ocr) {
             do {
-                result.text = try recognizeText(in: bytes, path: path)
+                result.text = try recognizeText(in: source, path: path)
             } catch {
                 result.errors[.ocr] = error
             }
         }
     }
 
-    private func recognizeText(in bytes: UnsafeRawBufferPointer, path: String) throws(ProcessingError) -> RecognizedText {
-        let page: GreyImage
-        do {
-            let image = try VipsImageRef.thumbnail(of: bytes, size: parameters.ocrMaxSide).flattenedSRGB(grey: true)
-            page = GreyImage(width: image.width, height: image.height, pixels: try image.pixels())
-            Vips.clearError()
-        } catch {
-            throw ProcessingError(.corrupt, "\(path): image data is damaged: \(error.message)")
+    /// A file opened for its metadata and pictures: what each reader gives the steps above.
+    struct PictureSource {
+        /// What the file says about itself (without the sidecar).
+        var metadata: PhotoMetadata?
+        /// An upright picture whose longest side is at most the argument; each call decodes
+        /// again, shrinking on load where the format allows.
+        var picture: (Int) throws(ProcessingError) -> VipsImageRef
+        /// Why there is no text to read (a video), or nil.
+        var noOCR: ProcessingError?
+    }
+
+    private func open(_ bytes: UnsafeRawBufferPointer, path: String, wantsMetadata: Bool) throws(ProcessingError) -> PictureSource {
+        guard bytes.count > 0 else { throw ProcessingError(.notAnImage, "\(path): the file is empty") }
+        let head = Array(bytes.prefix(MediaFormat.headLength))
+        guard let format = MediaFormat(sniffing: head, fileExtension: (path as NSString).pathExtension) else {
+            throw ProcessingError(.notAnImage, "\(path): not a photo, camera RAW or video (no known signature in the first bytes)")
+        }
+        switch format.mediaType {
+        case .photo: return try openStill(bytes, format: format, path: path, wantsMetadata: wantsMetadata)
+        case .raw: return try openRaw(bytes, format: format, path: path, wantsMetadata: wantsMetadata)
+        case .video: return try openVideo(bytes, format: format, path: path)
+        }
+    }
+
+    private func recognizeText(in source: PictureSource, path: String) throws(ProcessingError) -> RecognizedText {
+        if let reason = source.noOCR { throw reason }
+        let picture = try source.picture(parameters.ocrMaxSide)
+        let page = try Self.damaged(path) { () throws(VipsError) in
+            let grey = try picture.flattenedSRGB(grey: true)
+            defer { Vips.clearError() }
+            return GreyImage(width: grey.width, height: grey.height, pixels: try grey.pixels())
         }
         if recognizer == nil || recognizer?.language != parameters.ocrLanguage {
             recognizer = try TextRecognizer(language: parameters.ocrLanguage)
         }
-        return recognizer!.recognize(page)
+        return recognizer!.recognize(page).floored(at: Double(parameters.ocrMinConfidence))
     }
 
-    /// Why libvips could not even read the header.
-    static func classifyOpenFailure(path: String, size: Int, format: ImageFormat?, cause: String) -> ProcessingError {
-        if size == 0 { return ProcessingError(.notAnImage, "\(path): the file is empty") }
-        guard let format else {
-            return ProcessingError(.notAnImage, "\(path): not an image (no known image signature in the first bytes)")
+    /// `work`, its libvips failure classified as damaged image data of `path`.
+    static func damaged<T>(_ path: String, _ work: () throws(VipsError) -> T) throws(ProcessingError) -> T {
+        do {
+            return try work()
+        } catch {
+            throw ProcessingError(.corrupt, "\(path): image data is damaged: \(error.message)")
         }
-        if cause.contains("is not a known") || cause.contains("not a known file format") {
-            return ProcessingError(.unsupportedFormat, "\(path): \(format.rawValue) image that this libvips cannot decode: \(cause)")
-        }
-        return ProcessingError(.corrupt, "\(path): \(format.rawValue) header is damaged: \(cause)")
     }
 
     static func modificationDate(of path: String) -> String? {

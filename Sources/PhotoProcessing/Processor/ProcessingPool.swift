@@ -6,7 +6,8 @@ import PhotomillCore
 /// never run on Swift's cooperative pool.
 public enum ProcessingPool {
     /// Calls `deliver` with each result, in the order of `paths`, on the calling thread;
-    /// returns when every file is done.
+    /// returns when every file is done. Each file's XMP sidecar, when one lies beside it
+    /// (`XMPSidecar.find`), is merged into its metadata as a scan would.
     public static func process(paths: [String], kinds: Set<Kind>, parameters: ProcessingParameters,
                                threads: Int = ProcessInfo.processInfo.activeProcessorCount,
                                deliver: (PhotoResult) -> Void) {
@@ -16,7 +17,9 @@ public enum ProcessingPool {
             OwnedThread(name: "pm-process-\(index)", stackSize: 8 << 20) {
                 let processor = PhotoProcessor(parameters: parameters)
                 while let index = state.nextIndex() {
-                    state.store(processor.process(path: paths[index], kinds: kinds), at: index)
+                    let path = paths[index]
+                    let sidecar = kinds.contains(.metadata) ? XMPSidecar.find(besidePhotoAt: path).map { SidecarInput.file(path: $0) } : nil
+                    state.store(processor.process(path: path, kinds: kinds, sidecar: sidecar), at: index)
                 }
             }
         }

@@ -1,0 +1,50 @@
+import Foundation
+import PhotomillCore
+
+extension PhotoProcessor {
+    /// A still that libvips decodes: JPEG, PNG, GIF, TIFF, WebP, BMP, HEIC/HEIF/AVIF, JPEG XL.
+    ///
+    /// Metadata from photomill's own reader (`MetadataReader`), then the XMP packet libvips
+    /// found inside the file where the EXIF is silent. Pictures with `vips_thumbnail`
+    /// (shrink-on-load, EXIF orientation applied) — except that libheif hands HEIF pixels
+    /// over with only the container's `irot`/`imir` applied and libvips then drops the
+    /// EXIF orientation, so a HEIF without those boxes is turned by its EXIF orientation
+    /// here (iPhone 7 HEICs: orientation 6, no `irot`). With them, the EXIF value describes
+    /// the same turn and is not applied again.
+    func openStill(_ bytes: UnsafeRawBufferPointer, format: MediaFormat, path: String,
+                   wantsMetadata: Bool) throws(ProcessingError) -> PictureSource {
+        let header: VipsImageRef
+        do {
+            header = try VipsImageRef.header(of: bytes)
+        } catch {
+            if error.message.contains("is not a known") || error.message.contains("not a known file format") {
+                throw ProcessingError(.unsupportedFormat, "\(path): \(format.rawValue) image that this libvips cannot decode: \(error.message)")
+            }
+            throw ProcessingError(.corrupt, "\(path): \(format.rawValue) header is damaged: \(error.message)")
+        }
+        let exifBlob = format == .jpeg ? nil : header.blob("exif-data")
+        var metadata = MetadataReader.read(fileBytes: bytes, format: format,
+                                           vipsHeader: (header.width, header.height, exifBlob))
+        if wantsMetadata, let packet = header.blob("xmp-data"),
+           let embedded = try? XMPReader.read(Data(packet)) {
+            metadata.merge(embedded, replacing: false)
+        }
+
+        var turn = 1
+        if [.heic, .heif, .avif].contains(format), let layout = HEIFLayout(bytes),
+           layout.rotation == 0, layout.mirror == nil {
+            turn = metadata.orientation ?? 1
+        }
+        let pixels = header.width * header.height
+        let limit = parameters.pixelLimit
+        let size = "\(header.width)×\(header.height)"
+        return PictureSource(metadata: metadata, picture: { side throws(ProcessingError) in
+            guard pixels <= limit else {
+                throw ProcessingError(.tooLarge, "\(path): \(size) is \(pixels / 1_000_000) megapixels, over the limit of \(limit / 1_000_000)")
+            }
+            return try Self.damaged(path) { () throws(VipsError) in
+                try VipsImageRef.thumbnail(of: bytes, size: side).oriented(turn)
+            }
+        })
+    }
+}
