@@ -21,6 +21,7 @@ packages=(
   libavformat-dev libavcodec-dev libswscale-dev libavutil-dev   # video: FFmpeg's demuxers, decoders, scaler
   ffmpeg                 # the tests' video fixtures (QuickTime metadata, rotation) and the poster-frame baseline
   libheif-examples       # heif-enc: the tests' HEIC fixtures (with and without irot)
+  libraw-bin             # dcraw_emu, raw-identify, simple_dcraw: the RAW tests' independent references
 )
 
 missing=()

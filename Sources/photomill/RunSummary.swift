@@ -16,7 +16,7 @@ struct RunSummary {
         var scanned = "scanned: \(scan.added) new, \(scan.changed) changed, \(scan.unchanged) unchanged photos"
         if scan.sidecarsChanged > 0 { scanned += ", \(scan.sidecarsChanged) changed sidecars" }
         lines.append(scanned + "; \(scan.queuedTasks) tasks queued")
-        if scan.skipped > 0 { lines.append("skipped: \(scan.skipped) files that are not photos, RAW or videos") }
+        if scan.skipped > 0 { lines.append(skippedLine(scan.skipped)) }
         lines.append(columns(["kind", "done", "failed", "pending", "leased"]))
         for kind in Kind.allCases where status.counts[kind] != nil {
             lines.append(columns([kind.rawValue] + [TaskState.done, .failed, .pending, .leased].map { String(status.count(kind, $0)) }))
@@ -39,4 +39,9 @@ func columns(_ cells: [String]) -> String {
     guard let first = cells.first else { return "" }
     let rest = cells.dropFirst().map { String(repeating: " ", count: max(0, 9 - $0.count)) + $0 }
     return first.padding(toLength: max(10, first.count), withPad: " ", startingAt: 0) + rest.joined()
+}
+
+/// "skipped: N files that are not photos, RAW or videos", in the singular for one.
+func skippedLine(_ count: Int) -> String {
+    count == 1 ? "skipped: 1 file that is not a photo, RAW or video" : "skipped: \(count) files that are not photos, RAW or videos"
 }

@@ -127,7 +127,7 @@ struct StatusReport: Encodable {
 
     func text() -> String {
         var lines = ["\(photos) photos\(mediaTypeBreakdown) · \(readAt)"]
-        if skippedFiles > 0 { lines.append("skipped: \(skippedFiles) files that are not photos, RAW or videos") }
+        if skippedFiles > 0 { lines.append(skippedLine(skippedFiles)) }
         lines.append(columns(["kind", "pending", "leased", "done", "failed", "per min", "ETA"]))
         for kind in Kind.allCases {
             guard let counts = tasks[kind.rawValue], let rate = throughput[kind.rawValue] else { continue }
