@@ -5,7 +5,7 @@ import Testing
 
 /// `MetadataReader` on ../shared/corpus against what exiftool reports there (the
 /// manifests), called as `PhotoProcessor` calls it; and on hostile variants of those files.
-@Suite(.enabled(if: MetadataCorpus.isAvailable, MetadataCorpus.skipMessage))
+@Suite(.enabled(if: Corpus.isAvailable, Corpus.skipMessage))
 struct MetadataCorpusTests {
     /// photos/: the fields of manifest.json, with CorpusTests' rules.
     @Test func photosAgreeWithExiftool() throws {
@@ -50,7 +50,7 @@ struct MetadataCorpusTests {
     /// was: the reader returns (no crash, no hang) and keeps the media type.
     @Test func hostileBytesNeverCrash() throws {
         var generator = SplitMix64(seed: 0x6D65_7461)
-        let folders = ["photos", "formats"].map { MetadataCorpus.root.appendingPathComponent($0) }
+        let folders = ["photos", "formats"].map { Corpus.root.appendingPathComponent($0) }
         for folder in folders {
             for name in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() {
                 let original = [UInt8](try Data(contentsOf: folder.appendingPathComponent(name)))
@@ -95,16 +95,6 @@ struct MetadataCorpusTests {
 
 /// ../shared/corpus and how the tests read it.
 enum MetadataCorpus {
-    static let root: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared/corpus")
-
-    static var isAvailable: Bool {
-        FileManager.default.fileExists(atPath: root.appendingPathComponent("manifest.json").path)
-    }
-
-    static let skipMessage: Comment = "../shared/corpus is absent (a fresh clone): corpus metadata tests skipped"
-
     struct Manifest: Decodable {
         struct File: Decodable {
             let path: String
@@ -130,13 +120,13 @@ enum MetadataCorpus {
     }
 
     static func manifest(_ name: String) throws -> Manifest {
-        try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: root.appendingPathComponent(name)))
+        try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: Corpus.root.appendingPathComponent(name)))
     }
 
     /// As `PhotoProcessor` does it: the format by content, the libvips header (none for
     /// RAW, which libvips does not open), then the reader. Nil for files that are not media.
     static func metadata(of path: String) throws -> PhotoMetadata? {
-        let url = root.appendingPathComponent(path)
+        let url = Corpus.root.appendingPathComponent(path)
         let data = try Data(contentsOf: url)
         return data.withUnsafeBytes { bytes -> PhotoMetadata? in
             guard let format = MediaFormat(sniffing: Array(bytes.prefix(MediaFormat.headLength)),

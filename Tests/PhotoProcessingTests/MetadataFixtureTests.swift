@@ -87,12 +87,12 @@ import Testing
 
     /// Nikon's ISO (maker-note tag 0x0002) when EXIF has none: a corpus Nikon with its EXIF
     /// ISO removed by exiftool, compared with what exiftool then reports.
-    @Test(.enabled(if: MetadataCorpus.isAvailable && exiftoolInstalled, "needs ../shared/corpus and exiftool"))
+    @Test(.enabled(if: Corpus.isAvailable && exiftoolInstalled, "needs ../shared/corpus and exiftool"))
     func nikonMakerNoteISO() throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let stripped = directory.appendingPathComponent("nikon.jpg").path
-        let source = MetadataCorpus.root.appendingPathComponent("photos/87_OSError.jpg").path
+        let source = Corpus.root.appendingPathComponent("photos/87_OSError.jpg").path
         #expect(try Fixtures.run("exiftool", ["-q", "-EXIF:ISO=", "-o", stripped, source]).status == 0)
         let reported = try Fixtures.run("exiftool", ["-n", "-s3", "-ISO", stripped]).output
         let expected = try #require(reported.split(separator: " ").last.flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
@@ -102,9 +102,9 @@ import Testing
     }
 
     /// Apple's maker-note tag 0x0011, which a Live Photo's still and video share.
-    @Test(.enabled(if: MetadataCorpus.isAvailable && exiftoolInstalled, "needs ../shared/corpus and exiftool"))
+    @Test(.enabled(if: Corpus.isAvailable && exiftoolInstalled, "needs ../shared/corpus and exiftool"))
     func appleContentIdentifier() throws {
-        let path = MetadataCorpus.root.appendingPathComponent("photos/IMG_5195.HEIC").path
+        let path = Corpus.root.appendingPathComponent("photos/IMG_5195.HEIC").path
         let reported = try Fixtures.run("exiftool", ["-s3", "-Apple:MediaGroupUUID", path]).output
             .trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(reported.count == 36)

@@ -7,11 +7,11 @@ import Testing
 /// 1024×683 JPEG preview) and exiftool's test RAWs, whose image data is stripped. The
 /// expected pictures are made by other programs: exiftool extracts the preview, the vips
 /// command shrinks and turns it, LibRaw's dcraw_emu renders the samples.
-@Suite(.enabled(if: RawCorpus.isAvailable, RawCorpus.skipMessage),
+@Suite(.enabled(if: Corpus.isAvailable, Corpus.skipMessage),
        .enabled(if: RawCorpus.toolsInstalled, RawCorpus.toolsMessage))
 final class RawDecoderCorpusTests {
     let directory: URL
-    let canon = RawCorpus.formats.appendingPathComponent("canon_eos_6d.dng")
+    let canon = Corpus.formats.appendingPathComponent("canon_eos_6d.dng")
     init() throws { directory = try Fixtures.temporaryDirectory() }
     deinit { try? FileManager.default.removeItem(at: directory) }
 
@@ -78,7 +78,7 @@ final class RawDecoderCorpusTests {
     @Test("exiftool's stripped RAWs fail as corrupt, naming the file and the cause",
           arguments: ["CanonRaw.cr3", "DNG.dng", "FujiFilm.raf", "Nikon.nef", "Panasonic.rw2"])
     func strippedRaws(name: String) throws {
-        let file = RawCorpus.formats.appendingPathComponent(name)
+        let file = Corpus.formats.appendingPathComponent(name)
         let identify = try Fixtures.run("raw-identify", ["-v", file.path]).output
         let fullSize = try #require(identify.split(separator: "\n").first { $0.hasPrefix("Full size:") })
         let sides = fullSize.dropFirst("Full size:".count).split(separator: "x").map { $0.trimmingCharacters(in: .whitespaces) }
@@ -98,7 +98,7 @@ final class RawDecoderCorpusTests {
 
     @Test("A CR2 that LibRaw cannot open, from a camera it supports, is corrupt")
     func strippedCR2() throws {
-        let file = RawCorpus.formats.appendingPathComponent("CanonRaw.cr2")
+        let file = Corpus.formats.appendingPathComponent("CanonRaw.cr2")
         let identify = try Fixtures.run("sh", ["-c", "raw-identify '\(file.path)' 2>&1"]).output
         #expect(identify.contains("Unsupported file format or not RAW file"))
         let model = try Fixtures.run("exiftool", ["-s3", "-Model", file.path]).output
@@ -117,7 +117,7 @@ final class RawDecoderCorpusTests {
         // Nikon.nef padded with zeros to a plausible size for its 3040×2014 sensor, so
         // that LibRaw reads its Huffman-coded samples (where only 18 bytes are left).
         let padded = path("padded.nef")
-        var bytes = try Data(contentsOf: RawCorpus.formats.appendingPathComponent("Nikon.nef"))
+        var bytes = try Data(contentsOf: Corpus.formats.appendingPathComponent("Nikon.nef"))
         bytes.append(Data(count: 3040 * 2014 / RawDecoder.pixelsPerByteFloor))
         try bytes.write(to: URL(fileURLWithPath: padded))
         let report = try Fixtures.run("sh", ["-c", "dcraw_emu -h '\(padded)' 2>&1"]).output

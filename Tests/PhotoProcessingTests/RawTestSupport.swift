@@ -2,19 +2,8 @@ import Foundation
 import Testing
 @testable import PhotoProcessing
 
-/// ../shared/corpus/formats beside the checkout (IntegrationTests' `Corpus` pattern),
-/// and the command-line tools the RAW tests take their expected values from.
+/// The command-line tools the RAW tests take their expected values from.
 enum RawCorpus {
-    static let formats: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared/corpus/formats")
-
-    static var isAvailable: Bool {
-        FileManager.default.fileExists(atPath: formats.appendingPathComponent("canon_eos_6d.dng").path)
-    }
-
-    static let skipMessage: Comment = "../shared/corpus is absent (a fresh clone): RAW corpus tests skipped"
-
     static let toolsInstalled = ["exiftool", "vips", "vipsheader", "dcraw_emu", "raw-identify"].allSatisfy(Fixtures.toolExists)
     static let toolsMessage: Comment = "exiftool, libvips-tools or libraw-bin is not installed"
 }

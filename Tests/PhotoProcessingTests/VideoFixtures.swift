@@ -168,19 +168,9 @@ enum VideoFixtures {
 
 /// ../shared/corpus beside the checkout, found from this source file's location.
 enum VideoCorpus {
-    static let root: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared/corpus")
-
-    static var isAvailable: Bool {
-        FileManager.default.fileExists(atPath: root.appendingPathComponent("manifest-formats.json").path)
-    }
-
-    static let skipMessage: Comment = "../shared/corpus is absent (a fresh clone): corpus video tests skipped"
-
     /// exiftool's values for one file of manifest-formats.json ("formats/gopher-video.mp4").
     static func exiftool(_ path: String) throws -> [String: Any] {
-        let data = try Data(contentsOf: root.appendingPathComponent("manifest-formats.json"))
+        let data = try Data(contentsOf: Corpus.root.appendingPathComponent("manifest-formats.json"))
         let manifest = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let files = try #require(manifest["files"] as? [[String: Any]])
         let file = try #require(files.first { $0["path"] as? String == path })

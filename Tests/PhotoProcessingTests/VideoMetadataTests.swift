@@ -187,11 +187,11 @@ struct VideoMetadataTests {
 
     /// The two real videos of ../shared/corpus against their exiftool values in
     /// manifest-formats.json.
-    @Test(.enabled(if: VideoCorpus.isAvailable, VideoCorpus.skipMessage))
+    @Test(.enabled(if: Corpus.isAvailable, Corpus.skipMessage))
     func corpusVideosAgreeWithExiftool() throws {
         for name in ["formats/gopher-video.mp4", "formats/isom-avc1.mp4"] {
             let exif = try VideoCorpus.exiftool(name)
-            let metadata = try VideoFixtures.withVideo(VideoCorpus.root.appendingPathComponent(name)) { $0.metadata }
+            let metadata = try VideoFixtures.withVideo(Corpus.root.appendingPathComponent(name)) { $0.metadata }
             #expect(metadata.pixelWidth == exif["ImageWidth"] as? Int, "\(name)")
             #expect(metadata.pixelHeight == exif["ImageHeight"] as? Int, "\(name)")
             let duration = try #require(exif["Duration"] as? Double)

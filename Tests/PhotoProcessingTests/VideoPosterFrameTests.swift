@@ -212,10 +212,10 @@ struct VideoPosterFrameTests {
         #expect(failure?.message == "abcd.mov: codec tag 'abcd' video that this FFmpeg cannot decode")
     }
 
-    @Test(.enabled(if: VideoCorpus.isAvailable, VideoCorpus.skipMessage))
+    @Test(.enabled(if: Corpus.isAvailable, Corpus.skipMessage))
     func corpusPostersMatchFFmpeg() throws {
         for name in ["formats/gopher-video.mp4", "formats/isom-avc1.mp4"] {
-            let video = VideoCorpus.root.appendingPathComponent(name)
+            let video = Corpus.root.appendingPathComponent(name)
             let keyframe = try VideoFixtures.expectedPosterTime(video)
             expectSame(try poster(video), try reference(video, at: keyframe), "\(name): keyframe at \(keyframe) s")
         }
