@@ -125,6 +125,11 @@ struct PhoneFolderTests {
         let movMD5 = try #require(try CatalogQuery.rows(catalogURL, "SELECT md5 FROM photos WHERE path = '\(file("IMG_0001.MOV"))'").first?.first)
         #expect(plists[movMD5]?["livePhoto"] as? String == file("IMG_0001.HEIC"))
         #expect(plists[movMD5]?["dateTaken"] as? String == "2021-06-01T10:00:00+02:00")
+        let stillMD5 = try #require(try CatalogQuery.rows(catalogURL, "SELECT md5 FROM photos WHERE path = '\(file("IMG_0002.JPG"))'").first?.first)
+        #expect(plists[stillMD5]?["title"] as? String == xmp["Title"] as? String)
+        #expect(plists[stillMD5]?["keywords"] as? [String] == xmp["Subject"] as? [String])
+        #expect(plists[stillMD5]?["rating"] as? Int == xmp["Rating"] as? Int)
+        #expect(plists[stillMD5]?["mediaType"] as? String == "photo")
 
         // Editing a sidecar re-runs only its photo's metadata.
         try Self.sidecar(title: "Harbour at dusk", keywords: ["harbour", "boats"], rating: 5)
