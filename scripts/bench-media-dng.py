@@ -1,0 +1,172 @@
+#!/usr/bin/env python3
+"""Writes a synthetic camera RAW for scripts/bench-media.sh: an uncompressed 16-bit
+RGGB DNG 1.4, byte for byte the layout of Sources/Samples/SyntheticDNG(+TIFF).swift
+(IFD0 = preview when there is one, the raw image in its SubIFD, the raw strip last;
+four flat quadrants red/green/blue/white as the sensor saw them; a ColorMatrix1 that
+makes camera RGB linear sRGB), so that the benchmark needs no test build.
+
+Usage: bench-media-dng.py OUT.dng WIDTH HEIGHT [--orientation N] [--preview JPEG]
+       bench-media-dng.py --flat-ppm OUT.ppm WIDTH HEIGHT
+
+--preview embeds that JPEG as the full-size preview (its size is read from its SOF
+marker); without it the DNG has no preview and a thumbnail needs a demosaic.
+--flat-ppm writes SyntheticDNG's own preview picture instead (the four quadrants in
+sRGB, unrotated) as a PPM, for vips to encode as the JPEG that Swift's generator embeds.
+"""
+import argparse
+import struct
+import sys
+
+
+def jpeg_size(data):
+    i = 2
+    while i < len(data):
+        if data[i] != 0xFF:
+            i += 1
+            continue
+        marker = data[i + 1]
+        if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:
+            i += 2
+            continue
+        length = struct.unpack(">H", data[i + 2:i + 4])[0]
+        if marker in (0xC0, 0xC1, 0xC2):
+            height, width = struct.unpack(">HH", data[i + 5:i + 9])
+            return width, height
+        i += 2 + length
+    raise SystemExit("preview: no SOF marker")
+
+
+class Entry:
+    def __init__(self, tag, typ, count, value):
+        self.tag, self.typ, self.count, self.value = tag, typ, count, value
+
+
+def byte(tag, values): return Entry(tag, 1, len(values), bytes(values))
+def ascii_(tag, text):
+    b = text.encode() + b"\0"
+    return Entry(tag, 2, len(b), b)
+def short(tag, values): return Entry(tag, 3, len(values), struct.pack("<%dH" % len(values), *values))
+def long_(tag, values): return Entry(tag, 4, len(values), struct.pack("<%dI" % len(values), *values))
+def rationals(tag, values): return Entry(tag, 5, len(values), b"".join(struct.pack("<II", a, b) for a, b in values))
+def srationals(tag, values): return Entry(tag, 10, len(values), b"".join(struct.pack("<ii", a, b) for a, b in values))
+
+
+def encoded_length(entries):
+    return 2 + 12 * len(entries) + 4 + sum((len(e.value) + 1) & ~1 for e in entries if len(e.value) > 4)
+
+
+def encode(entries, offset):
+    entries = sorted(entries, key=lambda e: e.tag)
+    out = bytearray(struct.pack("<H", len(entries)))
+    values = bytearray()
+    start = offset + 2 + 12 * len(entries) + 4
+    for e in entries:
+        out += struct.pack("<HHI", e.tag, e.typ, e.count)
+        if len(e.value) <= 4:
+            out += e.value + b"\0" * (4 - len(e.value))
+        else:
+            out += struct.pack("<I", start + len(values))
+            values += e.value
+            if len(values) % 2:
+                values += b"\0"
+    return bytes(out) + struct.pack("<I", 0) + bytes(values)
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("out")
+    p.add_argument("width", type=int)
+    p.add_argument("height", type=int)
+    p.add_argument("--orientation", type=int, default=1)
+    p.add_argument("--preview")
+    p.add_argument("--flat-ppm", action="store_true")
+    a = p.parse_args()
+    w, h = a.width, a.height
+    if a.flat_ppm:
+        def srgb(v):
+            e = 12.92 * v if v <= 0.0031308 else 1.055 * v ** (1 / 2.4) - 0.055
+            return bytes(round(c * 255) for c in [e])
+        def colour(rgb): return b"".join(srgb(v) for v in rgb)
+        quad = {"tl": (0.80, 0.03, 0.03), "tr": (0.03, 0.80, 0.03), "bl": (0.03, 0.03, 0.80), "br": (0.85, 0.85, 0.85)}
+        with open(a.out, "wb") as f:
+            f.write(b"P6 %d %d 255\n" % (w, h))
+            for lower, rows in ((False, h // 2), (True, h - h // 2)):
+                left, right = (quad["bl"], quad["br"]) if lower else (quad["tl"], quad["tr"])
+                row = colour(left) * (w // 2) + colour(right) * (w - w // 2)
+                f.write(row * rows)
+        return 0
+    if w < 64 or h < 64 or w % 2 or h % 2:
+        raise SystemExit("even sides of at least 64 pixels")
+    preview = open(a.preview, "rb").read() if a.preview else None
+    raw_bytes = w * h * 2
+    make, model = "Photomill", "Synthetic RGGB"
+    xyz_to_srgb = [3.240479, -1.537150, -0.498535, -0.969256, 1.875992, 0.041556,
+                   0.055648, -0.204043, 1.057311]
+    dng = [ascii_(271, make), ascii_(272, model), short(274, [a.orientation]),
+           byte(50706, [1, 4, 0, 0]), byte(50707, [1, 1, 0, 0]), ascii_(50708, f"{make} {model}"),
+           srationals(50721, [(round(v * 1_000_000), 1_000_000) for v in xyz_to_srgb]),
+           rationals(50728, [(1, 1)] * 3), short(50778, [21])]
+
+    def raw_entries(strip):
+        return [long_(254, [0]), long_(256, [w]), long_(257, [h]), short(258, [16]), short(259, [1]),
+                short(262, [32803]), long_(273, [strip]), short(277, [1]), long_(278, [h]),
+                long_(279, [raw_bytes]), short(284, [1]), short(33421, [2, 2]), byte(33422, [0, 1, 1, 2]),
+                long_(50717, [65535])]
+
+    def directories(raw_ifd, preview_at, strip):
+        raw = raw_entries(strip)
+        if preview is None:
+            return raw + dng, None
+        pw, ph = jpeg_size(preview)
+        pe = [long_(254, [1]), long_(256, [pw]), long_(257, [ph]), short(258, [8, 8, 8]), short(259, [7]),
+              short(262, [6]), long_(273, [preview_at]), short(277, [3]), long_(278, [ph]),
+              long_(279, [len(preview)]), short(284, [1]), long_(330, [raw_ifd])]
+        return pe + dng, raw
+
+    ifd0, raw = directories(0, 0, 0)
+    end = 8 + encoded_length(ifd0)
+    raw_ifd = None
+    if raw is not None:
+        raw_ifd = end
+        end += encoded_length(raw)
+    preview_at = end
+    strip = (end + (len(preview) if preview else 0) + 1) & ~1
+    ifd0, raw = directories(raw_ifd or 0, preview_at, strip)
+    head = bytearray(b"II*\0" + struct.pack("<I", 8))
+    head += encode(ifd0, 8)
+    if raw is not None:
+        head += encode(raw, raw_ifd)
+    head += preview or b""
+    head += b"\0" * (strip - len(head))
+
+    linear = {"tl": (0.80, 0.03, 0.03), "tr": (0.03, 0.80, 0.03),
+              "bl": (0.03, 0.03, 0.80), "br": (0.85, 0.85, 0.85)}
+
+    def row(parity, lower):
+        left, right = (linear["bl"], linear["br"]) if lower else (linear["tl"], linear["tr"])
+        out = bytearray()
+        for half, colour in ((0, left), (1, right)):
+            c = [round(v * 65535) for v in colour]
+            pair = (c[0], c[1]) if parity == 0 else (c[1], c[2])
+            out += struct.pack("<HH", *pair) * (w // 4)
+        return bytes(out)
+
+    # w/2 per half is even when w % 4 == 0; otherwise fall back to per-pixel rows.
+    if w % 4:
+        def row(parity, lower):  # noqa: F811
+            left, right = (linear["bl"], linear["br"]) if lower else (linear["tl"], linear["tr"])
+            out = bytearray()
+            for x in range(w):
+                colour = left if x < w // 2 else right
+                ch = (0 if x % 2 == 0 else 1) if parity == 0 else (1 if x % 2 == 0 else 2)
+                out += struct.pack("<H", round(colour[ch] * 65535))
+            return bytes(out)
+    rows = [row(p, lower) for lower in (False, True) for p in (0, 1)]
+    with open(a.out, "wb") as f:
+        f.write(head)
+        for y0 in range(0, h, 64):
+            f.write(b"".join(rows[(y % 2) + (2 if y >= h // 2 else 0)] for y in range(y0, min(h, y0 + 64))))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
