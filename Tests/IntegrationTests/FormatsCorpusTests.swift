@@ -110,7 +110,8 @@ struct FormatsCorpusTests {
         try Tool.run(["vips", "rot", stored, reference, "d90"])
         #expect(try Tool.run(["vipsheader", "-f", "width", reference]).hasPrefix("192"))
         let upright = try Tool.meanDifference(ours, reference, in: directory)
-        #expect(upright < 4, "mean difference from the turned reference: \(upright)")
+        // Measured 3.5 (JPEG Q80 against an uncompressed reference); turned the wrong way, 85.6.
+        #expect(upright < 8, "mean difference from the turned reference: \(upright)")
         // The same check fails for the picture turned the wrong way.
         let wrong = directory.appendingPathComponent("wrong.v").path
         try Tool.run(["vips", "rot", stored, wrong, "d270"])

@@ -59,11 +59,21 @@ public final class PhotoProcessor {
             result.metadata = source.metadata
             result.mergeSidecar(sidecar)
         }
+        // Thumbnail and OCR from one decode when both are asked: the OCR picture (the
+        // larger), computed once into memory, shrunk for the thumbnail.
+        var shared: Result<VipsImageRef, ProcessingError>?
+        if decoding.isSuperset(of: [.thumbnail, .ocr]), source.noOCR == nil {
+            shared = Result { () throws(ProcessingError) in
+                let picture = try source.picture(max(parameters.ocrMaxSide, parameters.thumbnailSize))
+                return try Self.damaged(path) { () throws(VipsError) in try picture.inMemory() }
+            }
+        }
         if decoding.contains(.thumbnail) {
             do {
-                let picture = try source.picture(parameters.thumbnailSize)
+                let picture: VipsImageRef
+                if let shared { picture = try shared.get() } else { picture = try source.picture(parameters.thumbnailSize) }
                 result.thumbnail = try Self.damaged(path) { () throws(VipsError) in
-                    let image = try picture.flattenedSRGB()
+                    let image = try (shared == nil ? picture : picture.shrunk(toLongestSide: parameters.thumbnailSize)).flattenedSRGB()
                     let jpeg = try image.encode { pm_vips_jpegsave($0, $1, $2, Int32(parameters.thumbnailQuality), 1) }
                     Vips.clearError()
                     return Thumbnail(width: image.width, height: image.height, jpeg: jpeg)
@@ -74,7 +84,9 @@ public final class PhotoProcessor {
         }
         if decoding.contains(.ocr) {
             do {
-                result.text = try recognizeText(in: source, path: path)
+                let decoded: VipsImageRef?
+                if let shared { decoded = try shared.get() } else { decoded = nil }
+                result.text = try recognizeText(in: source, picture: decoded, path: path)
             } catch {
                 result.errors[.ocr] = error
             }
@@ -105,9 +117,12 @@ public final class PhotoProcessor {
         }
     }
 
-    private func recognizeText(in source: PictureSource, path: String) throws(ProcessingError) -> RecognizedText {
+    /// `picture`: the OCR picture already decoded (with the thumbnail's), or nil to decode it.
+    private func recognizeText(in source: PictureSource, picture decoded: VipsImageRef?,
+                               path: String) throws(ProcessingError) -> RecognizedText {
         if let reason = source.noOCR { throw reason }
-        let picture = try source.picture(parameters.ocrMaxSide)
+        let picture: VipsImageRef
+        if let decoded { picture = decoded } else { picture = try source.picture(parameters.ocrMaxSide) }
         let page = try Self.damaged(path) { () throws(VipsError) in
             let grey = try picture.flattenedSRGB(grey: true)
             defer { Vips.clearError() }
