@@ -13,6 +13,27 @@ import Testing
         #expect(badSize.stderr.contains("--thumbnail-size"))
     }
 
+    /// A video has no text to read: `inspect` with every kind gives it a poster frame and
+    /// no OCR result, and that is no failure (exit 0); a bad OCR floor is refused.
+    @Test(.enabled(if: Tool.isAvailable("ffmpeg"), "ffmpeg is not installed"))
+    func videoGetsNoOCRAndNoFailure() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let video = directory.appendingPathComponent("clip.mp4").path
+        try Tool.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc=duration=2:size=320x240:rate=25",
+                      "-c:v", "libx264", "-pix_fmt", "yuv420p", video])
+        let outcome = try PhotomillBinary.run(["inspect", "--json", video])
+        #expect(outcome.status == 0, "\(outcome.stdout) \(outcome.stderr)")
+        let object = try #require(try PhotomillBinary.jsonLines(outcome).first)
+        #expect(object["ocr"] == nil && object["errors"] == nil, "\(object)")
+        #expect((object["thumbnail"] as? [String: Any])?["width"] as? Int == 256)
+        #expect((object["metadata"] as? [String: Any])?["mediaType"] as? String == "video")
+
+        let badFloor = try PhotomillBinary.run(["inspect", "--ocr-min-confidence", "0", video])
+        #expect(badFloor.status == 64)
+        #expect(badFloor.stderr.contains("--ocr-min-confidence must be between 1 and 100"))
+    }
+
     @Test func oneBadFileDoesNotStopTheOthers() throws {
         let directory = try temporaryDirectory()
         let good = directory.appendingPathComponent("good.png")

@@ -14,6 +14,10 @@ import Foundation
 /// processor (see `ProcessingPool`).
 public final class PhotoProcessor {
     public var parameters: ProcessingParameters
+    /// Whether OCR asked of a video fails (`unsupported-format`: a worker given a job the
+    /// scan would not have queued) or is left out of the result (`inspect` on a folder:
+    /// a video has no text to read, which is no failure).
+    public var videosFailOCR = true
     private var recognizer: TextRecognizer?
 
     public init(parameters: ProcessingParameters = ProcessingParameters()) {
@@ -82,7 +86,7 @@ public final class PhotoProcessor {
                 result.errors[.thumbnail] = error
             }
         }
-        if decoding.contains(.ocr) {
+        if decoding.contains(.ocr), source.noOCR == nil || videosFailOCR {
             do {
                 let decoded: VipsImageRef?
                 if let shared { decoded = try shared.get() } else { decoded = nil }

@@ -7,7 +7,8 @@ import PhotomillCore
 public enum ProcessingPool {
     /// Calls `deliver` with each result, in the order of `paths`, on the calling thread;
     /// returns when every file is done. Each file's XMP sidecar, when one lies beside it
-    /// (`XMPSidecar.find`), is merged into its metadata as a scan would.
+    /// (`XMPSidecar.find`), is merged into its metadata as a scan would; videos, which a
+    /// scan gives no OCR task, get no OCR result and no OCR failure.
     public static func process(paths: [String], kinds: Set<Kind>, parameters: ProcessingParameters,
                                threads: Int = ProcessInfo.processInfo.activeProcessorCount,
                                deliver: (PhotoResult) -> Void) {
@@ -16,6 +17,7 @@ public enum ProcessingPool {
         let threads = (0..<threadCount).map { index in
             OwnedThread(name: "pm-process-\(index)", stackSize: 8 << 20) {
                 let processor = PhotoProcessor(parameters: parameters)
+                processor.videosFailOCR = false
                 while let index = state.nextIndex() {
                     let path = paths[index]
                     let sidecar = kinds.contains(.metadata) ? XMPSidecar.find(besidePhotoAt: path).map { SidecarInput.file(path: $0) } : nil
