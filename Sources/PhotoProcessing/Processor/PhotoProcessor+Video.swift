@@ -3,7 +3,8 @@ import PhotomillCore
 extension PhotoProcessor {
     /// A video: metadata from its container (`VideoFile.metadata`), pictures from a poster
     /// frame (the keyframe about 1 s or 10 % in, upright). Videos have no OCR: the scan
-    /// queues none, and a job that asks anyway gets `unsupported-format`.
+    /// queues none, and a job that asks anyway gets `unsupported-format`
+    /// (`PhotoProcessor.videosFailOCR`).
     ///
     /// The `VideoFile` lives as long as the closure that decodes its poster frames, which
     /// `process` drops before `bytes` goes.
