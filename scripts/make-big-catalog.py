@@ -70,7 +70,7 @@ for p in range(1, n + 1):
     md5 = hashlib.md5(str(content).encode()).hexdigest() if p not in pending else None
     sha = hashlib.sha256(str(content).encode()).hexdigest() if md5 else None
     photos.append((p, f"/photos/{p // 1000:03d}/IMG_{p:06d}.jpg", 2_000_000 + content % 1000, 1_700_000_000_000_000_000 + p,
-                   md5, sha, now - 7300, now - 7300))
+                   md5, sha, now - 7300, now - 7300, "jpeg", "photo", f"/photos/{p // 1000:03d}/img_{p:06d}"))
     for k in kinds:
         s = state_of(p, k)
         w = workers[p % len(workers)]
@@ -98,7 +98,8 @@ for p in range(1, n + 1):
                     text = " ".join(rng.choice(words) for _ in range(rng.randint(0, 12)))
                     ocr.append((p, text, rng.uniform(50, 95), "eng", recipes[k]))
 
-con.executemany("INSERT INTO photos VALUES (?,?,?,?,?,?,?,?)", photos)
+con.executemany("""INSERT INTO photos (id, path, size, mtimeNs, md5, sha256, scannedAt, changedAt, format, mediaType, stem)
+    VALUES (?,?,?,?,?,?,?,?,?,?,?)""", photos)
 con.executemany("""INSERT INTO tasks (photoId, kind, state, attempts, maxAttempts, notBefore, leaseToken, leasedTo, leasedAt,
                    leaseExpires, recipe, errorClass, errorMessage, updatedAt) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)""", tasks)
 con.executemany("""INSERT INTO attempts (photoId, kind, worker, leaseToken, startedAt, endedAt, outcome, errorClass, errorMessage)

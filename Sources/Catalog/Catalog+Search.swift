@@ -77,15 +77,6 @@ extension Catalog {
             var arguments: StatementArguments = []
             let text = !query.words.isEmpty
             let fts = Self.ftsQuery(query.words)
-            if text {
-                // In the recognised text, or every word in the photo's own words.
-                let own = "lower(coalesce(m.title, '') || ' ' || coalesce(m.description, '') || ' ' || coalesce(m.keywords, ''))"
-                let words = query.words.map { $0.hasSuffix("*") && $0.count > 1 ? String($0.dropLast()) : $0 }
-                let everyWord = words.map { _ in "instr(\(own), lower(?)) > 0" }.joined(separator: " AND ")
-                conditions.append("(p.id IN (SELECT rowid FROM ocr_fts WHERE ocr_fts MATCH ?) OR (\(everyWord)))")
-                arguments += [fts]
-                for word in words { arguments += [word] }
-            }
             if let mediaType = query.mediaType {
                 conditions.append("p.mediaType = ?")
                 arguments += [mediaType.rawValue]
@@ -124,18 +115,36 @@ extension Catalog {
                     }
                 }
             }
-            let matching = "FROM ocr_fts WHERE ocr_fts MATCH ? AND ocr_fts.rowid = p.id"
-            let snippet = text ? "(SELECT snippet(ocr_fts, 0, '[', ']', '…', 12) \(matching))" : "NULL"
-            let rank = text ? "(SELECT rank \(matching))" : "NULL"
+            // With words: the photos whose recognised text matches (FTS5, with its rank and
+            // snippet), then those whose own words (title, description, keywords) hold every
+            // word and whose text does not match. Each side is one pass, not one per photo.
+            var source = "photos p"
+            var selected: StatementArguments = []
+            if text {
+                let own = "lower(coalesce(title, '') || ' ' || coalesce(description, '') || ' ' || coalesce(keywords, ''))"
+                let words = query.words.map { $0.hasSuffix("*") && $0.count > 1 ? String($0.dropLast()) : $0 }
+                let everyWord = words.map { _ in "instr(\(own), lower(?)) > 0" }.joined(separator: " AND ")
+                source = """
+                    (SELECT rowid AS photoId, snippet(ocr_fts, 0, '[', ']', '…', 12) AS snippet, rank AS textRank
+                     FROM ocr_fts WHERE ocr_fts MATCH ?
+                     UNION ALL
+                     SELECT photoId, NULL, NULL FROM metadata
+                     WHERE (title IS NOT NULL OR description IS NOT NULL OR keywords IS NOT NULL) AND \(everyWord)
+                       AND photoId NOT IN (SELECT rowid FROM ocr_fts WHERE ocr_fts MATCH ?)) hit
+                    JOIN photos p ON p.id = hit.photoId
+                    """
+                selected = [fts]
+                for word in words { selected += [word] }
+                selected += [fts]
+            }
             let sql = """
                 SELECT p.path, p.md5, p.mediaType, m.dateTaken, m.cameraMake, m.cameraModel, m.gpsLatitude, m.gpsLongitude,
                     m.title, m.keywords, m.rating, \(Self.livePhotoPath) AS livePhoto,
-                    \(snippet) AS snippet, \(rank) AS textRank
-                FROM photos p LEFT JOIN metadata m ON m.photoId = p.id
+                    \(text ? "hit.snippet" : "NULL") AS snippet, \(text ? "hit.textRank" : "NULL") AS textRank
+                FROM \(source) LEFT JOIN metadata m ON m.photoId = p.id
                 \(conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "))
                 ORDER BY textRank IS NULL, textRank, p.path
                 """
-            let selected: StatementArguments = text ? [fts, fts] : []
             var hits = try Row.fetchAll(db, sql: sql, arguments: selected + arguments).map(PhotoHit.init(row:))
             if let near = query.near {
                 hits = hits.compactMap { hit in

@@ -260,6 +260,9 @@ enum Schema {
                 ALTER TABLE metadata ADD COLUMN rating INTEGER;
                 ALTER TABLE metadata ADD COLUMN label TEXT;
                 ALTER TABLE metadata ADD COLUMN contentIdentifier TEXT;
+                -- search's words in titles, descriptions and keywords: only described photos.
+                CREATE INDEX metadata_described ON metadata(photoId)
+                    WHERE title IS NOT NULL OR description IS NOT NULL OR keywords IS NOT NULL;
                 """)
         }
         return migrator
