@@ -24,7 +24,7 @@ extension Catalog {
         try read { db in
             let filter = ids.map { "p.id IN (\($0.map(String.init).joined(separator: ",")))" } ?? "p.id > \(photoId)"
             let rows = try Row.fetchAll(db, sql: """
-                SELECT p.id, p.path, p.size, p.md5, p.sha256, m.*, m.photoId AS hasMetadata,
+                SELECT p.id, p.path, p.size, p.md5, p.sha256, p.mediaType, m.*, m.photoId AS hasMetadata,
                     NULLIF(o.text, '') AS ocrText, th.jpeg AS thumbnail, \(Self.livePhotoPath) AS livePhoto
                 FROM photos p
                 LEFT JOIN metadata m ON m.photoId = p.id

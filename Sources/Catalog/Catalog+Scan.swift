@@ -139,10 +139,7 @@ extension Catalog {
                     summary.unchanged += 1
                     let id: Int64 = row["id"]
                     summary.queuedTasks += try ensureTasks(db, id: id, kinds: format.mediaType.kinds(of: kinds), now: now)
-                    if try updateSidecar(db, id: id, row: row, file: file, kinds: kinds, now: now, changes: &changes) {
-                        summary.sidecarsChanged += 1
-                        summary.queuedTasks += 1
-                    }
+                    try updateSidecar(db, id: id, row: row, file: file, kinds: kinds, now: now, changes: &changes, summary: &summary)
                 case .media(let format):
                     let wanted = format.mediaType.kinds(of: kinds)
                     guard let row else {
@@ -158,10 +155,7 @@ extension Catalog {
                         summary.unchanged += 1
                         try setFormat(db, id: id, path: file.path, format: format)
                         summary.queuedTasks += try ensureTasks(db, id: id, kinds: wanted, now: now)
-                        if try updateSidecar(db, id: id, row: row, file: file, kinds: kinds, now: now, changes: &changes) {
-                            summary.sidecarsChanged += 1
-                            summary.queuedTasks += 1
-                        }
+                        try updateSidecar(db, id: id, row: row, file: file, kinds: kinds, now: now, changes: &changes, summary: &summary)
                     } else {
                         summary.changed += 1
                         try setFormat(db, id: id, path: file.path, format: format)
@@ -190,11 +184,9 @@ extension Catalog {
                 file.path, file.size, file.mtimeNs, now, now, format.rawValue, format.mediaType.rawValue,
                 Self.stem(of: file.path), file.sidecar?.path, file.sidecar?.size, file.sidecar?.mtimeNs,
             ])
-        let id = db.lastInsertedRowID
-        let insertTask = try db.cachedStatement(sql: "INSERT OR IGNORE INTO tasks (photoId, kind, updatedAt) VALUES (?, ?, ?)")
-        for kind in kinds.sorted() { try insertTask.execute(arguments: [id, kind.rawValue, now]) }
+        let created = try ensureTasks(db, id: db.lastInsertedRowID, kinds: kinds, now: now)
         try linkLivePhotos(db, stem: Self.stem(of: file.path))
-        return kinds.count
+        return created
     }
 
     /// Tasks for kinds the photo never had; returns how many were created.
@@ -216,26 +208,20 @@ extension Catalog {
     }
 
     /// Records the photo's sidecar as scanned; when it appeared, changed or vanished, the
-    /// metadata is re-queued (the only kind a sidecar feeds). Returns whether it was.
+    /// metadata is re-queued (the only kind a sidecar feeds), and counted in `summary`.
     private func updateSidecar(_ db: Database, id: Int64, row: Row, file: ScannedFile, kinds: Set<Kind>, now: Double,
-                               changes: inout StateChanges) throws -> Bool {
+                               changes: inout StateChanges, summary: inout ScanSummary) throws {
         let stored: Sidecar? = (row["sidecarPath"] as String?).map {
             Sidecar(path: $0, size: row["sidecarSize"] ?? 0, mtimeNs: row["sidecarMtimeNs"] ?? 0)
         }
-        guard stored != file.sidecar else { return false }
+        guard stored != file.sidecar else { return }
         try db.execute(sql: "UPDATE photos SET sidecarPath = ?, sidecarSize = ?, sidecarMtimeNs = ? WHERE id = ?",
                        arguments: [file.sidecar?.path, file.sidecar?.size, file.sidecar?.mtimeNs, id])
-        guard kinds.contains(.metadata) else { return false }
+        guard kinds.contains(.metadata) else { return }
         try db.execute(sql: "DELETE FROM metadata WHERE photoId = ?", arguments: [id])
-        if let old = try String.fetchOne(db, sql: "SELECT state FROM tasks WHERE photoId = ? AND kind = 'metadata'", arguments: [id]) {
-            changes.move(Kind.metadata.rawValue, from: old, to: .pending)
-        }
-        try db.execute(sql: """
-            UPDATE tasks SET state = 'pending', attempts = 0, notBefore = 0, leaseToken = NULL, leasedTo = NULL,
-                leasedAt = NULL, leaseExpires = NULL, recipe = NULL, errorClass = NULL, errorMessage = NULL, updatedAt = ?
-            WHERE photoId = ? AND kind = 'metadata'
-            """, arguments: [now, id])
-        return true
+        try requeue(db, id: id, kind: .metadata, now: now, changes: &changes)
+        summary.sidecarsChanged += 1
+        summary.queuedTasks += 1
     }
 
     private func requeueChanged(_ db: Database, id: Int64, file: ScannedFile, kinds: Set<Kind>, now: Double,
@@ -247,25 +233,29 @@ extension Catalog {
         for table in ["metadata", "thumbnails", "ocr"] {
             try db.execute(sql: "DELETE FROM \(table) WHERE photoId = ?", arguments: [id])
         }
-        // A lease still out on the old content becomes stale: its result is discarded.
-        for row in try Row.fetchAll(db, sql: "SELECT kind, state FROM tasks WHERE photoId = ?", arguments: [id]) {
+        try requeue(db, id: id, kind: nil, now: now, changes: &changes)
+        _ = try ensureTasks(db, id: id, kinds: kinds, now: now)
+    }
+
+    /// Puts the photo's tasks (all, or of `kind`) back to pending with a fresh budget. A
+    /// lease still out on the old input becomes stale: its result is discarded.
+    private func requeue(_ db: Database, id: Int64, kind: Kind?, now: Double, changes: inout StateChanges) throws {
+        let which = kind == nil ? "photoId = ?" : "photoId = ? AND kind = ?"
+        let arguments: StatementArguments = kind.map { [id, $0.rawValue] } ?? [id]
+        for row in try Row.fetchAll(db, sql: "SELECT kind, state FROM tasks WHERE \(which)", arguments: arguments) {
             changes.move(row[0] as String, from: row[1] as String, to: .pending)
         }
         try db.execute(sql: """
             UPDATE tasks SET state = 'pending', attempts = 0, notBefore = 0, leaseToken = NULL, leasedTo = NULL,
                 leasedAt = NULL, leaseExpires = NULL, recipe = NULL, errorClass = NULL, errorMessage = NULL, updatedAt = ?
-            WHERE photoId = ?
-            """, arguments: [now, id])
-        for kind in kinds.sorted() {
-            try db.execute(sql: "INSERT OR IGNORE INTO tasks (photoId, kind, updatedAt) VALUES (?, ?, ?)",
-                           arguments: [id, kind.rawValue, now])
-        }
+            WHERE \(which)
+            """, arguments: [now] + arguments)
     }
 
     /// Live Photos: a still and a video of one name stem in one folder (`IMG_0001.HEIC`
     /// and `IMG_0001.MOV`) are linked to each other; a stem with any other mix (two stills,
     /// no video) links nothing. Whether their content identifiers agree is checked where
-    /// the link is read (`livePhotoSQL`), since metadata comes later than the scan.
+    /// the link is read (`livePhotoPath`), since metadata comes later than the scan.
     private func linkLivePhotos(_ db: Database, stem: String) throws {
         let rows = try Row.fetchAll(db, sql: "SELECT id, mediaType FROM photos WHERE stem = ?", arguments: [stem])
         let stills = rows.filter { $0["mediaType"] == MediaType.photo.rawValue }

@@ -250,7 +250,6 @@ enum Schema {
                     scannedAt REAL NOT NULL
                 ) WITHOUT ROWID;
 
-                ALTER TABLE metadata ADD COLUMN mediaType TEXT;
                 ALTER TABLE metadata ADD COLUMN duration REAL;
                 ALTER TABLE metadata ADD COLUMN videoCodec TEXT;
                 ALTER TABLE metadata ADD COLUMN frameRate REAL;

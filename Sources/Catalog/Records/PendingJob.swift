@@ -14,6 +14,9 @@ public struct PendingJob: Sendable, Hashable {
     /// The photo's XMP sidecar, which its metadata task reads too.
     public var sidecar: Sidecar?
 
+    /// The sidecar, when this job computes the metadata that reads it.
+    public var metadataSidecar: Sidecar? { kinds.contains(.metadata) ? sidecar : nil }
+
     public init(photoId: Int64, path: String, size: Int64, mtimeNs: Int64, kinds: [Kind], updatedAt: [Double] = [],
                 sidecar: Sidecar? = nil) {
         precondition(updatedAt.isEmpty || updatedAt.count == kinds.count, "one updatedAt per kind")

@@ -2,23 +2,26 @@ import Foundation
 internal import GRDB
 import PhotomillCore
 
-/// `PhotoMetadata` as the columns of table `metadata` (the same names as its properties).
+/// `PhotoMetadata` as the columns of table `metadata` (the same names as its properties),
+/// but for `mediaType`, which the scan keeps in `photos` (the worker recognises the same
+/// bytes the same way) and readers select from there.
 extension PhotoMetadata {
     static let columns = [
         "dateTaken", "fileModificationDate", "pixelWidth", "pixelHeight", "cameraMake", "cameraModel",
         "orientation", "gpsLatitude", "gpsLongitude", "aperture", "shutterSpeed", "iso", "focalLength", "lensModel",
-        "mediaType", "duration", "videoCodec", "frameRate", "title", "description", "keywords", "rating", "label",
+        "duration", "videoCodec", "frameRate", "title", "description", "keywords", "rating", "label",
         "contentIdentifier",
     ]
 
     var databaseArguments: StatementArguments {
         [dateTaken, fileModificationDate, pixelWidth, pixelHeight, cameraMake, cameraModel,
          orientation, gpsLatitude, gpsLongitude, aperture, shutterSpeed, iso, focalLength, lensModel,
-         mediaType?.rawValue, duration, videoCodec, frameRate, title, description, keywords.map(Self.keywordsColumn), rating, label,
+         duration, videoCodec, frameRate, title, description, keywords.map(Self.keywordsColumn), rating, label,
          contentIdentifier]
     }
 
-    /// Read by column name (a row may hold other columns, such as photoId).
+    /// Read by column name (a row may hold other columns, such as photoId; `mediaType` is
+    /// `photos.mediaType`).
     init(row: Row) {
         self.init()
         dateTaken = row["dateTaken"]

@@ -34,33 +34,15 @@ enum BlobTransfer {
     /// The file's frames and, for a job with metadata, its sidecar's (see `frames(of:)`).
     static func payload(of job: PendingJob) -> Result<(frames: [Data], sidecar: SidecarPayload), Failure> {
         frames(of: job).map { frames in
-            guard let sidecar = job.sidecar, job.kinds.contains(.metadata) else { return (frames, .none) }
-            switch readSidecar(sidecar.path) {
+            guard let sidecar = job.metadataSidecar else { return (frames, .none) }
+            switch XMPSidecar.read(at: sidecar.path) {
+            case .bytes(let bytes) where bytes.count > XMPSidecar.maxBytes:
+                return (frames, .unreadable(path: sidecar.path, message: "\(sidecar.path): the XMP sidecar is over \(XMPSidecar.maxBytes >> 20) MiB"))
             case .bytes(let bytes): return (frames + [bytes], .sent(path: sidecar.path))
             case .gone: return (frames, .none)
-            case .unreadable(let message): return (frames, .unreadable(path: sidecar.path, message: message))
+            case .unreadable(let cause):
+                return (frames, .unreadable(path: sidecar.path, message: "\(sidecar.path): the coordinator cannot read the XMP sidecar: \(cause)"))
             }
-        }
-    }
-
-    private enum SidecarRead {
-        case bytes(Data), gone, unreadable(String)
-    }
-
-    /// A sidecar's bytes as they are now.
-    private static func readSidecar(_ path: String) -> SidecarRead {
-        do {
-            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
-            defer { try? handle.close() }
-            let bytes = try handle.read(upToCount: Int(FieldBounds.sidecarBytes.upperBound) + 1) ?? Data()
-            guard bytes.count <= FieldBounds.sidecarBytes.upperBound else {
-                return .unreadable("\(path): the XMP sidecar is over \(FieldBounds.sidecarBytes.upperBound >> 20) MiB")
-            }
-            return .bytes(bytes)
-        } catch {
-            let cocoa = error as NSError
-            if cocoa.domain == NSCocoaErrorDomain && cocoa.code == NSFileReadNoSuchFileError { return .gone }
-            return .unreadable("\(path): the coordinator cannot read the XMP sidecar: \(cocoa.localizedDescription)")
         }
     }
 

@@ -101,7 +101,7 @@ struct JobEncoder {
                 message.sidecarPath = path
                 message.sidecarError = error.truncated(toUTF8Bytes: FieldBounds.errorMessageBytes.upperBound)
             }
-        } else if let sidecar = order.job.sidecar, order.job.kinds.contains(.metadata) {
+        } else if let sidecar = order.job.metadataSidecar {
             // The worker reads it beside the file.
             message.sidecarPath = sidecar.path
         }

@@ -130,7 +130,7 @@ final class Scanner: @unchecked Sendable {
         let sidecars = XMPSidecar.Index(names: names)
         for name in names {
             guard !isStopping else { return }
-            let path = directory == "/" ? "/" + name : directory + "/" + name
+            let path = Self.join(directory, name)
             var info = stat()
             guard lstat(path, &info) == 0 else {
                 try unreadable(path, reason: String(cString: strerror(errno)))
@@ -141,7 +141,7 @@ final class Scanner: @unchecked Sendable {
                 try walk(path, found: found)
             case S_IFREG:
                 guard !sidecars.isSidecar(name) else { continue }
-                let sidecar = sidecars.sidecar(of: name).flatMap { self.sidecar(directory: directory, name: $0) }
+                let sidecar = sidecars.sidecar(of: name).flatMap { Self.sidecar(at: Self.join(directory, $0)) }
                 try found(Found(path: path, stamp: FileStamp(info), sidecar: sidecar))
             default:
                 continue
@@ -149,8 +149,12 @@ final class Scanner: @unchecked Sendable {
         }
     }
 
-    private func sidecar(directory: String, name: String) -> Sidecar? {
-        let path = directory == "/" ? "/" + name : directory + "/" + name
+    private static func join(_ directory: String, _ name: String) -> String {
+        directory == "/" ? "/" + name : directory + "/" + name
+    }
+
+    /// The sidecar at `path` with its stamp, if it is a regular file.
+    private static func sidecar(at path: String) -> Sidecar? {
         var info = stat()
         guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
         let stamp = FileStamp(info)

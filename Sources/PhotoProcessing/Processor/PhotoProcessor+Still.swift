@@ -22,26 +22,23 @@ extension PhotoProcessor {
             }
             throw ProcessingError(.corrupt, "\(path): \(format.rawValue) header is damaged: \(error.message)")
         }
-        let exifBlob = format == .jpeg ? nil : header.blob("exif-data")
-        var metadata = MetadataReader.read(fileBytes: bytes, format: format,
-                                           vipsHeader: (header.width, header.height, exifBlob))
-        if wantsMetadata, let packet = header.blob("xmp-data"),
-           let embedded = try? XMPReader.read(Data(packet)) {
-            metadata.merge(embedded, replacing: false)
+        let isHEIF = [.heic, .heif, .avif].contains(format)
+        var metadata: PhotoMetadata?
+        if wantsMetadata || isHEIF {
+            let exifBlob = format == .jpeg ? nil : header.blob("exif-data")
+            metadata = MetadataReader.read(fileBytes: bytes, format: format, vipsHeader: (header.width, header.height, exifBlob))
+        }
+        if wantsMetadata, let packet = header.blob("xmp-data"), let embedded = try? XMPReader.read(Data(packet)) {
+            metadata?.merge(embedded, replacing: false)
         }
 
         var turn = 1
-        if [.heic, .heif, .avif].contains(format), let layout = HEIFLayout(bytes),
-           layout.rotation == 0, layout.mirror == nil {
-            turn = metadata.orientation ?? 1
+        if isHEIF, let layout = HEIFLayout(bytes), layout.rotation == 0, layout.mirror == nil {
+            turn = metadata?.orientation ?? 1
         }
-        let pixels = header.width * header.height
-        let limit = parameters.pixelLimit
-        let size = "\(header.width)×\(header.height)"
+        let (width, height, limit) = (header.width, header.height, parameters.pixelLimit)
         return PictureSource(metadata: metadata, picture: { side throws(ProcessingError) in
-            guard pixels <= limit else {
-                throw ProcessingError(.tooLarge, "\(path): \(size) is \(pixels / 1_000_000) megapixels, over the limit of \(limit / 1_000_000)")
-            }
+            try ProcessingError.checkPixels(width: width, height: height, limit: limit, path: path)
             return try Self.damaged(path) { () throws(VipsError) in
                 try VipsImageRef.thumbnail(of: bytes, size: side).oriented(turn)
             }

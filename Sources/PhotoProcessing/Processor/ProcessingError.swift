@@ -12,4 +12,11 @@ public struct ProcessingError: Error, Sendable, Hashable, CustomStringConvertibl
     }
 
     public var description: String { "\(errorClass): \(message)" }
+
+    /// `too-large` when a picture of `width` × `height` has more than `limit` pixels: how
+    /// every reader refuses one before decoding anything.
+    static func checkPixels(width: Int, height: Int, limit: Int, path: String) throws(ProcessingError) {
+        guard width * height > limit else { return }
+        throw ProcessingError(.tooLarge, "\(path): \(width)×\(height) is \(width * height / 1_000_000) megapixels, over the limit of \(limit / 1_000_000)")
+    }
 }

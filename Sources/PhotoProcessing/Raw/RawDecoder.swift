@@ -56,9 +56,7 @@ enum RawDecoder {
             throw openFailure(error, handle: handle, path: path)
         }
         let raw = handle.rawSize
-        guard raw.width * raw.height <= pixelLimit else {
-            throw ProcessingError(.tooLarge, "\(path): \(raw.width)×\(raw.height) is \(raw.width * raw.height / 1_000_000) megapixels, over the limit of \(pixelLimit / 1_000_000)")
-        }
+        try ProcessingError.checkPixels(width: raw.width, height: raw.height, limit: pixelLimit, path: path)
 
         let orientation = RawOrientation.exifOrientation(flip: handle.flip)
         let previewProblem: String

@@ -21,9 +21,7 @@ extension VideoFile {
         guard width > 0, height > 0 else {
             throw ProcessingError(.corrupt, "\(path): video data is damaged: the video stream has no picture size")
         }
-        guard width * height <= pixelLimit else {
-            throw ProcessingError(.tooLarge, "\(path): \(width)×\(height) is \(width * height / 1_000_000) megapixels, over the limit of \(pixelLimit / 1_000_000)")
-        }
+        try ProcessingError.checkPixels(width: width, height: height, limit: pixelLimit, path: path)
         input.deadline = .now() + timeLimit
         _ = FFmpeg.takeLoggedError()
         let search = try KeyframeSearch(video: self, decoder: try VideoDecoder(for: stream, pixelLimit: pixelLimit, path: path))

@@ -19,34 +19,30 @@ extension PhotoResult {
         guard let sidecar, metadata != nil else { return }
         let path: String, bytes: Data
         switch sidecar {
-        case .unreadable(let sidecarPath, let message):
-            return failMetadata(ProcessingError(.unreadable, message), sidecar: sidecarPath)
+        case .unreadable(_, let message):
+            return failMetadata(ProcessingError(.unreadable, message))
         case .bytes(let sidecarPath, let data):
             (path, bytes) = (sidecarPath, data)
         case .file(let sidecarPath):
             path = sidecarPath
-            do {
-                let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
-                defer { try? handle.close() }
-                bytes = try handle.read(upToCount: XMPSidecar.maxBytes + 1) ?? Data()
-            } catch {
-                let cocoa = error as NSError
-                if cocoa.domain == NSCocoaErrorDomain && cocoa.code == NSFileReadNoSuchFileError { return }
-                let cause = cocoa.localizedFailureReason ?? error.fileSystemReason
-                return failMetadata(ProcessingError(.unreadable, "\(path): cannot read the XMP sidecar: \(cause)"), sidecar: path)
+            switch XMPSidecar.read(at: path) {
+            case .bytes(let data): bytes = data
+            case .gone: return
+            case .unreadable(let cause):
+                return failMetadata(ProcessingError(.unreadable, "\(path): cannot read the XMP sidecar: \(cause)"))
             }
         }
         guard bytes.count <= XMPSidecar.maxBytes else {
-            return failMetadata(ProcessingError(.corrupt, "\(path): the XMP sidecar is over \(XMPSidecar.maxBytes >> 20) MiB"), sidecar: path)
+            return failMetadata(ProcessingError(.corrupt, "\(path): the XMP sidecar is over \(XMPSidecar.maxBytes >> 20) MiB"))
         }
         do {
             metadata?.merge(try XMPReader.read(bytes), replacing: true)
         } catch {
-            failMetadata(ProcessingError(.corrupt, "\(path): the XMP sidecar is damaged: \(error)"), sidecar: path)
+            failMetadata(ProcessingError(.corrupt, "\(path): the XMP sidecar is damaged: \(error)"))
         }
     }
 
-    private mutating func failMetadata(_ error: ProcessingError, sidecar: String) {
+    private mutating func failMetadata(_ error: ProcessingError) {
         metadata = nil
         errors[.metadata] = error
     }

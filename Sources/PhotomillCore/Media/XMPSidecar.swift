@@ -26,6 +26,27 @@ public enum XMPSidecar {
         return nil
     }
 
+    /// A sidecar's bytes as they are now: at most `maxBytes + 1`, so that one over the
+    /// limit shows as such; `gone` when it no longer exists (the next scan notices).
+    public enum Contents {
+        case bytes(Data)
+        case gone
+        /// Why it cannot be read (the file system's reason).
+        case unreadable(cause: String)
+    }
+
+    public static func read(at path: String) -> Contents {
+        do {
+            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+            defer { try? handle.close() }
+            return .bytes(try handle.read(upToCount: maxBytes + 1) ?? Data())
+        } catch {
+            let cocoa = error as NSError
+            if cocoa.domain == NSCocoaErrorDomain && cocoa.code == NSFileReadNoSuchFileError { return .gone }
+            return .unreadable(cause: cocoa.localizedFailureReason ?? error.fileSystemReason)
+        }
+    }
+
     /// Which names of one folder's listing are sidecars, and whose.
     public struct Index {
         private let names: Set<String>

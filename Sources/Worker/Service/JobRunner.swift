@@ -48,27 +48,28 @@ final class JobRunner {
     /// under the worker's roots.
     private func localSidecar(for job: Photomill_V1_Job) -> SidecarInput? {
         guard !job.sidecarPath.isEmpty else { return nil }
-        let path = mapped(job.sidecarPath)
-        let resolved = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
-        guard roots.contains(where: resolved.isPath(under:)) else {
+        guard let path = local(job.sidecarPath) else {
             return .unreadable(path: job.sidecarPath, message: "\(job.sidecarPath): the XMP sidecar is outside this worker's roots")
         }
         return .file(path: path)
     }
 
-    private func mapped(_ path: String) -> String {
-        configuration.pathMap.lazy.compactMap { path.replacingPathPrefix($0.from, with: $0.to) }.first ?? path
+    /// A path of the coordinator's as this host names it, or nil when it lies outside the
+    /// worker's roots: whatever a JOB says, nothing outside them is opened (symlinks
+    /// resolved first). Prefixes map component-wise: /volume1/photos maps
+    /// /volume1/photos/a.jpg, not /volume1/photos2/a.jpg.
+    private func local(_ coordinatorPath: String) -> String? {
+        let path = configuration.pathMap.lazy.compactMap { coordinatorPath.replacingPathPrefix($0.from, with: $0.to) }.first
+            ?? coordinatorPath
+        let resolved = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+        return roots.contains(where: resolved.isPath(under:)) ? path : nil
     }
 
     /// The job's path on this host, checked against the worker's roots and against the
     /// size and mtime the coordinator scanned (a file changed since then would give
     /// results for content the catalog does not describe).
     private func localPath(for job: Photomill_V1_Job) -> Result<String, ProcessingError> {
-        // Component-wise: /volume1/photos maps /volume1/photos/a.jpg, not /volume1/photos2/a.jpg.
-        let path = mapped(job.path)
-        // Whatever a JOB says, nothing outside the roots is opened (symlinks resolved first).
-        let resolved = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
-        guard roots.contains(where: resolved.isPath(under:)) else {
+        guard let path = local(job.path) else {
             let roots = configuration.pathRoots.isEmpty ? "none: it takes files as bytes only" : configuration.pathRoots.joined(separator: ", ")
             return .failure(ProcessingError(.unreadable, "\(job.path): outside this worker's roots (\(roots))"))
         }
