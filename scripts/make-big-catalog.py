@@ -52,7 +52,7 @@ def state_of(photo, kind):
     return "done"
 
 recipes = {"hash": "hash/1", "metadata": "metadata/1", "thumbnail": "thumbnail/1 size=256 q=80", "ocr": "ocr/1 lang=eng side=4096"}
-classes = ["corrupt", "ocr-failed", "timeout", "worker-crashed"]
+classes = ["corrupt", "ocr-failed", "lease-expired", "worker-lost"]
 # Finished tasks end over the last two hours, the last minute at about 14 per second.
 finished_order = [(p, k) for p in range(1, n + 1) for k in kinds if state_of(p, k) in ("done", "failed")]
 count = len(finished_order)

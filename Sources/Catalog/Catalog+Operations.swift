@@ -83,8 +83,10 @@ extension Catalog {
     }
 
     /// Puts done tasks matching `filter` (its error class is ignored) back to `pending`:
-    /// all of them, or with `currentRecipes`, those whose recipe differs from the
-    /// current one of their kind. The old result stays until the new one replaces it.
+    /// all of them, or with `currentRecipes`, those whose recipe is outdated against the
+    /// current one of their kind (`Recipe.isOutdated`: an older version or other
+    /// parameters; a foreign worker's extra keys do not count). The old result stays until
+    /// the new one replaces it.
     public func reprocess(matching filter: TaskFilter, currentRecipes: [Kind: String]?, dryRun: Bool = false,
                           now: Double) throws(CatalogError) -> [Kind: Int] {
         var filter = filter
@@ -98,8 +100,11 @@ extension Catalog {
             guard let recipe = currentRecipes[kind] else { continue }
             var one = filter
             one.kinds = [kind]
+            // Equal text is the common case, decided by SQLite alone; only the others are parsed.
             let found = try requeue(command: "reprocess --outdated", filter: one, state: .done,
-                                    extra: ("(t.recipe IS NULL OR t.recipe != ?)", [recipe]), dryRun: dryRun, now: now)
+                                    extra: ("(t.recipe IS NULL OR (t.recipe != ? AND photomill_recipe_outdated(t.recipe, ?)))",
+                                            [recipe, recipe]),
+                                    dryRun: dryRun, now: now)
             counts.merge(found, uniquingKeysWith: +)
         }
         return counts
@@ -108,6 +113,7 @@ extension Catalog {
     private func requeue(command: String, filter: TaskFilter, state: TaskState, extra: (String, StatementArguments)?,
                          dryRun: Bool, now: Double) throws(CatalogError) -> [Kind: Int] {
         try write { db in
+            db.add(function: Self.recipeOutdated)
             var condition = filter.condition(state: state)
             if let (sql, arguments) = extra {
                 condition.sql += " AND " + sql
@@ -131,6 +137,11 @@ extension Catalog {
                            arguments: [now, command, filter.description, total])
             return counts
         }
+    }
+
+    /// `Recipe.isOutdated(stored, current:)` as an SQL function of the two texts.
+    private static let recipeOutdated = DatabaseFunction("photomill_recipe_outdated", argumentCount: 2, pure: true) { values in
+        Recipe.isOutdated(String.fromDatabaseValue(values[0]), current: String.fromDatabaseValue(values[1]) ?? "")
     }
 
     /// The id of the last `requeues` row (0 when none): a coordinator that sees it change

@@ -160,7 +160,10 @@ extension Catalog {
             try endLease(db, result.photoId, result.kind, token: result.leaseToken,
                          retryAt: again ? now + retry.delay(afterAttempt: held.attempts) : nil,
                          errorClass: errorClass, message: message, recipe: result.recipe, now: now, changes: &changes)
-            return try recordAttempt(again ? "retry" : "failed", errorClass, message)
+            try recordAttempt(again ? "retry" : "failed", errorClass, message)
+            if errorClass == .fileChanged { try rescanChanged(db, photoId: result.photoId, now: now, changes: &changes) }
+            return
+
         }
 
         // The lease check and the state change are one statement: a success costs no read.

@@ -237,6 +237,26 @@ extension Catalog {
         _ = try ensureTasks(db, id: id, kinds: kinds, now: now)
     }
 
+    /// A worker (or the coordinator, about to send the bytes) found the photo changed since
+    /// its scan (`file-changed`): PROTOCOL.md has the coordinator scan it again, here, in
+    /// the transaction that records the failure. A file that did change gets the scan's
+    /// treatment (new stamp, results dropped, every task pending with a fresh budget); one
+    /// whose stat still agrees with the catalog keeps the failure as an attempt, so a
+    /// worker that misreads a file cannot loop for ever. A file gone is left to the next scan.
+    func rescanChanged(_ db: Database, photoId: Int64, now: Double, changes: inout StateChanges) throws {
+        guard let row = try Row.fetchOne(db, sql: """
+                SELECT path, size, mtimeNs, sidecarPath, sidecarSize, sidecarMtimeNs FROM photos WHERE id = ?
+                """, arguments: [photoId]),
+              let current = try? FileStamp.of(row["path"]),
+              current != FileStamp(size: row["size"], mtimeNs: row["mtimeNs"]) else { return }
+        let sidecar: Sidecar? = (row["sidecarPath"] as String?).map {
+            Sidecar(path: $0, size: row["sidecarSize"] ?? 0, mtimeNs: row["sidecarMtimeNs"] ?? 0)
+        }
+        let file = ScannedFile(path: row["path"], size: current.size, mtimeNs: current.mtimeNs, recognition: .unchanged,
+                               sidecar: sidecar)
+        try requeueChanged(db, id: photoId, file: file, kinds: [], now: now, changes: &changes)
+    }
+
     /// Puts the photo's tasks (all, or of `kind`) back to pending with a fresh budget. A
     /// lease still out on the old input becomes stale: its result is discarded.
     private func requeue(_ db: Database, id: Int64, kind: Kind?, now: Double, changes: inout StateChanges) throws {

@@ -264,6 +264,21 @@ enum Schema {
                     WHERE title IS NOT NULL OR description IS NOT NULL OR keywords IS NOT NULL;
                 """)
         }
+        migrator.registerMigration("v5-protocol") { db in
+            // The error classes PROTOCOL.md names (issue 18): a lost worker's and an expired
+            // lease's last attempt end `worker-lost` and `lease-expired` (they were
+            // `worker-crashed`, and `timeout` like a worker's own stage limit, told apart here
+            // by the coordinator's message), a changed file `file-changed` (was
+            // `changed-since-scan`). Stored names are renamed, so filters and counts agree.
+            for table in ["tasks", "attempts"] {
+                try db.execute(sql: """
+                    UPDATE \(table) SET errorClass = 'worker-lost' WHERE errorClass = 'worker-crashed';
+                    UPDATE \(table) SET errorClass = 'file-changed' WHERE errorClass = 'changed-since-scan';
+                    UPDATE \(table) SET errorClass = 'lease-expired'
+                        WHERE errorClass = 'timeout' AND errorMessage LIKE 'job ran past its deadline%';
+                    """)
+            }
+        }
         return migrator
     }
 

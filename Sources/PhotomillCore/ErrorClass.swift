@@ -15,13 +15,15 @@ public enum ErrorClass: Hashable, Sendable {
     case corrupt
     /// The OCR engine could not be started or failed on the image.
     case ocrFailed
-    /// The file's size or modification time differs from what the scan recorded; the
-    /// next scan re-queues it.
-    case changedSinceScan
-    /// The last attempt's lease expired (a hung job, or a frozen worker).
+    /// The file's size or modification time differs from what the scan recorded: the
+    /// coordinator re-scans it (PROTOCOL.md, "file-changed").
+    case fileChanged
+    /// A worker's own time limit for one stage of the work ran out (a video's demuxing).
     case timeout
+    /// The last attempt's lease ran past its deadline (a hung job, or a frozen worker).
+    case leaseExpired
     /// The last attempt's worker disconnected or stopped answering.
-    case workerCrashed
+    case workerLost
     /// The coordinator stopped during the last attempt.
     case interrupted
     /// The worker's answer broke the protocol (a kind missing from its RESULT, a blob
@@ -35,19 +37,23 @@ public enum ErrorClass: Hashable, Sendable {
     /// Every class photomill itself records, in the order docs/processing.md and
     /// docs/catalog.md list them.
     public static let known: [ErrorClass] = [
-        .unreadable, .notAnImage, .unsupportedFormat, .tooLarge, .corrupt, .ocrFailed, .changedSinceScan,
-        .timeout, .workerCrashed, .interrupted, .protocol, .shuttingDown,
+        .unreadable, .notAnImage, .unsupportedFormat, .tooLarge, .corrupt, .ocrFailed, .fileChanged,
+        .timeout, .leaseExpired, .workerLost, .interrupted, .protocol, .shuttingDown,
     ]
 
-    /// Whether trying again may succeed, for the classes the processors report. Only I/O
-    /// trouble is transient; the others are facts about the file's bytes.
-    public var isRetryable: Bool { self == .unreadable || self == .ocrFailed }
+    /// Whether trying again may succeed, for the classes the processors report
+    /// (PROTOCOL.md, "Error classes"). Only I/O trouble and a file that changed under the
+    /// worker are transient; the others are facts about the file's bytes.
+    public var isRetryable: Bool { self == .unreadable || self == .ocrFailed || self == .fileChanged }
 }
 
 extension ErrorClass: RawRepresentable, CustomStringConvertible {
-    /// Never fails: a name this code does not know is `.other(name)`.
+    /// Never fails: a name this code does not know is `.other(name)`. The names of the
+    /// first round (`changed-since-scan`, `worker-crashed`), which contradicted PROTOCOL.md,
+    /// still read as the classes that replaced them (migration v5-protocol renamed them in
+    /// the catalog; a `--class` filter may still use them).
     public init(rawValue: String) {
-        self = Self.byName[rawValue] ?? .other(rawValue)
+        self = Self.byName[rawValue] ?? Self.formerNames[rawValue] ?? .other(rawValue)
     }
 
     public var rawValue: String {
@@ -58,9 +64,10 @@ extension ErrorClass: RawRepresentable, CustomStringConvertible {
         case .tooLarge: "too-large"
         case .corrupt: "corrupt"
         case .ocrFailed: "ocr-failed"
-        case .changedSinceScan: "changed-since-scan"
+        case .fileChanged: "file-changed"
         case .timeout: "timeout"
-        case .workerCrashed: "worker-crashed"
+        case .leaseExpired: "lease-expired"
+        case .workerLost: "worker-lost"
         case .interrupted: "interrupted"
         case .protocol: "protocol"
         case .shuttingDown: "shutting-down"
@@ -71,6 +78,7 @@ extension ErrorClass: RawRepresentable, CustomStringConvertible {
     public var description: String { rawValue }
 
     private static let byName: [String: ErrorClass] = Dictionary(uniqueKeysWithValues: known.map { ($0.rawValue, $0) })
+    private static let formerNames: [String: ErrorClass] = ["changed-since-scan": .fileChanged, "worker-crashed": .workerLost]
 }
 
 extension ErrorClass: Codable {

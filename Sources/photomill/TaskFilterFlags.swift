@@ -35,7 +35,7 @@ struct ErrorClassFlag: ParsableArguments {
 
     func validate() throws {
         if let name, name.isEmpty || !name.allSatisfy({ $0.isLowercase || $0.isNumber || $0 == "-" }) {
-            throw ValidationError("--class must be an error class such as corrupt or worker-crashed, not '\(name)'")
+            throw ValidationError("--class must be an error class such as corrupt or worker-lost, not '\(name)'")
         }
     }
 

@@ -37,6 +37,9 @@ extension Photomill {
         @Option(name: .customLong("map"), help: ArgumentHelp("The coordinator's FROM is TO on this host (repeatable); TO must lie under a --root.", valueName: "FROM=TO"))
         var maps: [String] = []
 
+        @Option(help: ArgumentHelp("How often, in milliseconds, this worker and the coordinator prove they are alive on this connection (PROTOCOL.md, \"Heartbeating\"): 100–60000; each side takes the other for dead after three intervals of silence.", valueName: "MS"))
+        var heartbeatInterval: UInt32 = 1000
+
         @OptionGroup var security: WorkerSecurityFlags
         @OptionGroup var log: LogFlags
 
@@ -45,6 +48,9 @@ extension Photomill {
                 throw ValidationError("--connect must be a tcp:// or ipc:// endpoint, e.g. tcp://nas:5555")
             }
             guard (1...1024).contains(slots) else { throw ValidationError("--slots must be between 1 and 1024") }
+            guard (100...60_000).contains(heartbeatInterval) else {
+                throw ValidationError("--heartbeat-interval must be between 100 and 60000 milliseconds")
+            }
             if case .failure(let error) = Kind.parseList(kindList) { throw ValidationError("--kinds: \(error)") }
             for map in maps where map.split(separator: "=", maxSplits: 1).count != 2 {
                 throw ValidationError("--map must look like /volume1/photos=/mnt/photos, not '\(map)'")
@@ -74,7 +80,7 @@ extension Photomill {
                     let parts = map.split(separator: "=", maxSplits: 1).map { URL(fileURLWithPath: String($0)).standardizedFileURL.path }
                     return (parts[0], parts[1])
                 })
-            configuration.heartbeatInterval = 1
+            configuration.heartbeatInterval = Double(heartbeatInterval) / 1000
             do {
                 configuration.security = try security.security()
             } catch {

@@ -121,6 +121,24 @@ import Testing
         try expectCountsAgree(catalog)
     }
 
+    /// PROTOCOL.md, "Recipes": a foreign worker's recipe of the current version and
+    /// parameters is current, whatever keys it adds and whatever their order.
+    @Test func reprocessOutdatedJudgesForeignRecipesByVersionAndParameters() throws {
+        _ = try catalog.record(files(4), kinds: [.thumbnail], now: 1)
+        try finish(now: 10, startedAt: 5, endedAt: { _ in 10 }, outcome: { _, _ in .thumbnail(width: 1, height: 1, jpeg: Data([1])) },
+                   recipe: "x")
+        try catalog.pool.write { db in
+            for (id, recipe) in [(1, "thumbnail/2 size=256 q=80 impl=pyworker-0.1"), (2, "thumbnail/2 q=80 size=256"),
+                                 (3, "thumbnail/1 size=256 q=80"), (4, "thumbnail/2 size=512 q=80")] {
+                try db.execute(sql: "UPDATE tasks SET recipe = ? WHERE photoId = ?", arguments: [recipe, id])
+            }
+        }
+        #expect(try catalog.reprocess(matching: TaskFilter(), currentRecipes: [.thumbnail: "thumbnail/2 size=256 q=80"], now: 20)
+                == [.thumbnail: 2])
+        let pending = try catalog.pool.read { db in try Int64.fetchAll(db, sql: "SELECT photoId FROM tasks WHERE state = 'pending' ORDER BY photoId") }
+        #expect(pending == [3, 4])
+    }
+
     @Test func reprocessOutdatedRequeuesExactlyTheResultsOfAnotherRecipe() throws {
         _ = try catalog.record(files(4), kinds: [.thumbnail, .ocr], now: 1)
         try finish(now: 10, startedAt: 5, endedAt: { _ in 10 }, outcome: { _, kind in

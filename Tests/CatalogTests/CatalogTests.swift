@@ -208,7 +208,7 @@ import Testing
             if attempt < 3 { #expect(report.retriedTasks == 2) } else { #expect(report.failedTasks == 2) }
             now += 1000
         }
-        #expect(try taskRow(1, .hash)?["errorClass"] == "worker-crashed")
+        #expect(try taskRow(1, .hash)?["errorClass"] == "worker-lost")
         let lost = try catalog.pool.read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM attempts WHERE outcome = 'worker-lost'")
         }

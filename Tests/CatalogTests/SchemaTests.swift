@@ -29,17 +29,21 @@ import Testing
                     (1, 'hash', 'done', 1, NULL, NULL, 5), (1, 'ocr', 'failed', 3, NULL, NULL, 6),
                     (2, 'hash', 'leased', 1, 'tok', 'w1', 7), (2, 'thumbnail', 'pending', 0, NULL, NULL, 8),
                     (3, 'metadata', 'pending', 2, NULL, NULL, 9);
-                INSERT INTO attempts (photoId, kind, worker, leaseToken, startedAt, endedAt, outcome, errorClass) VALUES
-                    (1, 'hash', 'w1', 'a', 1, 2, 'done', NULL), (1, 'ocr', 'w1', 'b', 1, 2, 'lease-expired', 'timeout'),
-                    (3, 'metadata', 'w2', 'c', 3, 4, 'worker-lost', 'worker-crashed');
+                INSERT INTO attempts (photoId, kind, worker, leaseToken, startedAt, endedAt, outcome, errorClass, errorMessage) VALUES
+                    (1, 'hash', 'w1', 'a', 1, 2, 'done', NULL, NULL),
+                    (1, 'ocr', 'w1', 'b', 1, 2, 'lease-expired', 'timeout', 'job ran past its deadline on worker w1'),
+                    (3, 'metadata', 'w2', 'c', 3, 4, 'worker-lost', 'worker-crashed', 'worker w2 stopped answering'),
+                    (3, 'metadata', 'w2', 'd', 5, 6, 'retry', 'timeout', '/p/3.mov: gave up demuxing after 20 s');
                 """)
         }
         return queue
     }
 
+    /// Everything but the attempts' error classes, which migration v5-protocol renames
+    /// (`upgradeRenamesTheErrorClassesToTheSpecsNames`).
     private func dump(_ db: Database) throws -> [[Row]] {
         [try Row.fetchAll(db, sql: "SELECT * FROM tasks ORDER BY photoId, kind"),
-         try Row.fetchAll(db, sql: "SELECT * FROM attempts ORDER BY id"),
+         try Row.fetchAll(db, sql: "SELECT id, photoId, kind, worker, leaseToken, startedAt, endedAt, outcome, errorMessage FROM attempts ORDER BY id"),
          try Row.fetchAll(db, sql: "SELECT kind, state, n FROM task_counts WHERE n > 0 ORDER BY kind, state")]
     }
 
@@ -74,6 +78,18 @@ import Testing
         #expect(try catalog.commit(batch, now: 8).committed == ["tok"])
         let counts = try catalog.status()
         #expect(counts.count(.hash, .done) == 2 && counts.count(.hash, .leased) == 0)
+    }
+
+    /// PROTOCOL.md's names for the coordinator's own classes: an expired lease's `timeout`
+    /// (told by its message from a worker's own stage limit, which stays `timeout`) and
+    /// `worker-crashed` become `lease-expired` and `worker-lost`.
+    @Test func upgradeRenamesTheErrorClassesToTheSpecsNames() throws {
+        try olderCatalog().close()
+        let catalog = try Catalog(path: path)
+        let classes = try catalog.pool.read { db in
+            try String?.fetchAll(db, sql: "SELECT errorClass FROM attempts ORDER BY id")
+        }
+        #expect(classes == [nil, "lease-expired", "worker-lost", "timeout"])
     }
 
     /// The constraints refuse what they refused before, and the statements of a commit

@@ -46,16 +46,16 @@ struct Harness {
         configuration.exitWhenDone = true
         configure(&configuration)
         let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
-        scheduler = Scheduler(configuration: configuration, logger: logger, at: clock.now, tokenPrefix: "t-")
+        scheduler = Scheduler(configuration: configuration, logger: logger, at: clock.now, run: "t")
         run(scheduler.start())
     }
 
     // MARK: Events
 
     mutating func connect(_ id: String, slots: Int = 4, kinds: Set<Kind> = Set(Kind.allCases), languages: Set<String> = ["eng"],
-                          roots: [String] = ["/"], key: String? = nil, keyAllowed: Bool = true) {
+                          roots: [String] = ["/"], key: String? = nil, keyAllowed: Bool = true, interval: Double = 1) {
         let hello = WorkerHello(workerId: id, host: "host-" + id, slots: slots, kinds: kinds,
-                                ocrLanguages: kinds.contains(.ocr) ? languages : [], pathRoots: roots)
+                                ocrLanguages: kinds.contains(.ocr) ? languages : [], pathRoots: roots, heartbeatInterval: interval)
         run(scheduler.ready(hello, from: Self.peer(id), key: key, keyAllowed: keyAllowed, at: clock.now))
     }
 

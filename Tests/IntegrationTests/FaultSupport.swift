@@ -69,7 +69,7 @@ struct FaultBench {
             brokenUnexplained: try count("""
                 SELECT COUNT(*) FROM tasks t JOIN photos p ON p.id = t.photoId
                 WHERE p.path IN (\(brokenList)) AND NOT (t.state = 'done'
-                    OR (t.state = 'failed' AND t.errorClass NOT IN ('worker-crashed', 'timeout', 'interrupted') AND t.errorMessage != ''))
+                    OR (t.state = 'failed' AND t.errorClass NOT IN ('worker-lost', 'lease-expired', 'interrupted') AND t.errorMessage != ''))
                 """),
             committedTwice: try count("""
                 SELECT COUNT(*) FROM (SELECT photoId, kind FROM attempts WHERE outcome = 'done' GROUP BY photoId, kind HAVING COUNT(*) > 1)
@@ -78,9 +78,12 @@ struct FaultBench {
                 SELECT COUNT(*) FROM tasks t WHERE t.state = 'done' AND
                     (SELECT COUNT(*) FROM attempts a WHERE a.photoId = t.photoId AND a.kind = t.kind AND a.outcome = 'done') != 1
                 """),
+            // Since the photo last changed: a change (at a scan, or a worker's `file-changed`)
+            // gives its tasks a fresh budget and keeps their history.
             unaccounted: try count("""
-                SELECT COUNT(*) FROM tasks t WHERE t.attempts !=
-                    (SELECT COUNT(*) FROM attempts a WHERE a.photoId = t.photoId AND a.kind = t.kind AND a.outcome != 'stale')
+                SELECT COUNT(*) FROM tasks t JOIN photos p ON p.id = t.photoId WHERE t.attempts !=
+                    (SELECT COUNT(*) FROM attempts a WHERE a.photoId = t.photoId AND a.kind = t.kind AND a.outcome != 'stale'
+                        AND a.startedAt >= p.changedAt)
                 """),
             miscounted: try count("""
                 SELECT COUNT(*) FROM (SELECT kind, state, SUM(n) AS off FROM (

@@ -41,7 +41,7 @@ import Testing
         #expect(ledger.tasks == bench.files.count * 2)
         #expect(ledger.workerLost >= 1, "the killed workers' leases show as lost: \(ledger)")
         // A lost lease is retried: no good photo ends failed because of a few kills.
-        #expect(try bench.count("SELECT COUNT(*) FROM tasks WHERE errorClass = 'worker-crashed' AND state = 'failed'") == 0)
+        #expect(try bench.count("SELECT COUNT(*) FROM tasks WHERE errorClass = 'worker-lost' AND state = 'failed'") == 0)
         FaultReport.record("worker SIGKILL at random", injected: kills, affected: ledger.workerLost, lost: ledger.lost,
                            twice: ledger.committedTwice, recovery: recovery, note: "from the last kill to all done")
         coordinator.signal(SIGTERM)
@@ -136,7 +136,7 @@ import Testing
 
     /// A photo that kills its worker process every time (PHOTOMILL_FAULT_CRASH_ON): `run`
     /// restarts the workers, the lost attempts count, and after the third the photo's
-    /// tasks are `failed` with class worker-crashed; every other photo completes.
+    /// tasks are `failed` with class worker-lost; every other photo completes.
     @Test func poisonPhotoEndsFailedAndTheRestCompletes() throws {
         let bench = try FaultBench(count: 40, seed: 24)
         let poison = bench.goodFile(3)
@@ -147,18 +147,18 @@ import Testing
             environment: ["PHOTOMILL_FAULT_CRASH_ON": (poison as NSString).lastPathComponent])
         let elapsed = Date().timeIntervalSince(started)
         #expect(outcome.status == 1, "\(outcome.stdout) \(outcome.stderr)")
-        #expect(outcome.stdout.contains("worker-crashed"), "\(outcome.stdout)")
+        #expect(outcome.stdout.contains("worker-lost"), "\(outcome.stdout)")
         #expect(outcome.stdout.contains("worker processes restarted after dying: 3"), "\(outcome.stdout)")
 
         let states = try CatalogQuery.rows(bench.catalog, "SELECT t.state, t.errorClass, t.attempts FROM tasks t JOIN photos p ON p.id = t.photoId WHERE p.path = '\(poison)'")
         #expect(states.count == 2)
-        #expect(states.allSatisfy { $0 == ["failed", "worker-crashed", "3"] }, "\(states)")
+        #expect(states.allSatisfy { $0 == ["failed", "worker-lost", "3"] }, "\(states)")
         #expect(try bench.count("SELECT COUNT(*) FROM attempts a JOIN photos p ON p.id = a.photoId WHERE p.path = '\(poison)' AND a.outcome = 'worker-lost'") == 6)
         let ledger = try bench.ledger()
         // The poison photo is the only good one allowed not to be done.
         #expect(ledger.lost == 2, "\(ledger)")
         #expect(ledger.committedTwice == 0 && ledger.unaccounted == 0 && ledger.brokenUnexplained == 0, "\(ledger)")
         FaultReport.record("poison photo (worker aborts)", injected: 3, affected: 2, lost: 0, twice: ledger.committedTwice,
-                           recovery: elapsed, note: "whole run; the photo's 2 tasks failed worker-crashed after 3 attempts")
+                           recovery: elapsed, note: "whole run; the photo's 2 tasks failed worker-lost after 3 attempts")
     }
 }

@@ -4,20 +4,23 @@ import Testing
 
 @Suite("Vocabulary")
 struct VocabularyTests {
-    /// The names docs/processing.md and docs/catalog.md give the classes, typed out here
-    /// rather than taken from the code: the catalog stores them, so they never change.
+    /// The names PROTOCOL.md ("Error classes") and docs/processing.md give the classes, typed
+    /// out here rather than taken from the code: the catalog stores them and foreign workers
+    /// send them. The first round's two names that contradicted the spec still read.
     @Test("error classes keep their stored names, and an unknown name survives")
     func errorClassNames() throws {
         let documented = [
             "unreadable", "not-an-image", "unsupported-format", "too-large", "corrupt", "ocr-failed",
-            "changed-since-scan", "timeout", "worker-crashed", "interrupted", "protocol", "shutting-down",
+            "file-changed", "timeout", "lease-expired", "worker-lost", "interrupted", "protocol", "shutting-down",
         ]
         #expect(ErrorClass.known.map(\.rawValue) == documented)
         for name in documented { #expect(ErrorClass(rawValue: name).rawValue == name) }
         #expect(ErrorClass(rawValue: "deadline-exceeded") == .other("deadline-exceeded"))
+        #expect(ErrorClass(rawValue: "worker-crashed") == .workerLost)
+        #expect(ErrorClass(rawValue: "changed-since-scan") == .fileChanged)
         #expect(ErrorClass(rawValue: "corrupt") == .corrupt)
-        // Only I/O trouble is worth another attempt (docs/processing.md).
-        #expect(ErrorClass.known.filter(\.isRetryable) == [.unreadable, .ocrFailed])
+        // Only I/O trouble and a changed file are worth another attempt (PROTOCOL.md).
+        #expect(ErrorClass.known.filter(\.isRetryable) == [.unreadable, .ocrFailed, .fileChanged])
         let json = try JSONEncoder().encode([ErrorClass.notAnImage, .other("foreign-class")])
         #expect(String(decoding: json, as: UTF8.self) == #"["not-an-image","foreign-class"]"#)
         #expect(try JSONDecoder().decode([ErrorClass].self, from: json) == [.notAnImage, .other("foreign-class")])
@@ -49,6 +52,41 @@ struct VocabularyTests {
         #expect(parameters.recipes[.thumbnail] == "thumbnail/2 size=320 q=80")
     }
 
+    /// PROTOCOL.md, "Recipes": how `reprocess --outdated` judges a result, a foreign
+    /// worker's included. Each line is a case the text decides.
+    @Test("a result is outdated by an older version or another shaping parameter, not by a foreign worker's own keys",
+          arguments: [
+              // stored, current, outdated
+              ("hash/1", "hash/1", false),
+              ("hash/1 impl=pyworker-0.1", "hash/1", false),             // a foreign worker's extra key
+              ("metadata/1", "metadata/2", true),                         // an older definition
+              ("metadata/3", "metadata/2", false),                        // a newer worker's
+              ("thumbnail/2 q=80 size=256", "thumbnail/2 size=256 q=80", false),   // any order
+              ("thumbnail/2 size=320 q=80", "thumbnail/2 size=256 q=80", true),    // another size
+              ("thumbnail/2 size=256", "thumbnail/2 size=256 q=80", true),         // a parameter missing
+              ("ocr/2 lang=eng side=4096 min=80 engine=lstm", "ocr/2 lang=eng side=4096 min=80", false),
+              ("hash/1", "metadata/2", true),                             // another kind's
+              ("a recipe of my own", "hash/1", true),                     // unreadable
+              ("", "hash/1", true),
+          ])
+    func recipeJudgement(stored: String, current: String, outdated: Bool) {
+        #expect(Recipe.isOutdated(stored, current: current) == outdated)
+    }
+
+    @Test("recipes parse as KIND/VERSION and KEY=VALUE words")
+    func recipeParsing() throws {
+        let recipe = try #require(Recipe("ocr/2 lang=eng+deu side=4096  min=80"))
+        #expect(recipe == Recipe(kind: "ocr", version: 2, parameters: ["lang": "eng+deu", "side": "4096", "min": "80"]))
+        for bad in ["", "hash", "hash/", "/1", "hash/x", "hash/-1", "hash/1 size", "hash/1 =3", "hash/1/2"] {
+            #expect(Recipe(bad) == nil, "\(bad)")
+        }
+        #expect(Recipe.isOutdated(nil, current: "hash/1"))
+        // Every recipe photomill itself writes parses, and is current against itself.
+        for recipe in ProcessingParameters().recipes.values {
+            #expect(Recipe(recipe) != nil && !Recipe.isOutdated(recipe, current: recipe), "\(recipe)")
+        }
+    }
+
     @Test("a path lies under a root component-wise", arguments: [
         ("/photos/a.jpg", "/photos", true), ("/photos/a.jpg", "/photos/", true), ("/photos", "/photos", true),
         ("/photos2/a.jpg", "/photos", false), ("/phot", "/photos", false), ("/any/where.jpg", "/", true),
@@ -78,7 +116,7 @@ struct VocabularyTests {
         let stamp = try FileStamp.of(url.path)
         #expect(stamp == FileStamp(size: 1234, mtimeNs: 1_563_127_402_123_456_789))
         #expect(stamp.changedMessage(path: "/p/a.jpg", now: FileStamp(size: 99, mtimeNs: 0))
-            == "/p/a.jpg: changed since it was scanned (size 1234 → 99); it will be processed again at the next scan")
+            == "/p/a.jpg: changed since it was scanned (size 1234 → 99); the coordinator scans it again and processes it anew")
         #expect(throws: FileStampError.self) { try FileStamp.of(url.path + ".missing") }
     }
 }

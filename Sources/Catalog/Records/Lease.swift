@@ -37,8 +37,8 @@ public struct Release: Sendable, Hashable {
         /// The error class a task ends with when this was its last attempt.
         var finalErrorClass: ErrorClass {
             switch self {
-            case .leaseExpired: .timeout
-            case .workerLost: .workerCrashed
+            case .leaseExpired: .leaseExpired
+            case .workerLost: .workerLost
             case .shutdown: .interrupted
             }
         }

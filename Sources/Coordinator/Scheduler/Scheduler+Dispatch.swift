@@ -79,17 +79,18 @@ extension Scheduler {
                 }
             }
         }
-        for (peer, session) in sessions where now.monotonic - session.lastSent >= configuration.heartbeatInterval {
+        for (peer, session) in sessions where now.monotonic - session.lastSent >= session.heartbeatInterval {
             actions.append(.send(.heartbeat, to: peer))
             session.lastSent = now.monotonic
         }
         return actions
     }
 
-    /// The lease of `job` for `session`, and the order to send it.
+    /// The lease of `job` for `session`, and the order to send it. The lease runs for the
+    /// job's longest deadline plus the worker's grace; the JOB carries the deadlines alone.
     private mutating func grant(_ job: PendingJob, to session: WorkerSession, at now: ClockReading) -> SchedulerAction {
-        let (jobID, token) = tokens.next(photoId: job.photoId)
-        let deadline: Double = job.kinds.map(configuration.deadline(for:)).max() ?? 60
+        let (jobID, token) = tokens.next()
+        let deadline: Double = (job.kinds.map(configuration.deadline(for:)).max() ?? 60) + session.leaseGrace
         let lease = Lease(photoId: job.photoId, kinds: job.kinds, token: token, worker: session.workerId,
                           leasedAt: now.wall, expiresAt: now.wall + deadline, pagedUpdatedAt: job.updatedAt)
         batch.leases.append(lease)

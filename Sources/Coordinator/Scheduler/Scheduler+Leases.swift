@@ -28,8 +28,9 @@ extension Scheduler {
     /// times its longest kind's deadline from the grant, so that a job hung inside a worker
     /// whose socket thread still EXTENDs is taken back in the end.
     mutating func extend(jobID: String, token: String, extraSeconds: Double, from peer: Data, at now: ClockReading) {
-        guard let held = tokenForJob[jobID], held == token, var flight = inFlight[token], flight.routingId == peer else {
-            guard !departures.holds(jobID, token: token) else { return }
+        guard let held = tokenForJob[jobID], held == token, var flight = inFlight[token], flight.routingId == peer,
+              let session = sessions[peer] else {
+            guard !departures.holds(jobID, token: token), !isResend(token) else { return }
             reject(peer, reason: "unknown-job", detail: "EXTEND for a job it does not hold: " + jobID, at: now)
             return
         }
@@ -37,7 +38,7 @@ extension Scheduler {
         guard !flight.expired else { return }
         let longest = flight.lease.kinds.map(configuration.deadline(for:)).max() ?? 60
         let cap = flight.grantedAt + configuration.leaseCapFactor * longest
-        let extended = Swift.min(now.monotonic + extraSeconds, cap)
+        let extended = Swift.min(now.monotonic + extraSeconds + session.leaseGrace, cap)
         if extended > flight.deadline {
             flight.deadline = extended
             // The catalog keeps the expiry on the wall clock, for people and for the next run.

@@ -6,10 +6,7 @@ import PhotomillCore
 extension Scheduler {
     mutating func result(jobID: String, token: String, reports: [KindReport], from session: WorkerSession, at now: ClockReading) {
         guard let flight = claim(jobID, token: token, session: session) ?? departures.take(jobID, token: token) else {
-            // Its lease was taken back and forgotten, or it never was this worker's.
-            reject(session.routingId, reason: "unknown-job", detail: "RESULT for a job it does not hold: " + jobID, at: now)
-            acks.append(PendingAck(routingId: session.routingId, jobID: jobID, token: token))
-            return
+            return settledBefore(jobID, token: token, command: "RESULT", from: session, at: now)
         }
         // A job taken back from a worker that was only slow: the commit finds the token
         // stale and records that.
@@ -19,9 +16,7 @@ extension Scheduler {
     mutating func fail(jobID: String, token: String, errorClass: ErrorClass, message: String, retryable: Bool,
                        from session: WorkerSession, at now: ClockReading) {
         guard let flight = claim(jobID, token: token, session: session) ?? departures.take(jobID, token: token) else {
-            reject(session.routingId, reason: "unknown-job", detail: "FAIL for a job it does not hold: " + jobID, at: now)
-            acks.append(PendingAck(routingId: session.routingId, jobID: jobID, token: token))
-            return
+            return settledBefore(jobID, token: token, command: "FAIL", from: session, at: now)
         }
         if errorClass == .shuttingDown {
             // A draining worker hands the job back: no attempt used (PROTOCOL.md, error classes).
@@ -31,6 +26,24 @@ extension Scheduler {
         }
         let outcome = TaskOutcome.failure(errorClass: errorClass, message: message, retryable: retryable)
         accept(Self.failures(outcome, lease: flight.lease), flight: flight, jobID: jobID, session: session, at: now)
+    }
+
+    /// A RESULT or FAIL for a job the sender does not hold: ACKed as discarded, so the
+    /// worker forgets it. Re-sent after a lost ACK or a coordinator restart (PROTOCOL.md,
+    /// "Reconnection and re-sending"), it is no violation; one for another worker's job, or
+    /// under a token no coordinator issued, is counted `unknown-job`.
+    mutating func settledBefore(_ jobID: String, token: String, command: String, from session: WorkerSession, at now: ClockReading) {
+        if !isResend(token) {
+            reject(session.routingId, reason: "unknown-job", detail: "\(command) for a job it does not hold: " + jobID, at: now)
+        }
+        acks.append(PendingAck(routingId: session.routingId, jobID: jobID, token: token))
+    }
+
+    /// Whether a message under `token` for a job its sender does not hold may come from a
+    /// conforming worker: the job was settled or taken back (this run or an earlier one),
+    /// not leased to someone else now.
+    func isResend(_ token: String) -> Bool {
+        inFlight[token] == nil && tokens.couldHaveIssued(token)
     }
 
     /// The in-flight job a RESULT or FAIL answers, if the sender holds it.

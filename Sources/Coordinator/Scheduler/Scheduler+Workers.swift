@@ -48,11 +48,11 @@ extension Scheduler {
     /// Any message after READY from `peer`.
     mutating func received(_ message: WorkerMessage, from peer: Data, at now: ClockReading) -> [SchedulerAction] {
         guard let session = sessions[peer] else {
-            // A worker of a previous coordinator, one taken for dead, or a stranger: ask it
-            // to start over with READY, which makes it re-send anything un-ACKed.
-            if !departures.knows(peer: peer) {
-                reject(peer, reason: "unknown-peer", detail: "\(message.command) before READY", at: now)
-            }
+            // A worker of a previous coordinator (libzmq reconnects its socket by itself and
+            // delivers what it queued), one taken for dead, or a stranger: ask it to start
+            // over with READY, which makes it re-send anything un-ACKed. A conforming worker
+            // cannot avoid this after a restart, so it is no violation (PROTOCOL.md).
+            if case .disconnect = message { return [] }
             return [.send(.disconnect(reason: Self.startOver), to: peer)]
         }
         session.heard(at: now)
@@ -74,7 +74,8 @@ extension Scheduler {
         return []
     }
 
-    static let startOver = "unknown worker: send READY"
+    /// PROTOCOL.md's reason for a message from a connection with no registered worker.
+    static let startOver = "not registered"
 
     /// A message that failed to decode (or a peer's READY to a key no longer allowed):
     /// counted by reason, logged at most once per peer a minute.
@@ -100,9 +101,9 @@ extension Scheduler {
     /// for the next commit once a heartbeat interval passed since they were last written
     /// (`status` shows each worker's last heartbeat from the catalog).
     mutating func checkLiveness(at now: ClockReading) -> [SchedulerAction] {
-        let limit = Double(configuration.liveness) * configuration.heartbeatInterval
         var actions: [SchedulerAction] = []
         for (peer, session) in sessions {
+            let limit = Double(configuration.liveness) * session.heartbeatInterval
             let silence: Double = now.monotonic - session.lastSeen
             if session.lastSeen - session.lastRecorded >= configuration.heartbeatInterval { changedWorkers.insert(peer) }
             guard silence > limit else { continue }
@@ -126,7 +127,6 @@ extension Scheduler {
             if !flight.expired { batch.releases.append(Release(lease: flight.lease, reason: reason, message: message)) }
             if reason == .workerLost { departures.remember(flight) }
         }
-        departures.remember(peer: peer)
         changedWorkers.remove(peer)
         var row = session.row(state: .gone)
         row.inFlight = 0
@@ -138,6 +138,7 @@ extension Scheduler {
     /// why the others wait.
     mutating func capabilitiesChanged() -> [SchedulerAction] {
         var actions: [SchedulerAction] = []
+        shortestInterval = sessions.values.map(\.heartbeatInterval).min() ?? configuration.heartbeatInterval
         let language = configuration.parameters.ocrLanguage
         let offered = Routing.available(sessions.values, ocrLanguage: language)
         let waits = Routing.waiting(kinds: configuration.kinds, sessions: sessions.values, ocrLanguage: language)

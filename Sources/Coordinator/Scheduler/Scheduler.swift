@@ -27,6 +27,9 @@ struct Scheduler {
     /// Kinds some connected worker offers; the catalog is paged for these only.
     var available: Set<Kind> = []
     var recordedWaits: [Kind: String]?
+    /// The shortest heartbeat interval of the connected workers (the configured one when
+    /// none is): the loop must look that often.
+    var shortestInterval: Double
 
     // Leases (Scheduler+Leases.swift)
     /// Jobs out, by lease token.
@@ -52,12 +55,13 @@ struct Scheduler {
     /// The leases of the batch the committer is writing; nil while it is idle.
     var committing: [Lease]?
 
-    /// `tokenPrefix`: fixed by tests; a random one per run otherwise.
-    init(configuration: CoordinatorConfiguration, logger: Logger, at now: ClockReading, tokenPrefix: String? = nil) {
+    /// `run`: the id in this run's job ids and tokens, fixed by tests; random otherwise.
+    init(configuration: CoordinatorConfiguration, logger: Logger, at now: ClockReading, run: String? = nil) {
         self.configuration = configuration
         self.logger = logger
         startedAt = now.monotonic
-        tokens = LeaseTokens(prefix: tokenPrefix)
+        tokens = LeaseTokens(run: run)
+        shortestInterval = configuration.heartbeatInterval
     }
 
     /// The first actions: why each kind waits (no worker is connected yet).
@@ -72,9 +76,9 @@ struct Scheduler {
     var hasJobsOut: Bool { !inFlight.isEmpty }
 
     /// How long the service may wait in `zmq_poll` before the next `tick`: a quarter of the
-    /// heartbeat interval, or less when a batch waits for its commit interval.
+    /// shortest heartbeat interval, or less when a batch waits for its commit interval.
     func pollTimeout(at now: ClockReading) -> Int {
-        var timeout: Double = configuration.heartbeatInterval / 4
+        var timeout: Double = Swift.min(configuration.heartbeatInterval, shortestInterval) / 4
         if !batch.isEmpty && committing == nil {
             let untilFlush: Double = (lastFlush + configuration.commitInterval) - now.monotonic
             timeout = Swift.min(timeout, Swift.max(0.0, untilFlush))

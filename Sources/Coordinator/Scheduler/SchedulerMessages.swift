@@ -18,6 +18,9 @@ struct WorkerHello: Sendable, Hashable {
     var pathRoots: [String]
     /// The minor protocol revision it speaks (READY.protocol_version).
     var protocolVersion: UInt32 = MillWire.protocolVersion
+    /// Seconds; both peers heartbeat and count silence by it on this connection
+    /// (READY.heartbeat_interval_ms, PROTOCOL.md "Heartbeating").
+    var heartbeatInterval: Double = 1
 }
 
 /// One kind's outcome in a RESULT.

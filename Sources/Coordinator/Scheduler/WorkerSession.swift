@@ -15,6 +15,9 @@ final class WorkerSession {
     let pathRoots: [String]
     /// The CURVE key it connected with (nil without CURVE).
     let publicKey: String?
+    /// Seconds, from its READY: the coordinator heartbeats it at this interval and takes it
+    /// for dead after `liveness` of them in silence.
+    let heartbeatInterval: Double
     /// Wall-clock, for the catalog's `workers` row.
     let connectedAt: Double
     var lastSeen: MonotonicInstant
@@ -38,6 +41,7 @@ final class WorkerSession {
         ocrLanguages = hello.ocrLanguages
         pathRoots = hello.pathRoots
         self.publicKey = publicKey
+        heartbeatInterval = hello.heartbeatInterval
         connectedAt = now.wall
         lastSeen = now.monotonic
         lastSeenWall = now.wall
@@ -46,6 +50,10 @@ final class WorkerSession {
     }
 
     var credit: Int { slots - holding.count }
+
+    /// What a lease granted to this worker adds to its deadline for transit: two
+    /// heartbeat intervals (PROTOCOL.md, "Leases and deadlines").
+    var leaseGrace: Double { 2 * heartbeatInterval }
 
     func heard(at now: ClockReading) {
         lastSeen = now.monotonic
@@ -76,26 +84,41 @@ struct InFlight {
     var inherited: Bool { jobID.hasPrefix(Self.inheritedPrefix) }
 }
 
-/// Job ids and lease tokens: this run's random prefix and a job counter (`1f3a9c0d-2b7`).
-/// Unique across restarts (a new prefix each run) without a call to the kernel's random
-/// source per job. Eight hex digits, so that a token of the first 16.7 million jobs fits
-/// Swift's 15-byte small string: no allocation, and short to hash in the dictionaries every
-/// message goes through. A token only needs to tell this run's leases from an earlier
-/// run's (a result is also matched by job id and sender), and two runs draw the same
-/// prefix with a chance of one in four billion.
+/// Job ids and lease tokens: this run's random id and a job counter, in hex — job
+/// `1f3a9c0d.2b7`, token `1f3a9c0d-2b7`. Both unique across coordinator restarts (a new
+/// run id each start; PROTOCOL.md: a worker may key its jobs by id, and an ACK names job
+/// ids), without a call to the kernel's random source per job. Eight hex digits, so that
+/// either of the first 16.7 million jobs fits Swift's 15-byte small string: no allocation,
+/// and short to hash in the dictionaries every message goes through. Two runs draw the
+/// same id with a chance of one in four billion.
+///
+/// The scheduler also asks it which tokens it could have issued: a RESULT, FAIL or EXTEND
+/// under a token of an earlier run, or of this run's settled jobs, is what a conforming
+/// worker re-sends after a restart or a lost ACK, never a violation; one under a token no
+/// photomill coordinator issues, or one this run has not issued yet, is.
 struct LeaseTokens {
-    private let prefix: String
+    private let run: String
     private var counter = 0
 
-    init(prefix: String? = nil) {
-        self.prefix = prefix ?? {
+    /// `run`: fixed by tests; eight random hex digits otherwise.
+    init(run: String? = nil) {
+        self.run = run ?? {
             let random = String(UInt32.random(in: .min ... .max), radix: 16)
-            return String(repeating: "0", count: 8 - random.count) + random + "-"
+            return String(repeating: "0", count: 8 - random.count) + random
         }()
     }
 
-    mutating func next(photoId: Int64) -> (jobID: String, token: String) {
+    mutating func next() -> (jobID: String, token: String) {
         counter += 1
-        return ("\(photoId).\(counter)", prefix + String(counter, radix: 16))
+        let count = String(counter, radix: 16)
+        return (run + "." + count, run + "-" + count)
+    }
+
+    /// Whether some photomill coordinator run could have issued `token`: RUN-COUNTER, the
+    /// counter in hex, and, for this run, no higher than the jobs granted so far.
+    func couldHaveIssued(_ token: String) -> Bool {
+        guard let dash = token.lastIndex(of: "-"), dash != token.startIndex,
+              let count = Int(token[token.index(after: dash)...], radix: 16), count > 0 else { return false }
+        return token[..<dash] != run || count <= counter
     }
 }

@@ -17,7 +17,7 @@ enum BlobTransfer {
     enum Failure: Error {
         /// The file cannot be read (class `unreadable`, retryable).
         case unreadable(String)
-        /// It no longer has the scanned size or mtime (class `changed-since-scan`).
+        /// It no longer has the scanned size or mtime (class `file-changed`).
         case changed(String)
     }
 

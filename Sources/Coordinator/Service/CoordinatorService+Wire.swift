@@ -10,7 +10,8 @@ extension WorkerHello {
     init(_ ready: Photomill_V1_Ready) {
         self.init(workerId: ready.workerID, host: ready.host, slots: Int(ready.slots),
                   kinds: Set(ready.kinds.compactMap(Kind.init)), ocrLanguages: Set(ready.ocrLanguages),
-                  pathRoots: ready.pathRoots, protocolVersion: ready.protocolVersion)
+                  pathRoots: ready.pathRoots, protocolVersion: ready.protocolVersion,
+                  heartbeatInterval: Double(ready.heartbeatIntervalMs) / 1000)
     }
 }
 

@@ -186,7 +186,7 @@ public final class CoordinatorService: @unchecked Sendable {
                 case .failure(.unreadable(let text)):
                     return scheduler.jobNotSent(order, because: .fileUnreadable(.unreadable, text), at: .now())
                 case .failure(.changed(let text)):
-                    return scheduler.jobNotSent(order, because: .fileUnreadable(.changedSinceScan, text), at: .now())
+                    return scheduler.jobNotSent(order, because: .fileUnreadable(.fileChanged, text), at: .now())
                 }
             }
             if !send(jobs.frames(order, blobs: blobs, sidecar: sidecar), to: peer) {

@@ -28,9 +28,9 @@ public struct FileStamp: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The message of a file found changed, naming it: the class that goes with it is
-    /// `ErrorClass.changedSinceScan`.
+    /// `ErrorClass.fileChanged`.
     public func changedMessage(path: String, now current: FileStamp) -> String {
-        "\(path): changed since it was scanned (size \(size) → \(current.size)); it will be processed again at the next scan"
+        "\(path): changed since it was scanned (size \(size) → \(current.size)); the coordinator scans it again and processes it anew"
     }
 
     public var description: String { "\(size) bytes, mtime \(mtimeNs) ns" }

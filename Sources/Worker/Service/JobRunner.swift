@@ -81,7 +81,7 @@ final class JobRunner {
         }
         let scanned = FileStamp(size: Int64(clamping: job.fileSize), mtimeNs: job.fileMtimeNs)
         if current != scanned {
-            return .failure(ProcessingError(.changedSinceScan, scanned.changedMessage(path: job.path, now: current)))
+            return .failure(ProcessingError(.fileChanged, scanned.changedMessage(path: job.path, now: current)))
         }
         return .success(path)
     }
