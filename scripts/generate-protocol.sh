@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Regenerates Sources/MillProtocol/Generated/photomill.pb.swift from protocols/photomill.proto.
+# Regenerates Sources/MillProtocol/Generated/photomill.pb.swift from protocols/photomill.proto,
+# and the conformance suite's Python module Tests/Conformance/pyworker/photomill_pb2.py.
 #
 # The output is committed, so a normal build needs neither protoc nor the plugin; run this
 # only after editing the .proto. The plugin must come from the same swift-protobuf release
@@ -26,6 +27,7 @@ cache="${PHOTOMILL_TOOLS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/photomill-tools}
 plugin="$cache/bin/protoc-gen-swift"
 proto_dir="$root/protocols"
 out_dir="$root/Sources/MillProtocol/Generated"
+python_dir="$root/Tests/Conformance/pyworker"
 
 log() { printf 'generate-protocol: %s\n' "$*" >&2; }
 
@@ -52,7 +54,14 @@ if [[ ! -x "$plugin" ]]; then
     log "built protoc-gen-swift in $((SECONDS - started)) s"
 fi
 
+# The Python worker of the conformance suite reads the same file (Debian's protoc writes
+# code for Debian's python3-protobuf 3.21).
+generate_python_into() {
+    protoc --proto_path="$proto_dir" --python_out="$1" "$proto_dir/photomill.proto"
+}
+
 generate_into() {
+    generate_python_into "$1"
     protoc \
         --plugin=protoc-gen-swift="$plugin" \
         --proto_path="$proto_dir" \
@@ -65,13 +74,15 @@ generate_into() {
 if [[ "${1:-}" == "--check" ]]; then
     scratch="$(mktemp -d)"; trap 'rm -rf "$scratch"' EXIT
     generate_into "$scratch"
-    if ! diff -u "$out_dir/photomill.pb.swift" "$scratch/photomill.pb.swift"; then
-        log "photomill.pb.swift is out of date: run scripts/generate-protocol.sh"
+    if ! diff -u "$out_dir/photomill.pb.swift" "$scratch/photomill.pb.swift" \
+        || ! diff -u "$python_dir/photomill_pb2.py" "$scratch/photomill_pb2.py"; then
+        log "the generated code is out of date: run scripts/generate-protocol.sh"
         exit 1
     fi
-    log "photomill.pb.swift is up to date"
+    log "photomill.pb.swift and photomill_pb2.py are up to date"
 else
     mkdir -p "$out_dir"
     generate_into "$out_dir"
-    log "wrote ${out_dir#"$root/"}/photomill.pb.swift ($(protoc --version), protoc-gen-swift $version)"
+    mv "$out_dir/photomill_pb2.py" "$python_dir/photomill_pb2.py"
+    log "wrote ${out_dir#"$root/"}/photomill.pb.swift ($(protoc --version), protoc-gen-swift $version) and ${python_dir#"$root/"}/photomill_pb2.py"
 fi

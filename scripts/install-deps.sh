@@ -22,6 +22,7 @@ packages=(
   ffmpeg                 # the tests' video fixtures (QuickTime metadata, rotation) and the poster-frame baseline
   libheif-examples       # heif-enc: the tests' HEIC fixtures (with and without irot)
   libraw-bin             # dcraw_emu, raw-identify, simple_dcraw: the RAW tests' independent references
+  python3-zmq python3-protobuf   # the Python worker of the protocol conformance suite (Tests/Conformance)
 )
 
 missing=()

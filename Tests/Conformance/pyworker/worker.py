@@ -1,0 +1,351 @@
+#!/usr/bin/python3
+"""A photomill worker written from protocols/PROTOCOL.md and photomill.proto alone.
+
+It is the second implementation of PMILL that the conformance suite (../run.py) runs
+against the real coordinator, next to the Swift worker. It offers the `hash` kind only
+(MD5 and SHA-256 of the file's bytes, recipe `hash/1`), which every language can compute
+exactly, and follows the text section by section:
+
+* "ROUTER addressing": a routing id per socket, `WORKER_ID/N`.
+* "State machines / The worker": connecting -> ready <-> working, and backoff (1 s
+  doubling to 32 s, reset once a connection hears from the coordinator).
+* "Heartbeating": HEARTBEAT after one interval of our own silence; the coordinator is
+  dead after 3 intervals of its silence. The interval is ours, from READY.
+* "Reconnection and re-sending": every RESULT and FAIL is kept until an ACK names its job
+  id, and sent again, in order, after READY on every new connection.
+* "Leases and deadlines": EXTEND when half of the time granted has passed, asking for
+  the kind's original deadline.
+* "File transfer": the path under one of our roots (checked against the JOB's size and
+  mtime: `file-changed`), or the bytes in the blob frames.
+* "Shutdown": on SIGTERM, new JOBs get FAIL `shutting-down`, the jobs in hand finish,
+  their results are delivered and ACKed (at most 30 s), then DISCONNECT.
+* "Security": CURVE with the key files of "Key files".
+
+Standard library + pyzmq + protobuf (Debian: python3-zmq, python3-protobuf). The
+protobuf module is generated from protocols/photomill.proto by scripts/generate-protocol.sh.
+"""
+
+import argparse
+import collections
+import hashlib
+import os
+import queue
+import random
+import signal
+import socket
+import sys
+import threading
+import time
+
+import zmq
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import photomill_pb2 as pb  # noqa: E402
+
+SIGNATURE = b"PMILL1"
+READY, JOB, EXTEND, RESULT, FAIL, ACK, HEARTBEAT, DISCONNECT = range(1, 9)
+PROTOCOL_VERSION = 2          # the minor revision of PROTOCOL.md this worker follows
+LIVENESS = 3
+MAX_FRAMES = 16
+MAX_FRAME_BYTES = 64 * 1024 * 1024
+BACKOFF_FIRST, BACKOFF_MAX = 1.0, 32.0
+RECIPE = "hash/1 impl=pyworker-1"
+
+
+def log(worker_id, text):
+    print(f"pyworker {worker_id}: {text}", file=sys.stderr, flush=True)
+
+
+def read_key_file(path, secret):
+    """The key of a key file ("Key files"): the first line that is not a comment; in a
+    public key file, its first word. A secret key file must not be readable by others."""
+    if secret and os.stat(path).st_mode & 0o077:
+        raise SystemExit(f"{path}: a secret key must not be readable by group or others")
+    with open(path, encoding="utf-8") as handle:
+        for line in handle:
+            line = line.strip()
+            if line and not line.startswith("#"):
+                key = line.split()[0]
+                if len(key) != 40:
+                    raise SystemExit(f"{path}: not a Z85 key of 40 characters")
+                return key.encode()
+    raise SystemExit(f"{path}: no key")
+
+
+def under(path, root):
+    """Component-wise: /photos covers /photos/a.jpg, not /photos2/a.jpg."""
+    root = root.rstrip("/") or "/"
+    return path == root or path.startswith(root if root == "/" else root + "/")
+
+
+class Slots:
+    """The threads that compute results, off the socket's thread ("One thread per socket").
+    They hand finished messages back through a queue and wake the socket's loop through an
+    inproc PUSH/PULL pair (a ZeroMQ socket is used by one thread only)."""
+
+    def __init__(self, context, count, roots, delay):
+        self.jobs = queue.Queue()
+        self.done = queue.Queue()
+        self.roots = roots
+        self.delay = delay
+        self.wake_address = f"inproc://pyworker-wake-{id(self)}"
+        self.wake = context.socket(zmq.PULL)
+        self.wake.bind(self.wake_address)
+        self.threads = []
+        for _ in range(count):
+            thread = threading.Thread(target=self.run, args=(context,), daemon=True)
+            thread.start()
+            self.threads.append(thread)
+
+    def run(self, context):
+        waker = context.socket(zmq.PUSH)
+        waker.connect(self.wake_address)
+        while True:
+            item = self.jobs.get()
+            if item is None:
+                return
+            job, blobs = item
+            frames = self.process(job, blobs)
+            self.done.put((job.job_id, frames))
+            waker.send(b"")
+
+    def process(self, job, blobs):
+        if self.delay:
+            time.sleep(self.delay)
+        if job.file_in_blobs:
+            data = b"".join(blobs)
+            if len(data) != job.file_size:
+                return fail(job, "unreadable", f"{job.path}: {len(data)} bytes came, {job.file_size} announced", True)
+        else:
+            if not any(under(job.path, root) for root in self.roots):
+                return fail(job, "unreadable", f"{job.path}: outside this worker's roots", True)
+            try:
+                info = os.stat(job.path)
+                if info.st_size != job.file_size or info.st_mtime_ns != job.file_mtime_ns:
+                    return fail(job, "file-changed",
+                                f"{job.path}: changed since it was scanned (size {job.file_size} -> {info.st_size})", True)
+                with open(job.path, "rb") as handle:
+                    data = handle.read()
+            except OSError as error:
+                return fail(job, "unreadable", f"{job.path}: {error.strerror}", True)
+        result = pb.Result(job_id=job.job_id, lease_token=job.lease_token)
+        for kind in job.kinds:
+            entry = result.results.add(kind=kind, recipe=RECIPE)
+            if kind == pb.KIND_HASH:
+                entry.hashes.md5 = hashlib.md5(data).hexdigest()
+                entry.hashes.sha256 = hashlib.sha256(data).hexdigest()
+                entry.hashes.file_size = len(data)
+            else:
+                # Never sent to us (READY offers hash alone); answered all the same.
+                entry.failure.error_class = "unsupported-format"
+                entry.failure.message = f"{job.path}: this worker computes hashes only"
+                entry.failure.retryable = False
+        return [SIGNATURE, bytes([RESULT]), result.SerializeToString()]
+
+
+def fail(job, error_class, message, retryable):
+    body = pb.Fail(job_id=job.job_id, lease_token=job.lease_token, error_class=error_class,
+                   message=message[:4096], retryable=retryable)
+    return [SIGNATURE, bytes([FAIL]), body.SerializeToString()]
+
+
+class Worker:
+    def __init__(self, args):
+        self.args = args
+        self.interval = args.heartbeat_interval / 1000.0
+        self.worker_id = args.worker_id or f"py-{socket.gethostname()}-{os.getpid()}-{random.randrange(1 << 32):08x}"
+        self.context = zmq.Context()
+        self.slots = Slots(self.context, args.slots, args.root, args.delay)
+        self.socket = None
+        self.connections = 0
+        self.heard = False            # this connection has heard from the coordinator
+        self.backoff = BACKOFF_FIRST
+        self.reconnect_at = None
+        self.last_heard = self.last_sent = 0.0
+        self.in_hand = {}             # job id -> [token, kinds, deadline s, granted at, granted s]
+        self.unacked = collections.OrderedDict()   # job id -> frames
+        self.stopping = False
+        self.drain_deadline = None
+        self.malformed = 0
+        self.curve = None
+        if args.key:
+            secret = read_key_file(args.key, secret=True)
+            self.curve = (zmq.curve_public(secret), secret, read_key_file(args.server_key, secret=False))
+
+    # Connections ------------------------------------------------------------------
+
+    def connect(self):
+        self.connections += 1
+        sock = self.context.socket(zmq.DEALER)
+        sock.setsockopt(zmq.ROUTING_ID, f"{self.worker_id}/{self.connections}".encode())
+        sock.setsockopt(zmq.LINGER, 0)
+        sock.setsockopt(zmq.RECONNECT_IVL, 1000)
+        sock.setsockopt(zmq.RECONNECT_IVL_MAX, 32000)
+        sock.setsockopt(zmq.MAXMSGSIZE, MAX_FRAME_BYTES)
+        if self.curve:
+            public, secret, server = self.curve
+            sock.setsockopt(zmq.CURVE_PUBLICKEY, public)
+            sock.setsockopt(zmq.CURVE_SECRETKEY, secret)
+            sock.setsockopt(zmq.CURVE_SERVERKEY, server)
+        sock.connect(self.args.connect)
+        self.socket = sock
+        self.heard = False
+        now = time.monotonic()
+        self.last_heard = now
+        ready = pb.Ready(worker_id=self.worker_id, host=socket.gethostname()[:255] or "localhost",
+                         software_version="pyworker-1", protocol_version=PROTOCOL_VERSION,
+                         slots=self.args.slots, kinds=[pb.KIND_HASH], path_roots=self.args.root,
+                         heartbeat_interval_ms=self.args.heartbeat_interval)
+        self.send([SIGNATURE, bytes([READY]), ready.SerializeToString()])
+        for frames in self.unacked.values():     # "in their original order"
+            self.send(frames)
+
+    def close(self, why):
+        log(self.worker_id, f"connection {self.connections} closed: {why}; next in {self.backoff:g} s")
+        self.socket.close(linger=0)
+        self.socket = None
+        self.reconnect_at = time.monotonic() + self.backoff
+        self.backoff = min(self.backoff * 2, BACKOFF_MAX)
+
+    def send(self, frames):
+        if self.socket is None:
+            return
+        try:
+            self.socket.send_multipart(frames, zmq.DONTWAIT)
+            self.last_sent = time.monotonic()
+        except zmq.Again:
+            pass      # kept in `unacked` when it matters; sent again on the next connection
+
+    # Messages ---------------------------------------------------------------------
+
+    def receive(self):
+        frames = self.socket.recv_multipart(zmq.DONTWAIT)
+        if len(frames) < 3 or len(frames) > MAX_FRAMES or frames[0] != SIGNATURE or len(frames[1]) != 1:
+            self.malformed += 1
+            return
+        self.last_heard = time.monotonic()
+        if not self.heard:
+            self.heard = True
+            self.backoff = BACKOFF_FIRST      # "reset once a connection reaches ready"
+        command, body, blobs = frames[1][0], frames[2], frames[3:]
+        if command == JOB:
+            job = pb.Job()
+            job.ParseFromString(body)
+            if self.stopping:
+                self.send(fail(job, "shutting-down", f"{job.path}: the worker is stopping", True))
+                return
+            deadline = max((d.deadline_ms for d in job.deadlines), default=60000) / 1000.0
+            self.in_hand[job.job_id] = [job.lease_token, list(job.kinds), deadline, time.monotonic(), deadline]
+            self.slots.jobs.put((job, blobs))
+        elif command == ACK:
+            ack = pb.Ack()
+            ack.ParseFromString(body)
+            for job_id in list(ack.committed) + list(ack.discarded):
+                self.unacked.pop(job_id, None)
+        elif command == DISCONNECT:
+            reason = pb.Disconnect()
+            reason.ParseFromString(body)
+            self.close(f"the coordinator said DISCONNECT ({reason.reason})")
+        elif command == HEARTBEAT:
+            pass
+        else:
+            self.malformed += 1
+
+    def finished_jobs(self):
+        while True:
+            try:
+                job_id, frames = self.slots.done.get_nowait()
+            except queue.Empty:
+                return
+            self.in_hand.pop(job_id, None)
+            self.unacked[job_id] = frames
+            self.send(frames)
+
+    def timers(self):
+        now = time.monotonic()
+        if self.socket is None:
+            if self.reconnect_at is not None and now >= self.reconnect_at and not self.draining_done():
+                self.connect()
+            return
+        if now - self.last_heard > LIVENESS * self.interval:
+            self.close(f"the coordinator is silent ({now - self.last_heard:.1f} s)")
+            return
+        if self.heard:
+            for job_id, entry in self.in_hand.items():
+                token, kinds, deadline, granted_at, granted = entry
+                if now - granted_at >= granted / 2:
+                    extend = pb.Extend(job_id=job_id, lease_token=token, kinds=kinds, extra_ms=int(deadline * 1000))
+                    self.send([SIGNATURE, bytes([EXTEND]), extend.SerializeToString()])
+                    entry[3], entry[4] = now, deadline
+            if now - self.last_sent >= self.interval:
+                self.send([SIGNATURE, bytes([HEARTBEAT]), b""])
+
+    def draining_done(self):
+        return self.stopping and not self.in_hand and (not self.unacked or time.monotonic() > self.drain_deadline)
+
+    # The loop ---------------------------------------------------------------------
+
+    def stop(self, *_):
+        if not self.stopping:
+            self.stopping = True
+            self.drain_deadline = time.monotonic() + 30
+
+    def run(self):
+        signal.signal(signal.SIGTERM, self.stop)
+        signal.signal(signal.SIGINT, self.stop)
+        # A parent may have blocked them (the mask is inherited across exec).
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM, signal.SIGINT])
+        self.connect()
+        while not self.draining_done():
+            poller = zmq.Poller()
+            poller.register(self.slots.wake, zmq.POLLIN)
+            if self.socket is not None:
+                poller.register(self.socket, zmq.POLLIN)
+            timeout = min(100, self.interval * 1000 / 4)
+            for ready, _ in poller.poll(timeout):
+                if ready is self.slots.wake:
+                    while True:
+                        try:
+                            self.slots.wake.recv(zmq.DONTWAIT)
+                        except zmq.Again:
+                            break
+                    self.finished_jobs()
+                elif self.socket is not None and ready is self.socket:
+                    while self.socket is not None:
+                        try:
+                            self.receive()
+                        except zmq.Again:
+                            break
+            self.finished_jobs()
+            self.timers()
+        if self.socket is not None:
+            self.send([SIGNATURE, bytes([DISCONNECT]), pb.Disconnect(reason="worker stopping").SerializeToString()])
+            time.sleep(0.1)       # let libzmq write it before the socket closes
+            self.socket.close(linger=0)
+        for _ in self.slots.threads:
+            self.slots.jobs.put(None)
+        log(self.worker_id, f"stopped: connections={self.connections} malformed={self.malformed} unacked={len(self.unacked)}")
+        return 0
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--connect", required=True, help="the coordinator's endpoint, tcp://HOST:PORT")
+    parser.add_argument("--slots", type=int, default=2)
+    parser.add_argument("--root", action="append", default=[], help="a folder whose files this worker reads itself")
+    parser.add_argument("--heartbeat-interval", type=int, default=1000, help="milliseconds, 100-60000")
+    parser.add_argument("--key", help="this worker's secret key file (NAME.key)")
+    parser.add_argument("--server-key", help="the coordinator's public key file (NAME.pub)")
+    parser.add_argument("--worker-id")
+    parser.add_argument("--delay", type=float, default=0, help="seconds each job takes at least (a slow worker)")
+    args = parser.parse_args()
+    if not 100 <= args.heartbeat_interval <= 60000:
+        parser.error("--heartbeat-interval must be between 100 and 60000")
+    if bool(args.key) != bool(args.server_key):
+        parser.error("CURVE needs both --key and --server-key")
+    args.root = [os.path.abspath(root) for root in args.root]
+    return Worker(args).run()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,376 @@
+#!/usr/bin/python3
+"""The PMILL conformance suite: scenarios run against the real coordinator
+(`photomill coordinator`) with a worker of either implementation — the Python worker of
+pyworker/, written from protocols/PROTOCOL.md alone, or the Swift `photomill worker`.
+
+    run.py --photomill .build/debug/photomill --worker python|swift [--scenario NAME ...]
+
+Every scenario ends with the same checks, read from the catalog with sqlite3:
+  * every photo's hash task is done, by exactly one `done` attempt;
+  * the stored MD5 and SHA-256 equal what md5sum and sha256sum print for the file;
+  * the coordinator counted no protocol violation (the `violations` table is empty);
+  * the run ends: the coordinator exits 0 on SIGTERM, and so do the workers still running.
+Some add their own (no lease expired despite slow jobs, one registration per worker, …).
+Exit status 0 when every scenario passed; the first failure's reason is printed.
+"""
+
+import argparse
+import os
+import shutil
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PYWORKER = os.path.join(HERE, "pyworker", "worker.py")
+
+
+class Failed(Exception):
+    pass
+
+
+def expect(condition, message):
+    if not condition:
+        raise Failed(message)
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def tool(name, path):
+    return subprocess.run([name, path], check=True, capture_output=True, text=True).stdout.split()[0]
+
+
+class Process:
+    def __init__(self, name, argv, env=None, log_dir="."):
+        self.name = name
+        self.log_path = os.path.join(log_dir, name + ".log")
+        self.log = open(self.log_path, "w")
+        # An empty signal mask: a test runner that blocks SIGTERM in its threads would
+        # otherwise pass the block on, and no process here would ever see our SIGTERMs.
+        self.popen = subprocess.Popen(argv, stdout=self.log, stderr=subprocess.STDOUT,
+                                      env={**os.environ, **(env or {})},
+                                      preexec_fn=lambda: signal.pthread_sigmask(signal.SIG_SETMASK, []))
+
+    def signal(self, number):
+        if self.popen.poll() is None:
+            self.popen.send_signal(number)
+
+    def wait(self, seconds):
+        try:
+            return self.popen.wait(seconds)
+        except subprocess.TimeoutExpired:
+            self.popen.kill()
+            self.popen.wait()
+            return None
+
+    def text(self):
+        self.log.flush()
+        with open(self.log_path, errors="replace") as handle:
+            return handle.read()
+
+
+class Cluster:
+    """A coordinator on tcp loopback over generated photos, and the workers a scenario starts."""
+
+    def __init__(self, args, name, photos, curve=False):
+        self.args = args
+        self.dir = tempfile.mkdtemp(prefix=f"pmill-conformance-{name}-")
+        self.photos = os.path.join(self.dir, "photos")
+        self.catalog = os.path.join(self.dir, "catalog.sqlite")
+        self.port = free_port()
+        self.endpoint = f"tcp://127.0.0.1:{self.port}"
+        self.processes = []
+        self.coordinator = None
+        subprocess.run([args.photomill, "samples", self.photos, "--count", str(photos), "--photo-size", "64x48",
+                        "--seed", "18"], check=True, capture_output=True)
+        self.curve = curve
+        if curve:
+            for key in ["coordinator", "worker-a", "worker-b"]:
+                subprocess.run([args.photomill, "keys", "generate", "--out", os.path.join(self.dir, key)],
+                               check=True, capture_output=True)
+            self.allow(["worker-a", "worker-b"])
+
+    def allow(self, names):
+        with open(os.path.join(self.dir, "allowed"), "w") as handle:
+            for name in names:
+                with open(os.path.join(self.dir, name + ".pub")) as pub:
+                    handle.write(pub.read())
+
+    def start_coordinator(self, *extra):
+        security = (["--key", os.path.join(self.dir, "coordinator.key"), "--allow", os.path.join(self.dir, "allowed")]
+                    if self.curve else ["--insecure"])
+        number = sum(p.name.startswith("coordinator") for p in self.processes) + 1
+        self.coordinator = Process(f"coordinator-{number}", [
+            self.args.photomill, "coordinator", "--bind", self.endpoint, "--catalog", self.catalog, "--no-exports",
+            "--kinds", "hash", "--log-level", "info", *security, *extra, self.photos], log_dir=self.dir)
+        self.processes.append(self.coordinator)
+        expect(self.wait(lambda: self.count("SELECT COUNT(*) FROM tasks") > 0, 60), "the coordinator queued nothing")
+        return self.coordinator
+
+    def start_worker(self, name, interval=1000, roots=True, delay=0.0, key=None, slots=2):
+        if self.args.worker == "python":
+            argv = ["/usr/bin/python3", PYWORKER, "--connect", self.endpoint, "--slots", str(slots),
+                    "--heartbeat-interval", str(interval), "--worker-id", f"{name}-{os.getpid()}"]
+            argv += ["--root", self.photos] if roots else []
+            argv += ["--delay", str(delay)] if delay else []
+            env = {}
+        else:
+            argv = [self.args.photomill, "worker", "--connect", self.endpoint, "--slots", str(slots), "--kinds", "hash",
+                    "--heartbeat-interval", str(interval), "--log-level", "info"]
+            argv += ["--root", self.photos] if roots else []
+            argv += [] if key else ["--insecure"]
+            env = {"PHOTOMILL_FAULT_HANG_ON": f"*:{delay}"} if delay else {}
+        if key:
+            argv += ["--key", os.path.join(self.dir, key + ".key"), "--server-key", os.path.join(self.dir, "coordinator.pub")]
+        worker = Process(name, argv, env=env, log_dir=self.dir)
+        self.processes.append(worker)
+        return worker
+
+    def query(self, sql):
+        connection = sqlite3.connect(f"file:{self.catalog}?mode=ro", uri=True, timeout=10)
+        try:
+            return connection.execute(sql).fetchall()
+        finally:
+            connection.close()
+
+    def count(self, sql):
+        try:
+            return self.query(sql)[0][0]
+        except sqlite3.Error:
+            return -1
+
+    @property
+    def done(self):
+        return self.count("SELECT COUNT(*) FROM tasks WHERE state = 'done'")
+
+    @property
+    def photo_count(self):
+        return self.count("SELECT COUNT(*) FROM photos")
+
+    def wait(self, condition, seconds):
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            if condition():
+                return True
+            time.sleep(0.1)
+        return condition()
+
+    def wait_done(self, seconds=120):
+        finished = self.wait(lambda: self.photo_count > 0 and self.done == self.photo_count, seconds)
+        expect(finished, f"{self.done} of {self.photo_count} hashes done after {seconds} s\n"
+               + "\n".join(f"--- {p.name}\n{p.text()[-3000:]}" for p in self.processes))
+
+    def check(self):
+        """The checks every scenario ends with (the module's docstring)."""
+        twice = self.query("""SELECT p.path, COUNT(*) FROM attempts a JOIN photos p ON p.id = a.photoId
+                              WHERE a.outcome = 'done' GROUP BY a.photoId, a.kind HAVING COUNT(*) != 1""")
+        expect(not twice, f"tasks not done exactly once: {twice}")
+        undone = self.query("SELECT p.path, t.state FROM tasks t JOIN photos p ON p.id = t.photoId WHERE t.state != 'done'")
+        expect(not undone, f"tasks not done: {undone}")
+        for path, md5, sha256 in self.query("SELECT path, md5, sha256 FROM photos"):
+            expect(md5 == tool("md5sum", path), f"{path}: md5 {md5} in the catalog, md5sum says {tool('md5sum', path)}")
+            expect(sha256 == tool("sha256sum", path), f"{path}: sha256 {sha256}, sha256sum says {tool('sha256sum', path)}")
+        violations = self.query("SELECT reason, count FROM violations")
+        expect(not violations, f"protocol violations counted: {violations}")
+
+    def registrations(self, text):
+        return sum(line.count("worker ready") for line in text.splitlines())
+
+    def stop(self):
+        """SIGTERM to everything still running, workers first; every one must exit 0."""
+        statuses = {}
+        for process in reversed(self.processes):
+            if process.popen.poll() is None:
+                process.signal(signal.SIGTERM)
+                statuses[process.name] = process.wait(60)
+        bad = {name: status for name, status in statuses.items() if status != 0}
+        expect(not bad, f"exit statuses after SIGTERM: {bad}\n"
+               + "\n".join(f"--- {p.name}\n{p.text()[-3000:]}" for p in self.processes if p.name in bad))
+
+    def clean(self, passed):
+        for process in self.processes:
+            if process.popen.poll() is None:
+                process.popen.kill()
+                process.popen.wait()
+        if passed:
+            shutil.rmtree(self.dir, ignore_errors=True)
+
+
+# Scenarios ----------------------------------------------------------------------------
+
+def normal(cluster, roots):
+    cluster.start_coordinator()
+    cluster.start_worker("w", roots=roots)
+    cluster.wait_done()
+    cluster.check()
+    cluster.stop()
+
+
+def extend(cluster):
+    # Each job takes 5 s; the lease is 2 s + the grace of two 1-s intervals (4 s), capped at
+    # 8 s: only EXTENDs keep it. Without them every lease would expire.
+    cluster.start_coordinator("--lease-seconds", "2")
+    cluster.start_worker("w", delay=5, slots=2)
+    cluster.wait_done()
+    cluster.check()
+    expired = cluster.count("SELECT COUNT(*) FROM attempts WHERE outcome = 'lease-expired'")
+    expect(expired == 0, f"{expired} leases expired although the worker sent EXTEND")
+    cluster.stop()
+
+
+def worker_killed(cluster):
+    cluster.start_coordinator()
+    first = cluster.start_worker("a", delay=0.3)
+    expect(cluster.wait(lambda: cluster.done >= 4, 60), "no progress before the kill")
+    first.signal(signal.SIGKILL)
+    first.wait(10)
+    cluster.start_worker("b")
+    cluster.wait_done()
+    cluster.check()
+    cluster.stop()
+
+
+def coordinator_restarted(cluster):
+    coordinator = cluster.start_coordinator()
+    cluster.start_worker("w", delay=0.3)
+    expect(cluster.wait(lambda: cluster.done >= 4, 60), "no progress before the kill")
+    coordinator.signal(signal.SIGKILL)
+    coordinator.wait(10)
+    time.sleep(0.5)   # jobs out at the worker finish meanwhile; their results wait for a coordinator
+    cluster.start_coordinator()
+    cluster.wait_done()
+    cluster.check()
+    cluster.stop()
+
+
+def heartbeat(cluster, interval):
+    # Jobs long enough that the worker is silent for more than three of the default
+    # 1-s intervals (5000) or hears the coordinator less often than it expects (300): a
+    # coordinator that ignored the READY's interval drops the worker or is dropped.
+    job = {300: 1.5, 1000: 1.5, 5000: 6.0}[interval]
+    cluster.start_coordinator()
+    cluster.start_worker("w", interval=interval, delay=job, slots=1)
+    cluster.wait_done(seconds=60 + 4 * job)
+    cluster.check()
+    lost = cluster.count("SELECT COUNT(*) FROM attempts WHERE outcome = 'worker-lost'")
+    expect(lost == 0, f"{lost} leases released as worker-lost")
+    registrations = cluster.registrations(cluster.coordinator.text())
+    expect(registrations == 1, f"the worker registered {registrations} times: a connection was dropped")
+    cluster.stop()
+
+
+def curve(cluster):
+    cluster.start_coordinator()
+    cluster.start_worker("a", key="worker-a")
+    cluster.wait_done()
+    cluster.check()
+    cluster.stop()
+
+
+def curve_key_removed(cluster):
+    coordinator = cluster.start_coordinator()
+    removed = cluster.start_worker("a", key="worker-a", delay=0.3)
+    expect(cluster.wait(lambda: cluster.done >= 4, 60), "no progress with the allowed key")
+    cluster.allow(["worker-b"])
+    coordinator.signal(signal.SIGHUP)
+    expect(cluster.wait(lambda: "key was removed" in coordinator.text(), 30), "the coordinator did not act on the removal")
+    time.sleep(0.3)   # a batch the committer was writing as the key went
+    done_at_removal = cluster.done
+    time.sleep(3)
+    expect(cluster.done == done_at_removal, "the removed worker's results were still committed")
+    cluster.start_worker("b", key="worker-b")
+    cluster.wait_done()
+    cluster.check()
+    expect(cluster.registrations(coordinator.text()) == 2, "the removed worker was admitted again")
+    removed.signal(signal.SIGKILL)    # it keeps trying to reconnect: the handshake refuses it
+    removed.wait(10)
+    cluster.processes.remove(removed)
+    cluster.stop()
+
+
+def disconnects(cluster):
+    coordinator = cluster.start_coordinator()
+    leaving = cluster.start_worker("a", delay=0.5)
+    staying = cluster.start_worker("b", delay=0.5)
+    expect(cluster.wait(lambda: cluster.done >= 4, 60), "no progress")
+    # Worker -> coordinator: a drained stop ends with DISCONNECT; its jobs come back unused.
+    leaving.signal(signal.SIGTERM)
+    expect(leaving.wait(60) == 0, f"the stopping worker exited {leaving.popen.returncode}")
+    # Coordinator -> worker: SIGTERM says DISCONNECT to the workers; the one left
+    # reconnects by itself to the next coordinator.
+    expect(cluster.done < cluster.photo_count, "the run ended before the coordinator's DISCONNECT")
+    coordinator.signal(signal.SIGTERM)
+    expect(coordinator.wait(60) == 0, "the coordinator did not exit 0 on SIGTERM")
+    cluster.start_coordinator()
+    cluster.wait_done()
+    cluster.check()
+    handed = cluster.count("SELECT COUNT(*) FROM attempts WHERE errorClass IN ('shutting-down', 'interrupted')")
+    expect(handed == 0, f"{handed} attempts used by hand-backs")
+    expect(staying.popen.poll() is None, "the staying worker did not survive the coordinator's restart")
+    cluster.stop()
+
+
+def slow(cluster):
+    cluster.start_coordinator()
+    cluster.start_worker("slow", delay=3, slots=1)
+    cluster.start_worker("fast")
+    cluster.wait_done()
+    cluster.check()
+    expired = cluster.count("SELECT COUNT(*) FROM attempts WHERE outcome = 'lease-expired'")
+    expect(expired == 0, f"{expired} leases expired")
+    cluster.stop()
+
+
+SCENARIOS = {
+    "path": (20, lambda c: normal(c, roots=True)),
+    "bytes": (20, lambda c: normal(c, roots=False)),
+    "extend": (4, extend),
+    "worker-kill": (30, worker_killed),
+    "coordinator-restart": (30, coordinator_restarted),
+    "heartbeat-300": (3, lambda c: heartbeat(c, 300)),
+    "heartbeat-1000": (3, lambda c: heartbeat(c, 1000)),
+    "heartbeat-5000": (3, lambda c: heartbeat(c, 5000)),
+    "curve": (10, curve),
+    "curve-key-removed": (30, curve_key_removed),
+    "disconnect": (40, disconnects),
+    "slow": (12, slow),
+}
+CURVE = {"curve", "curve-key-removed"}
+
+
+def main():
+    parser = argparse.ArgumentParser(description="PMILL conformance scenarios")
+    parser.add_argument("--photomill", required=True)
+    parser.add_argument("--worker", choices=["python", "swift"], required=True)
+    parser.add_argument("--scenario", action="append", choices=sorted(SCENARIOS))
+    args = parser.parse_args()
+    args.photomill = os.path.abspath(args.photomill)
+    failures = 0
+    for name in args.scenario or list(SCENARIOS):
+        photos, body = SCENARIOS[name]
+        started = time.monotonic()
+        cluster = Cluster(args, name, photos, curve=name in CURVE)
+        passed = False
+        try:
+            body(cluster)
+            passed = True
+        except Failed as failure:
+            failures += 1
+            print(f"FAIL {name} ({args.worker} worker): {failure}\n  (logs in {cluster.dir})", flush=True)
+        finally:
+            cluster.clean(passed)
+        if passed:
+            print(f"pass {name} ({args.worker} worker, {time.monotonic() - started:.1f} s)", flush=True)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
