@@ -29,6 +29,8 @@ public struct CoordinatorConfiguration: Sendable {
     public var leaseWriteDelay = 0.5
     /// Jobs paged from the catalog into memory at most (bounds memory whatever the catalog's size).
     public var readyQueueLimit = 1024
+    /// Bytes of files read for workers fed bytes and not yet handed to libzmq (`FileReaders`).
+    public var readBudget: Int64 = 1 << 30
     /// Return from `run()` once every task is done or failed (the `photomill run` mode).
     public var exitWhenDone = false
     /// How long leases found in the catalog at start wait for their worker to come back.

@@ -31,6 +31,50 @@ public enum MillCodec {
     /// The encoding of the fields `tail` sets, to append to JOB bodies (`encodeJob`).
     public static func jobTail(_ tail: Photomill_V1_Job) -> Data { serialize(tail) }
 
+    /// The body size a sender keeps a JOBS or RESULTS under: half the receiver's limit, so
+    /// that a batch never fails for its size.
+    public static let jobsBodyBytes = Limits.default.maxBodyBytes / 2
+
+    /// One JOBS from the frames of JOBs without blob frames (each from `encodeJob`): a
+    /// repeated field's encoding is its entries' encodings one after the other, each
+    /// behind its tag and length, so no job is encoded twice.
+    public static func encodeJobs(_ jobs: [[Data]]) -> [Data] {
+        var body = Data(capacity: jobs.reduce(0) { $0 + $1[2].count + 4 })
+        for job in jobs { appendEntry(job[2], field: 1, to: &body) }
+        return [MillWire.signature, Data([Command.jobs.rawValue]), body]
+    }
+
+    /// One RESULTS from the frames of RESULTs and FAILs (each from `encode`), without
+    /// encoding anything again: the RESULT bodies become `results`, the FAIL bodies `fails`,
+    /// and each RESULT's blob frames follow in its order, its `blob_index` counting from its
+    /// own first frame (PROTOCOL.md, "Batches").
+    public static func encodeResults(_ messages: [[Data]]) -> [Data] {
+        var body = Data(capacity: messages.reduce(0) { $0 + $1[2].count + 4 })
+        var blobs: [Data] = []
+        for frames in messages {
+            let isResult = frames[1].first == Command.result.rawValue
+            appendEntry(frames[2], field: isResult ? 1 : 2, to: &body)
+            if isResult { blobs.append(contentsOf: frames.dropFirst(MillWire.fixedFrameCount)) }
+        }
+        return [MillWire.signature, Data([Command.results.rawValue]), body] + blobs
+    }
+
+    /// Appends a length-delimited field (wire type 2) holding `bytes`.
+    private static func appendEntry(_ bytes: Data, field: UInt64, to body: inout Data) {
+        appendVarint(field << 3 | 2, to: &body)
+        appendVarint(UInt64(bytes.count), to: &body)
+        body.append(bytes)
+    }
+
+    private static func appendVarint(_ value: UInt64, to body: inout Data) {
+        var value = value
+        while value >= 0x80 {
+            body.append(UInt8(truncatingIfNeeded: value) | 0x80)
+            value >>= 7
+        }
+        body.append(UInt8(value))
+    }
+
     /// The message these frames hold, with every field validated; anything else is a
     /// violation, never a crash, whatever the bytes.
     public static func decode(_ frames: [Data], limits: Limits = .default) throws(ProtocolViolation) -> MillMessage {
@@ -47,6 +91,8 @@ public enum MillCodec {
         case .ack: message = .ack(try parse(body, command))
         case .heartbeat: message = .heartbeat(try parse(body, command))
         case .disconnect: message = .disconnect(try parse(body, command))
+        case .jobs: message = .jobs(try parse(body, command))
+        case .results: message = .results(try parse(body, command), blobs: blobs)
         }
         try message.validateFields()
         return message

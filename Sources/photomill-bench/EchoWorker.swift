@@ -7,7 +7,9 @@ import ZeroMQ
 /// What is left of a worker when the work costs nothing: it answers every JOB at once
 /// with the hashes of an empty file, so that a benchmark measures the coordinator (and
 /// the wire) alone. It speaks the real protocol over a real socket: READY with its
-/// slots, RESULT per JOB, HEARTBEAT while idle, and it counts the ACKs.
+/// slots, the answers to the jobs of each burst it receives (JOB or JOBS) as one RESULTS
+/// (or RESULT), as a real worker sends the results ready at once, HEARTBEAT while idle,
+/// and it counts the ACKs.
 final class EchoWorker: @unchecked Sendable {
     // @unchecked: every field is written by the worker's thread only, and read by the
     // benchmark after `join()`.
@@ -67,13 +69,16 @@ final class EchoWorker: @unchecked Sendable {
                 lastSent = MonotonicInstant.now()
                 continue
             }
+            var answers = Photomill_V1_Results()
             while let frames = try socket.receive(dontWait: true) {
-                // A JOB is parsed, not validated (the coordinator built it): the echo's CPU
+                // Jobs are parsed, not validated (the coordinator built them): the echo's CPU
                 // is the benchmark's overhead on the cores the coordinator needs.
                 if frames.count == 3, frames[1].first == Command.job.rawValue {
-                    let job = try Photomill_V1_Job(serializedBytes: frames[2])
-                    if firstJob == nil { firstJob = MonotonicInstant.now() }
-                    _ = try socket.send(MillCodec.encode(.result(Self.answer(job), blobs: [])))
+                    answers.results.append(Self.answer(try Photomill_V1_Job(serializedBytes: frames[2])))
+                    continue
+                }
+                if frames.count == 3, frames[1].first == Command.jobs.rawValue {
+                    answers.results += try Photomill_V1_Jobs(serializedBytes: frames[2]).jobs.map(Self.answer)
                     continue
                 }
                 switch try MillCodec.decode(frames) {
@@ -85,6 +90,12 @@ final class EchoWorker: @unchecked Sendable {
                 default:
                     break
                 }
+            }
+            if !answers.results.isEmpty {
+                if firstJob == nil { firstJob = MonotonicInstant.now() }
+                _ = try socket.send(answers.results.count == 1
+                    ? MillCodec.encode(.result(answers.results[0], blobs: []))
+                    : MillCodec.encode(.results(answers, blobs: [])))
             }
             let now = MonotonicInstant.now()
             if now - lastSent >= 1 {

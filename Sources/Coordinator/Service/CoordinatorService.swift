@@ -83,7 +83,9 @@ public final class CoordinatorService: @unchecked Sendable {
         onBound?(boundEndpoints)
         let committer = try Committer(catalog: catalog, retry: configuration.retry)
         defer { committer.stop() }
-        var loop = Loop(service: self, router: router, committer: committer,
+        let readers = try FileReaders(budget: configuration.readBudget)
+        defer { readers.stop() }
+        var loop = Loop(service: self, router: router, committer: committer, readers: readers,
                         scheduler: Scheduler(configuration: configuration, logger: logger, at: .now()))
         try catalog.forgetWorkers()
         try loop.perform(loop.scheduler.start())
@@ -94,13 +96,15 @@ public final class CoordinatorService: @unchecked Sendable {
 
         var poller = Poller()
         let socketIndex = poller.register(router)
-        let committedIndex = poller.register(fileDescriptor: committer.wakeDescriptor)
+        let committedIndex = poller.register(fileDescriptor: committer.wake.descriptor)
+        let readIndex = poller.register(fileDescriptor: readers.wake.descriptor)
         var lastDoneCheck = MonotonicInstant.distantPast
         if try catalog.unfinishedTaskCount() > 0 { announceWork() }
         while !isStopping {
             for ready in try poller.poll(timeoutMilliseconds: loop.scheduler.pollTimeout(at: .now())) {
                 if ready.index == socketIndex { try loop.receiveAll() }
                 if ready.index == committedIndex, let done = committer.collect() { try loop.settle(done) }
+                if ready.index == readIndex { for read in readers.collect() { loop.send(read) } }
             }
             if let admission, admission.generation != admittedGeneration {
                 admittedGeneration = admission.generation
@@ -133,13 +137,15 @@ public final class CoordinatorService: @unchecked Sendable {
         let service: CoordinatorService
         let router: ZMQSocket
         let committer: Committer
+        let readers: FileReaders
         var scheduler: Scheduler
         var jobs: JobEncoder
 
-        init(service: CoordinatorService, router: ZMQSocket, committer: Committer, scheduler: Scheduler) {
+        init(service: CoordinatorService, router: ZMQSocket, committer: Committer, readers: FileReaders, scheduler: Scheduler) {
             self.service = service
             self.router = router
             self.committer = committer
+            self.readers = readers
             self.scheduler = scheduler
             jobs = JobEncoder(configuration: scheduler.configuration)
         }
@@ -147,10 +153,19 @@ public final class CoordinatorService: @unchecked Sendable {
         var security: CoordinatorConfiguration.Security? { scheduler.configuration.security }
 
         mutating func perform(_ actions: [SchedulerAction]) throws {
+            // Jobs a worker reads itself, per worker, sent together after the other actions.
+            var batches: [Data: [JobOrder]] = [:]
+            var batchOrder: [Data] = []
+            defer {
+                for peer in batchOrder { sendJobs(batches[peer] ?? [], to: peer) }
+            }
             for action in actions {
                 switch action {
+                case .sendJob(let order, let peer) where order.fileInBlobs:
+                    readers.submit(FileReaders.Request(order: order, peer: peer))
                 case .sendJob(let order, let peer):
-                    sendJob(order, to: peer)
+                    if batches[peer] == nil { batchOrder.append(peer) }
+                    batches[peer, default: []].append(order)
                 case .send(let message, let peer):
                     send(MillCodec.encode(message.wire), to: peer)
                 case .commit(let batch, let acks, let wall):
@@ -174,23 +189,45 @@ public final class CoordinatorService: @unchecked Sendable {
             }
         }
 
-        /// A worker that cannot read the file's path gets its bytes, read here (checked
-        /// against the scan's size and mtime) and sent as blob frames.
-        private mutating func sendJob(_ order: JobOrder, to peer: Data) {
-            var blobs: [Data] = []
-            var sidecar = BlobTransfer.SidecarPayload.none
-            if order.fileInBlobs {
-                switch BlobTransfer.payload(of: order.job) {
-                case .success(let payload):
-                    (blobs, sidecar) = payload
-                case .failure(.unreadable(let text)):
-                    return scheduler.jobNotSent(order, because: .fileUnreadable(.unreadable, text), at: .now())
-                case .failure(.changed(let text)):
-                    return scheduler.jobNotSent(order, because: .fileUnreadable(.fileChanged, text), at: .now())
+        /// Jobs whose files the worker reads itself: one JOB, or JOBS of at most
+        /// `MillCodec.jobsBodyBytes` each (PROTOCOL.md, "Batches").
+        private mutating func sendJobs(_ orders: [JobOrder], to peer: Data) {
+            var group: [(order: JobOrder, frames: [Data])] = []
+            var bytes = 0
+            func flush(_ loop: inout Loop) {
+                guard !group.isEmpty else { return }
+                let frames = group.count == 1 ? group[0].frames : MillCodec.encodeJobs(group.map(\.frames))
+                if !loop.send(frames, to: peer) {
+                    for entry in group { loop.scheduler.jobNotSent(entry.order, because: .unreachable, at: .now()) }
                 }
+                group.removeAll(keepingCapacity: true)
+                bytes = 0
             }
-            if !send(jobs.frames(order, blobs: blobs, sidecar: sidecar), to: peer) {
-                scheduler.jobNotSent(order, because: .unreachable, at: .now())
+            for order in orders {
+                let frames = jobs.frames(order, blobs: [])
+                if bytes + frames[2].count > MillCodec.jobsBodyBytes || group.count == FieldBounds.batchJobs.upperBound {
+                    flush(&self)
+                }
+                group.append((order, frames))
+                bytes += frames[2].count + 8
+            }
+            flush(&self)
+        }
+
+        /// A file a worker gets as bytes, read by the `FileReaders` (checked against the
+        /// scan's size and mtime), sent as the JOB's blob frames.
+        mutating func send(_ read: FileReaders.Read) {
+            defer { readers.release(read) }
+            let order = read.request.order
+            switch read.payload {
+            case .success(let (blobs, sidecar)):
+                if !send(jobs.frames(order, blobs: blobs, sidecar: sidecar), to: read.request.peer) {
+                    scheduler.jobNotSent(order, because: .unreachable, at: .now())
+                }
+            case .failure(.unreadable(let text)):
+                scheduler.jobNotSent(order, because: .fileUnreadable(.unreadable, text), at: .now())
+            case .failure(.changed(let text)):
+                scheduler.jobNotSent(order, because: .fileUnreadable(.fileChanged, text), at: .now())
             }
         }
 
@@ -221,7 +258,7 @@ public final class CoordinatorService: @unchecked Sendable {
                     let allowed = security.map { security in key.map(security.admission.allows) ?? false } ?? true
                     try perform(scheduler.ready(WorkerHello(ready), from: peer, key: key, keyAllowed: allowed, at: now))
                 } else {
-                    try perform(scheduler.received(WorkerMessage(message), from: peer, at: now))
+                    for each in WorkerMessage.all(message) { try perform(scheduler.received(each, from: peer, at: now)) }
                 }
             }
         }

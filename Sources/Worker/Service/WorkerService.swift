@@ -66,9 +66,12 @@ public final class WorkerService: @unchecked Sendable {
             for item in try poller.poll(timeoutMilliseconds: loop.machine.pollTimeoutMilliseconds) {
                 if item.index == wakeIndex {
                     while (try? wake.receive(dontWait: true)) ?? nil != nil {}
+                    // Every result ready now in one perform: they leave as one RESULTS.
+                    var actions: [WorkerStateMachine.Action] = []
                     for done in queue.takeOutcomes() {
-                        try loop.perform(loop.machine.jobFinished(jobID: done.jobID, frames: done.frames, at: .now()))
+                        actions += loop.machine.jobFinished(jobID: done.jobID, frames: done.frames, at: .now())
                     }
+                    try loop.perform(actions)
                 }
                 if item.index == socketIndex, let socket = loop.socket {
                     // Until a DISCONNECT closes this connection.
@@ -94,8 +97,16 @@ public final class WorkerService: @unchecked Sendable {
 
         var configuration: WorkerConfiguration { service.configuration }
 
+        /// Carries out the machine's actions in order; RESULTs and FAILs that follow one
+        /// another go out together as RESULTS (PROTOCOL.md, "Batches").
         mutating func perform(_ actions: [WorkerStateMachine.Action]) throws(ZMQError) {
+            var results: [[Data]] = []
             for action in actions {
+                if case .send(.result(_, let frames)) = action {
+                    results.append(frames)
+                    continue
+                }
+                sendResults(&results)
                 switch action {
                 case .connect(let routingId):
                     socket?.close()
@@ -119,6 +130,32 @@ public final class WorkerService: @unchecked Sendable {
                     finished = true
                 }
             }
+            sendResults(&results)
+        }
+
+        /// RESULTs and FAILs, one RESULTS per `MillCodec.jobsBodyBytes` of bodies and per
+        /// `Limits.maxBlobs` thumbnails (a lone one as it is).
+        private func sendResults(_ results: inout [[Data]]) {
+            defer { results.removeAll(keepingCapacity: true) }
+            var group: [[Data]] = [], bytes = 0, blobs = 0
+            func flush() {
+                guard !group.isEmpty else { return }
+                send(frames: group.count == 1 ? group[0] : MillCodec.encodeResults(group))
+                group.removeAll(keepingCapacity: true)
+                bytes = 0
+                blobs = 0
+            }
+            for frames in results {
+                let extra = frames.count - 3
+                if bytes + frames[2].count > MillCodec.jobsBodyBytes || blobs + extra > Limits.default.maxBlobs
+                    || group.count == FieldBounds.batchResults.upperBound {
+                    flush()
+                }
+                group.append(frames)
+                bytes += frames[2].count + 8
+                blobs += extra
+            }
+            flush()
         }
 
         private func connect(routingId: Data) throws(ZMQError) -> ZMQSocket {
@@ -148,21 +185,27 @@ public final class WorkerService: @unchecked Sendable {
             }
             switch message {
             case .job(let job, let blobs):
-                let arrival = WorkerStateMachine.JobArrival(
-                    jobID: job.jobID, token: job.leaseToken, kinds: job.kinds.compactMap(Kind.init),
-                    deadline: Double(job.deadlines.map(\.deadlineMs).max() ?? 60_000) / 1000)
-                switch machine.jobArrived(arrival, at: now) {
-                case .run: service.queue.push(Work(job: job, blobs: blobs))
-                case .refuse(let action): try perform([action])
-                }
+                try arrived(job, blobs: blobs, at: now)
+            case .jobs(let batch):
+                for job in batch.jobs { try arrived(job, blobs: [], at: now) }
             case .ack(let ack):
                 machine.acknowledged(ack.committed + ack.discarded, at: now)
             case .disconnect(let body):
                 try perform(machine.disconnectReceived(reason: body.reason, at: now))
             case .heartbeat:
                 machine.heartbeatReceived(at: now)
-            case .ready, .extend, .result, .fail:
+            case .ready, .extend, .result, .fail, .results:
                 machine.rejected(reason: "unexpected-command", detail: "\(message.command) is not sent to workers", at: now)
+            }
+        }
+
+        private mutating func arrived(_ job: Photomill_V1_Job, blobs: [Data], at now: MonotonicInstant) throws(ZMQError) {
+            let arrival = WorkerStateMachine.JobArrival(
+                jobID: job.jobID, token: job.leaseToken, kinds: job.kinds.compactMap(Kind.init),
+                deadline: Double(job.deadlines.map(\.deadlineMs).max() ?? 60_000) / 1000)
+            switch machine.jobArrived(arrival, at: now) {
+            case .run: service.queue.push(Work(job: job, blobs: blobs))
+            case .refuse(let action): try perform([action])
             }
         }
 
@@ -190,6 +233,11 @@ public final class WorkerService: @unchecked Sendable {
             case .result(_, let encoded): frames = encoded
             case .disconnect(let reason): frames = MillCodec.encode(.disconnect(.with { $0.reason = reason }))
             }
+            send(frames: frames)
+        }
+
+        private func send(frames: [Data]) {
+            guard let socket else { return }
             do {
                 _ = try socket.send(frames, dontWait: true)
             } catch {
