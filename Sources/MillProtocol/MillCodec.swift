@@ -31,25 +31,55 @@ public enum MillCodec {
     /// The encoding of the fields `tail` sets, to append to JOB bodies (`encodeJob`).
     public static func jobTail(_ tail: Photomill_V1_Job) -> Data { serialize(tail) }
 
-    /// The body size a sender keeps a JOBS or RESULTS under: half the receiver's limit, so
-    /// that a batch never fails for its size.
-    public static let jobsBodyBytes = Limits.default.maxBodyBytes / 2
+    /// The messages that carry `messages` — JOBs without blob frames (from `encodeJob`), or
+    /// RESULTs and FAILs (from `encode`) — in their order: a lone one as it is, runs of
+    /// several as JOBS or RESULTS (PROTOCOL.md, "Batches"), each within what a receiver
+    /// with `limits` accepts: a body of at most `maxBodyBytes`, at most
+    /// `FieldBounds.batchJobs` or `FieldBounds.batchResults` entries, at most `maxBlobs`
+    /// blob frames. `count`: how many of `messages` each one carries, so that a sender can
+    /// tell which were not sent when a send fails. Nothing is encoded twice: a repeated
+    /// field's encoding is its entries' encodings one after the other, each behind its tag
+    /// and length.
+    public static func batched(_ messages: [[Data]], limits: Limits = .default) -> [(frames: [Data], count: Int)] {
+        guard let first = messages.first else { return [] }
+        let isJobs = first[1].first == Command.job.rawValue
+        let most = isJobs ? FieldBounds.batchJobs.upperBound : FieldBounds.batchResults.upperBound
+        var batches: [(frames: [Data], count: Int)] = []
+        var start = 0, bytes = 0, blobs = 0
+        func close(at end: Int) {
+            guard end > start else { return }
+            let run = messages[start..<end]
+            let frames = run.count == 1 ? run[start] : isJobs ? encodeJobs(run) : encodeResults(run)
+            batches.append((frames, run.count))
+            start = end
+            bytes = 0
+            blobs = 0
+        }
+        for (index, frames) in messages.enumerated() {
+            let entry = entryBytes(frames[2].count)
+            let extra = frames.count - MillWire.fixedFrameCount
+            if bytes + entry > limits.maxBodyBytes || blobs + extra > limits.maxBlobs || index - start == most {
+                close(at: index)
+            }
+            bytes += entry
+            blobs += extra
+        }
+        close(at: messages.count)
+        return batches
+    }
 
-    /// One JOBS from the frames of JOBs without blob frames (each from `encodeJob`): a
-    /// repeated field's encoding is its entries' encodings one after the other, each
-    /// behind its tag and length, so no job is encoded twice.
-    public static func encodeJobs(_ jobs: [[Data]]) -> [Data] {
-        var body = Data(capacity: jobs.reduce(0) { $0 + $1[2].count + 4 })
+    /// JOBS: each JOB body becomes an entry of `jobs`.
+    private static func encodeJobs(_ jobs: ArraySlice<[Data]>) -> [Data] {
+        var body = Data(capacity: jobs.reduce(0) { $0 + entryBytes($1[2].count) })
         for job in jobs { appendEntry(job[2], field: 1, to: &body) }
         return [MillWire.signature, Data([Command.jobs.rawValue]), body]
     }
 
-    /// One RESULTS from the frames of RESULTs and FAILs (each from `encode`), without
-    /// encoding anything again: the RESULT bodies become `results`, the FAIL bodies `fails`,
-    /// and each RESULT's blob frames follow in its order, its `blob_index` counting from its
-    /// own first frame (PROTOCOL.md, "Batches").
-    public static func encodeResults(_ messages: [[Data]]) -> [Data] {
-        var body = Data(capacity: messages.reduce(0) { $0 + $1[2].count + 4 })
+    /// RESULTS: the RESULT bodies become `results`, the FAIL bodies `fails`, and each
+    /// RESULT's blob frames follow in its order, its `blob_index` counting from its own
+    /// first frame.
+    private static func encodeResults(_ messages: ArraySlice<[Data]>) -> [Data] {
+        var body = Data(capacity: messages.reduce(0) { $0 + entryBytes($1[2].count) })
         var blobs: [Data] = []
         for frames in messages {
             let isResult = frames[1].first == Command.result.rawValue
@@ -57,6 +87,16 @@ public enum MillCodec {
             if isResult { blobs.append(contentsOf: frames.dropFirst(MillWire.fixedFrameCount)) }
         }
         return [MillWire.signature, Data([Command.results.rawValue]), body] + blobs
+    }
+
+    /// The bytes an entry of `count` bytes takes in a repeated field: tag, length, itself.
+    private static func entryBytes(_ count: Int) -> Int {
+        var length = 1, value = count >> 7
+        while value > 0 {
+            length += 1
+            value >>= 7
+        }
+        return 1 + length + count
     }
 
     /// Appends a length-delimited field (wire type 2) holding `bytes`.

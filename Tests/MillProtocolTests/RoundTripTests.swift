@@ -38,8 +38,9 @@ struct RoundTripTests {
 
     @Test("the command bytes are the ones PROTOCOL.md lists")
     func commandBytes() {
-        #expect(Command.allCases.map(\.rawValue) == Array(0x01...0x08))
-        #expect(Command.allCases.map(\.description) == ["READY", "JOB", "EXTEND", "RESULT", "FAIL", "ACK", "HEARTBEAT", "DISCONNECT"])
+        #expect(Command.allCases.map(\.rawValue) == Array(0x01...0x0A))
+        #expect(Command.allCases.map(\.description) == ["READY", "JOB", "EXTEND", "RESULT", "FAIL", "ACK", "HEARTBEAT", "DISCONNECT",
+                                                       "JOBS", "RESULTS"])
     }
 
     @Test("blobs arrive in order and keep their bytes")

@@ -63,32 +63,49 @@ extension Scheduler {
         var kind: Kind
     }
 
-    /// Hands queued jobs to the workers with free credit, most credit first (a worker takes
-    /// the part of a job it offers), then heartbeats the workers it has sent nothing for an
-    /// interval. Each job's lease is granted here, at `now`.
+    /// Hands queued jobs to the workers with free credit, most credit first and, among
+    /// equals, the one granted a job longest ago, so that none waits behind the others (a worker
+    /// takes the part of a job it offers). A worker's jobs of one turn go out together
+    /// (JOBS, PROTOCOL.md "Batches"): a worker with many free slots and tiny work gets them
+    /// in one message. Then heartbeats the workers it has sent nothing for an interval.
+    /// Each job's lease is granted here, at `now`.
     mutating func dispatch(at now: ClockReading) -> [SchedulerAction] {
         var actions: [SchedulerAction] = []
-        if !readyQueue.isEmpty {
+        if !readyQueue.isEmpty && !withCredit.isEmpty {
             let language = configuration.parameters.ocrLanguage
-            for session in sessions.values.sorted(by: { $0.credit > $1.credit }) {
+            let open = withCredit.compactMap { sessions[$0] }.sorted { a, b in
+                a.credit != b.credit ? a.credit > b.credit : a.lastGrant < b.lastGrant
+            }
+            for session in open {
+                var orders: [JobOrder] = []
                 while session.credit > 0 {
                     // What this worker does not offer stays queued for another.
                     guard let job = readyQueue.takeShare(within: 256, share: { session.share(of: $0, ocrLanguage: language) })
                     else { break }
-                    actions.append(grant(job, to: session, at: now))
+                    orders.append(grant(job, to: session, at: now))
                 }
+                if !orders.isEmpty { actions.append(.sendJobs(orders, to: session.routingId)) }
+                if readyQueue.isEmpty { break }
             }
         }
-        for (peer, session) in sessions where now.monotonic - session.lastSent >= session.heartbeatInterval {
-            actions.append(.send(.heartbeat, to: peer))
-            session.lastSent = now.monotonic
+        for session in heartbeats.due(at: now.monotonic) where sessions[session.routingId] === session {
+            if now.monotonic - session.lastSent >= session.heartbeatInterval {
+                actions.append(.send(.heartbeat, to: session.routingId))
+                session.lastSent = now.monotonic
+            }
+            heartbeats.schedule(session, at: session.lastSent + session.heartbeatInterval)
         }
         return actions
     }
 
+    /// Keeps `withCredit` in step with a session whose credit changed.
+    mutating func creditChanged(_ session: WorkerSession) {
+        if session.credit > 0 { withCredit.insert(session.routingId) } else { withCredit.remove(session.routingId) }
+    }
+
     /// The lease of `job` for `session`, and the order to send it. The lease runs for the
     /// job's longest deadline plus the worker's grace; the JOB carries the deadlines alone.
-    private mutating func grant(_ job: PendingJob, to session: WorkerSession, at now: ClockReading) -> SchedulerAction {
+    private mutating func grant(_ job: PendingJob, to session: WorkerSession, at now: ClockReading) -> JobOrder {
         let (jobID, token) = tokens.next()
         let deadline: Double = (job.kinds.map(configuration.deadline(for:)).max() ?? 60) + session.leaseGrace
         let lease = Lease(photoId: job.photoId, kinds: job.kinds, token: token, worker: session.workerId,
@@ -99,9 +116,10 @@ extension Scheduler {
         tokenForJob[jobID] = token
         session.holding.insert(token)
         session.lastSent = now.monotonic
+        session.lastGrant = now.monotonic
+        creditChanged(session)
         changedWorkers.insert(session.routingId)
-        let order = JobOrder(jobID: jobID, token: token, job: job, fileInBlobs: !session.reads(job.path))
-        return .sendJob(order, to: session.routingId)
+        return JobOrder(jobID: jobID, token: token, job: job, fileInBlobs: !session.reads(job.path))
     }
 
     /// A job `dispatch` granted never left: its credit comes back. A job the socket
@@ -110,8 +128,10 @@ extension Scheduler {
     mutating func jobNotSent(_ order: JobOrder, because reason: NotSent, at now: ClockReading) {
         guard let flight = inFlight.removeValue(forKey: order.token) else { return }
         tokenForJob[order.jobID] = nil
-        let session = flight.routingId.flatMap { sessions[$0] }
-        session?.holding.remove(order.token)
+        if let session = flight.routingId.flatMap({ sessions[$0] }) {
+            session.holding.remove(order.token)
+            creditChanged(session)
+        }
         switch reason {
         case .unreachable:
             batch.leases.removeAll { $0.token == order.token }

@@ -16,7 +16,7 @@ extension Scheduler {
         }
         guard hello.protocolVersion >= MillWire.minimumWorkerProtocolVersion else {
             let detail = "worker \(hello.workerId) on \(hello.host) speaks protocol revision \(hello.protocolVersion); "
-                + "this coordinator needs \(MillWire.minimumWorkerProtocolVersion) (RAW, video, sidecars): upgrade photomill there"
+                + "this coordinator needs \(MillWire.minimumWorkerProtocolVersion) (JOBS and RESULTS, many jobs a message): upgrade photomill there"
             reject(peer, reason: "old-protocol", detail: detail, at: now)
             return [.send(.disconnect(reason: detail), to: peer)]
         }
@@ -28,6 +28,7 @@ extension Scheduler {
         // results will come on this connection, so its leases move with it.
         if let old = sessions.first(where: { $0.value.workerId == hello.workerId })?.key {
             sessions[old] = nil
+            withCredit.remove(old)
         }
         let session = WorkerSession(routingId: peer, hello: hello, publicKey: key, at: now)
         for (token, var flight) in inFlight where flight.lease.worker == hello.workerId {
@@ -36,6 +37,9 @@ extension Scheduler {
             session.holding.insert(token)
         }
         sessions[peer] = session
+        creditChanged(session)
+        // Due at once: READY is answered in this turn (PROTOCOL.md, READY).
+        heartbeats.schedule(session, at: now.monotonic)
         changedWorkers.insert(peer)
         logger.info("worker ready", metadata: [
             "worker.id": "\(session.workerId)", "worker.host": "\(session.host)", "worker.slots": "\(session.slots)",
@@ -121,6 +125,7 @@ extension Scheduler {
     /// Forgets a worker and takes back every lease it held.
     mutating func drop(_ peer: Data, reason: Release.Reason, message: String) -> [SchedulerAction] {
         guard let session = sessions.removeValue(forKey: peer) else { return [] }
+        withCredit.remove(peer)
         for token in session.holding {
             guard let flight = inFlight.removeValue(forKey: token) else { continue }
             tokenForJob[flight.jobID] = nil

@@ -153,19 +153,13 @@ public final class CoordinatorService: @unchecked Sendable {
         var security: CoordinatorConfiguration.Security? { scheduler.configuration.security }
 
         mutating func perform(_ actions: [SchedulerAction]) throws {
-            // Jobs a worker reads itself, per worker, sent together after the other actions.
-            var batches: [Data: [JobOrder]] = [:]
-            var batchOrder: [Data] = []
-            defer {
-                for peer in batchOrder { sendJobs(batches[peer] ?? [], to: peer) }
-            }
             for action in actions {
                 switch action {
-                case .sendJob(let order, let peer) where order.fileInBlobs:
-                    readers.submit(FileReaders.Request(order: order, peer: peer))
-                case .sendJob(let order, let peer):
-                    if batches[peer] == nil { batchOrder.append(peer) }
-                    batches[peer, default: []].append(order)
+                case .sendJobs(let orders, let peer):
+                    // Files the worker gets as bytes are read off this thread (`FileReaders`),
+                    // and each goes in a JOB of its own when read (`send(_:)`).
+                    for order in orders where order.fileInBlobs { readers.submit(FileReaders.Request(order: order, peer: peer)) }
+                    sendJobs(orders.filter { !$0.fileInBlobs }, to: peer)
                 case .send(let message, let peer):
                     send(MillCodec.encode(message.wire), to: peer)
                 case .commit(let batch, let acks, let wall):
@@ -189,29 +183,17 @@ public final class CoordinatorService: @unchecked Sendable {
             }
         }
 
-        /// Jobs whose files the worker reads itself: one JOB, or JOBS of at most
-        /// `MillCodec.jobsBodyBytes` each (PROTOCOL.md, "Batches").
+        /// Jobs whose files the worker reads itself: one JOB, or as few JOBS as fit the
+        /// limits (`MillCodec.batched`).
         private mutating func sendJobs(_ orders: [JobOrder], to peer: Data) {
-            var group: [(order: JobOrder, frames: [Data])] = []
-            var bytes = 0
-            func flush(_ loop: inout Loop) {
-                guard !group.isEmpty else { return }
-                let frames = group.count == 1 ? group[0].frames : MillCodec.encodeJobs(group.map(\.frames))
-                if !loop.send(frames, to: peer) {
-                    for entry in group { loop.scheduler.jobNotSent(entry.order, because: .unreachable, at: .now()) }
+            guard !orders.isEmpty else { return }
+            var next = 0
+            for (frames, count) in MillCodec.batched(orders.map { jobs.frames($0, blobs: []) }) {
+                if !send(frames, to: peer) {
+                    for order in orders[next..<next + count] { scheduler.jobNotSent(order, because: .unreachable, at: .now()) }
                 }
-                group.removeAll(keepingCapacity: true)
-                bytes = 0
+                next += count
             }
-            for order in orders {
-                let frames = jobs.frames(order, blobs: [])
-                if bytes + frames[2].count > MillCodec.jobsBodyBytes || group.count == FieldBounds.batchJobs.upperBound {
-                    flush(&self)
-                }
-                group.append((order, frames))
-                bytes += frames[2].count + 8
-            }
-            flush(&self)
         }
 
         /// A file a worker gets as bytes, read by the `FileReaders` (checked against the

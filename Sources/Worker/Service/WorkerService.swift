@@ -17,17 +17,12 @@ public final class WorkerService: @unchecked Sendable {
     private let logger: Logger
     private let lock = NSLock()
     private var stopping = false
-    private let queue = JobQueue<Work, Done>()
+    private let queue = JobQueue<Work, WorkerStateMachine.Finished>()
     private let wakeEndpoint = "inproc://photomill-worker-wake-\(UUID().uuidString)"
 
     struct Work {
         let job: Photomill_V1_Job
         let blobs: [Data]
-    }
-
-    struct Done {
-        let jobID: String
-        let frames: [Data]
     }
 
     public init(configuration: WorkerConfiguration, logger: Logger) {
@@ -66,12 +61,8 @@ public final class WorkerService: @unchecked Sendable {
             for item in try poller.poll(timeoutMilliseconds: loop.machine.pollTimeoutMilliseconds) {
                 if item.index == wakeIndex {
                     while (try? wake.receive(dontWait: true)) ?? nil != nil {}
-                    // Every result ready now in one perform: they leave as one RESULTS.
-                    var actions: [WorkerStateMachine.Action] = []
-                    for done in queue.takeOutcomes() {
-                        actions += loop.machine.jobFinished(jobID: done.jobID, frames: done.frames, at: .now())
-                    }
-                    try loop.perform(actions)
+                    let finished = FaultInjection.holdingResults(queue.takeOutcomes())
+                    try loop.perform(loop.machine.jobsFinished(finished, at: .now()))
                 }
                 if item.index == socketIndex, let socket = loop.socket {
                     // Until a DISCONNECT closes this connection.
@@ -97,16 +88,8 @@ public final class WorkerService: @unchecked Sendable {
 
         var configuration: WorkerConfiguration { service.configuration }
 
-        /// Carries out the machine's actions in order; RESULTs and FAILs that follow one
-        /// another go out together as RESULTS (PROTOCOL.md, "Batches").
         mutating func perform(_ actions: [WorkerStateMachine.Action]) throws(ZMQError) {
-            var results: [[Data]] = []
             for action in actions {
-                if case .send(.result(_, let frames)) = action {
-                    results.append(frames)
-                    continue
-                }
-                sendResults(&results)
                 switch action {
                 case .connect(let routingId):
                     socket?.close()
@@ -130,32 +113,6 @@ public final class WorkerService: @unchecked Sendable {
                     finished = true
                 }
             }
-            sendResults(&results)
-        }
-
-        /// RESULTs and FAILs, one RESULTS per `MillCodec.jobsBodyBytes` of bodies and per
-        /// `Limits.maxBlobs` thumbnails (a lone one as it is).
-        private func sendResults(_ results: inout [[Data]]) {
-            defer { results.removeAll(keepingCapacity: true) }
-            var group: [[Data]] = [], bytes = 0, blobs = 0
-            func flush() {
-                guard !group.isEmpty else { return }
-                send(frames: group.count == 1 ? group[0] : MillCodec.encodeResults(group))
-                group.removeAll(keepingCapacity: true)
-                bytes = 0
-                blobs = 0
-            }
-            for frames in results {
-                let extra = frames.count - 3
-                if bytes + frames[2].count > MillCodec.jobsBodyBytes || blobs + extra > Limits.default.maxBlobs
-                    || group.count == FieldBounds.batchResults.upperBound {
-                    flush()
-                }
-                group.append(frames)
-                bytes += frames[2].count + 8
-                blobs += extra
-            }
-            flush()
         }
 
         private func connect(routingId: Data) throws(ZMQError) -> ZMQSocket {
@@ -230,7 +187,9 @@ public final class WorkerService: @unchecked Sendable {
                     $0.message = "worker \(configuration.workerId) is stopping"
                     $0.retryable = true
                 }))
-            case .result(_, let encoded): frames = encoded
+            case .results(let finished):
+                for (frames, _) in MillCodec.batched(finished.map(\.frames)) { send(frames: frames) }
+                return
             case .disconnect(let reason): frames = MillCodec.encode(.disconnect(.with { $0.reason = reason }))
             }
             send(frames: frames)
@@ -262,7 +221,7 @@ public final class WorkerService: @unchecked Sendable {
                         "failed": "\(result.results.filter { if case .failure = $0.outcome { true } else { false } }.count)",
                         "seconds": "\(String(format: "%.3f", MonotonicInstant.now() - started))",
                     ])
-                    queue.deliver(Done(jobID: work.job.jobID, frames: MillCodec.encode(.result(result, blobs: blobs))))
+                    queue.deliver(.init(jobID: work.job.jobID, frames: MillCodec.encode(.result(result, blobs: blobs))))
                     do {
                         _ = try notify?.send([Data([1])], dontWait: false)
                     } catch {
