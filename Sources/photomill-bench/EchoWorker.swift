@@ -4,27 +4,60 @@ import MillProtocol
 import SwiftProtobuf
 import ZeroMQ
 
-/// What is left of a worker when the work costs nothing: it answers every JOB at once
-/// with the hashes of an empty file, so that a benchmark measures the coordinator (and
-/// the wire) alone. It speaks the real protocol over a real socket: READY with its
-/// slots, the answers to the jobs of each burst it receives (JOB or JOBS) as one RESULTS
-/// (or RESULT), as a real worker sends the results ready at once, HEARTBEAT while idle,
-/// and it counts the ACKs.
+/// What is left of workers when the work costs nothing: one thread serving one or many
+/// DEALER sockets, each a worker of its own that answers every job at once with the
+/// hashes of an empty file, so that a benchmark measures the coordinator (and the wire)
+/// alone. Each speaks the real protocol over a real socket: READY with its slots, a RESULT
+/// for each JOB and one RESULTS for each JOBS (so it serves a coordinator of revision 2 as
+/// well), HEARTBEAT after a second of its own silence, and it counts its jobs and ACKs.
+/// A worker can be made to fall silent (`silence`), as a frozen host would.
 final class EchoWorker: @unchecked Sendable {
-    // @unchecked: every field is written by the worker's thread only, and read by the
-    // benchmark after `join()`.
+    // @unchecked: the counts and times are written by the thread only, and read by the
+    // benchmark after `join()`; what it reads while the thread runs (`silenced`, `heard`,
+    // `committedTotal`, `lastSentBySilenced`) is guarded by `lock`.
     let endpoint: String
-    let id: String
+    let ids: [String]
     let slots: Int
-    private(set) var committed = 0
     private(set) var firstJob: MonotonicInstant?
     private(set) var lastAck: MonotonicInstant?
+    /// Per worker, in the order of `ids`: jobs received, results ACKed as committed.
+    private(set) var jobs: [Int]
+    private(set) var committed: [Int]
+    private let lock = NSLock()
+    private var silenced: Set<Int> = []
+    private var committedTotal = 0
+    private var heard: Set<Int> = []
+    private var lastSentBySilenced: [Int: MonotonicInstant] = [:]
     private var thread: OwnedThread<(any Error)?>?
 
-    init(endpoint: String, id: String, slots: Int) {
+    init(endpoint: String, ids: [String], slots: Int) {
         self.endpoint = endpoint
-        self.id = id
+        self.ids = ids
         self.slots = slots
+        jobs = Array(repeating: 0, count: ids.count)
+        committed = Array(repeating: 0, count: ids.count)
+    }
+
+    convenience init(endpoint: String, id: String, slots: Int) {
+        self.init(endpoint: endpoint, ids: [id], slots: slots)
+    }
+
+    var totalCommitted: Int { committed.reduce(0, +) }
+
+    /// The same, while the thread runs.
+    var totalCommittedSoFar: Int { lock.withLock { committedTotal } }
+
+    /// Workers that have heard from the coordinator (it answers READY at once).
+    var heardCount: Int { lock.withLock { heard.count } }
+
+    /// From now on worker `index` sends nothing (its socket stays open); returns when it
+    /// last sent something, once the thread has seen the request.
+    func silence(_ index: Int) -> MonotonicInstant {
+        lock.withLock { _ = silenced.insert(index) }
+        while true {
+            if let last = lock.withLock({ lastSentBySilenced[index] }) { return last }
+            usleep(1_000)
+        }
     }
 
     func start(context: ZMQContext) {
@@ -33,22 +66,92 @@ final class EchoWorker: @unchecked Sendable {
                 try serve(context)
                 return nil
             } catch {
-                FileHandle.standardError.write(Data("\(id): \(error)\n".utf8))
+                FileHandle.standardError.write(Data("\(ids.first ?? "echo"): \(error)\n".utf8))
                 return error
             }
         }
     }
 
-    /// Waits for the coordinator's DISCONNECT (it sends one when every task is done).
+    /// Waits for every worker's DISCONNECT from the coordinator (it sends one when every
+    /// task is done under `photomill run`'s mode, or when it stops).
     func join() throws {
         if let failure = thread?.join() { throw failure }
     }
 
     private func serve(_ context: ZMQContext) throws {
-        let socket = try ZMQSocket(context: context, type: .dealer)
-        defer { socket.close() }
-        try socket.set(.linger, to: 0)
-        try socket.connect(endpoint)
+        let sockets = try ids.map { id -> ZMQSocket in
+            let socket = try ZMQSocket(context: context, type: .dealer)
+            try socket.set(.linger, to: 0)
+            try socket.set(.routingId, to: Data((id + "#1").utf8))
+            try socket.connect(endpoint)
+            return socket
+        }
+        defer { for socket in sockets { socket.close() } }
+        var poller = Poller()
+        for socket in sockets { poller.register(socket) }
+        var lastSent = [MonotonicInstant](repeating: .now(), count: ids.count)
+        var open = Set(ids.indices)
+        var silent: Set<Int> = []
+        for (index, socket) in sockets.enumerated() {
+            _ = try socket.send(MillCodec.encode(.ready(ready(ids[index]))))
+            // Spread the heartbeats over the second, as independent hosts would be.
+            lastSent[index] = .now() - Double(index % 100) / 100
+        }
+        while !open.isEmpty {
+            let ready = try poller.poll(timeoutMilliseconds: 50)
+            let newlySilent = lock.withLock { silenced.subtracting(silent) }
+            for index in newlySilent {
+                silent.insert(index)
+                open.remove(index)
+                lock.withLock { lastSentBySilenced[index] = lastSent[index] }
+            }
+            for item in ready where open.contains(item.index) {
+                let index = item.index
+                if !silent.contains(index) { lock.withLock { _ = heard.insert(index) } }
+                while let frames = try sockets[index].receive(dontWait: true) {
+                    if frames.count == 3, frames[1].first == Command.job.rawValue {
+                        // Jobs are parsed, not validated (the coordinator built them): the
+                        // echo's CPU is the benchmark's overhead on the cores it measures.
+                        let job = try Photomill_V1_Job(serializedBytes: frames[2])
+                        try answer([Self.answer(job)], batch: false, on: sockets[index], index)
+                        lastSent[index] = .now()
+                        continue
+                    }
+                    if frames.count == 3, frames[1].first == Command.jobs.rawValue {
+                        let batch = try Photomill_V1_Jobs(serializedBytes: frames[2])
+                        try answer(batch.jobs.map(Self.answer), batch: true, on: sockets[index], index)
+                        lastSent[index] = .now()
+                        continue
+                    }
+                    switch try MillCodec.decode(frames) {
+                    case .ack(let ack):
+                        committed[index] += ack.committed.count
+                        lock.withLock { committedTotal += ack.committed.count }
+                        lastAck = .now()
+                    case .disconnect:
+                        open.remove(index)
+                    default:
+                        break
+                    }
+                }
+            }
+            let now = MonotonicInstant.now()
+            for index in open where !silent.contains(index) && now - lastSent[index] >= 1 {
+                _ = try sockets[index].send(MillCodec.encode(.heartbeat()))
+                lastSent[index] = now
+            }
+        }
+    }
+
+    private func answer(_ results: [Photomill_V1_Result], batch: Bool, on socket: ZMQSocket, _ index: Int) throws {
+        if firstJob == nil { firstJob = .now() }
+        jobs[index] += results.count
+        let frames = batch ? MillCodec.encode(.results(.with { $0.results = results }, blobs: []))
+                           : MillCodec.encode(.result(results[0], blobs: []))
+        _ = try socket.send(frames)
+    }
+
+    private func ready(_ id: String) -> Photomill_V1_Ready {
         var ready = Photomill_V1_Ready()
         ready.workerID = id
         ready.host = "bench"
@@ -59,50 +162,7 @@ final class EchoWorker: @unchecked Sendable {
         // It "reads" the benchmark's made-up paths itself: no file travels as bytes.
         ready.pathRoots = ["/bench"]
         ready.heartbeatIntervalMs = 1000
-        _ = try socket.send(MillCodec.encode(.ready(ready)))
-        var poller = Poller()
-        _ = poller.register(socket)
-        var lastSent = MonotonicInstant.now()
-        while true {
-            if try poller.poll(timeoutMilliseconds: 250).isEmpty {
-                _ = try socket.send(MillCodec.encode(.heartbeat()))
-                lastSent = MonotonicInstant.now()
-                continue
-            }
-            var answers = Photomill_V1_Results()
-            while let frames = try socket.receive(dontWait: true) {
-                // Jobs are parsed, not validated (the coordinator built them): the echo's CPU
-                // is the benchmark's overhead on the cores the coordinator needs.
-                if frames.count == 3, frames[1].first == Command.job.rawValue {
-                    answers.results.append(Self.answer(try Photomill_V1_Job(serializedBytes: frames[2])))
-                    continue
-                }
-                if frames.count == 3, frames[1].first == Command.jobs.rawValue {
-                    answers.results += try Photomill_V1_Jobs(serializedBytes: frames[2]).jobs.map(Self.answer)
-                    continue
-                }
-                switch try MillCodec.decode(frames) {
-                case .ack(let ack):
-                    committed += ack.committed.count
-                    lastAck = MonotonicInstant.now()
-                case .disconnect:
-                    return
-                default:
-                    break
-                }
-            }
-            if !answers.results.isEmpty {
-                if firstJob == nil { firstJob = MonotonicInstant.now() }
-                _ = try socket.send(answers.results.count == 1
-                    ? MillCodec.encode(.result(answers.results[0], blobs: []))
-                    : MillCodec.encode(.results(answers, blobs: [])))
-            }
-            let now = MonotonicInstant.now()
-            if now - lastSent >= 1 {
-                _ = try socket.send(MillCodec.encode(.heartbeat()))
-                lastSent = now
-            }
-        }
+        return ready
     }
 
     private static func answer(_ job: Photomill_V1_Job) -> Photomill_V1_Result {

@@ -61,4 +61,45 @@ enum Report {
                       String(format: "%.0f", Double(pending) / f.seconds)))
         }
     }
+
+    static func workers(_ figures: [ThousandBench.Figures], slots: Int) {
+        print("\nmany workers: `photomill coordinator` (ipc) and simulated workers × \(slots) slots, heartbeating once a second")
+        print(row("", "idle CPU", "RSS idle MB", "results/s", "fairness"))
+        for f in figures {
+            print(row("\(f.workers) workers", String(format: "%.1f %%", f.idleCPU * 100), String(format: "%.0f", f.idleRSS),
+                      "\(Int(f.perSecond))", String(format: "%.3f", f.fairness)))
+            let threads = f.idleThreads.sorted { $0.value > $1.value }.filter { $0.value >= 0.0005 }
+                .map { "\($0.key) \(String(format: "%.1f", $0.value * 100))" }
+            print("  idle CPU by thread (% of a core): " + threads.joined(separator: ", "))
+            print("  RSS: \(String(format: "%.0f", f.baseRSS)) MB before any worker, \(String(format: "%.0f", f.idleRSS)) MB with them "
+                  + "(\(String(format: "%.0f", (f.idleRSS - f.baseRSS) * 1024 / Double(f.workers))) kB a worker), peak \(String(format: "%.0f", f.peakRSS)) MB")
+            print("  \(f.committed) results in \(String(format: "%.2f", f.seconds)) s; coordinator CPU per result "
+                  + "\(String(format: "%.1f", f.cpuPerResult * 1e6)) µs; jobs per worker \(f.fewestJobs)–\(f.mostJobs)")
+            if let detection = f.detection {
+                print("  a worker fallen silent dropped \(String(format: "%.2f", detection)) s after its last message (liveness: 3 × 1 s)")
+            }
+        }
+        if let two = figures.first(where: { $0.workers == 2 }), let most = figures.max(by: { $0.workers < $1.workers }), most.workers > 2 {
+            print("  \(most.workers) workers ÷ 2 workers, results/s: \(String(format: "%.2f", most.perSecond / two.perSecond))")
+        }
+    }
+
+    static func bytes(stream: Double, bytes: BytesBench.Cluster, paths: BytesBench.Cluster,
+                      photos: [(bytes: BytesBench.Cluster, paths: BytesBench.Cluster)], workers: Int) {
+        print("\nbytes: tcp loopback, CURVE, first lease to last result")
+        print(row("", "MB/s", "files/s"))
+        print(row("libzmq alone: one CURVE stream of 32 MiB messages", String(format: "%.0f", stream), ""))
+        print(row("1 worker fed bytes, hash, \(bytes.files) files of \(String(format: "%.0f", bytes.megabytes / Double(bytes.files))) MB",
+                  String(format: "%.0f", bytes.megabytesPerSecond), String(format: "%.2f", bytes.filesPerSecond)))
+        print(row("1 worker reading the paths, hash, the same files", String(format: "%.0f", paths.megabytesPerSecond),
+                  String(format: "%.2f", paths.filesPerSecond)))
+        for (index, run) in photos.enumerated() {
+            print(row("\(workers) workers fed bytes, 12 MP hash+metadata+thumbnail (run \(index + 1))",
+                      String(format: "%.1f", run.bytes.megabytesPerSecond), String(format: "%.2f", run.bytes.filesPerSecond)))
+            print(row("\(workers) workers reading the paths, the same (run \(index + 1))",
+                      String(format: "%.1f", run.paths.megabytesPerSecond), String(format: "%.2f", run.paths.filesPerSecond)))
+        }
+        print("  fed bytes ÷ libzmq alone: \(String(format: "%.2f", bytes.megabytesPerSecond / stream)); 12 MP fed bytes ÷ paths: "
+              + photos.map { String(format: "%.3f", $0.bytes.filesPerSecond / $0.paths.filesPerSecond) }.joined(separator: ", "))
+    }
 }

@@ -1,0 +1,153 @@
+import Catalog
+import Foundation
+import PhotomillCore
+import ZeroMQ
+
+/// Many workers on one coordinator (docs/benchmarks.md, "A thousand workers"):
+/// `photomill coordinator` as a process of its own over ipc, and N simulated workers
+/// (`EchoWorker`, the sockets shared out over two threads of this process), each with its
+/// own routing id, heartbeating once a second while idle and answering jobs at once.
+/// For each N: the coordinator's CPU and RSS while the workers are connected and idle,
+/// then the rate at which they clear `tasks` trivial tasks and how evenly those were shared,
+/// then how long after its last message a worker that falls silent is dropped.
+struct ThousandBench {
+    var photomill: String
+    var counts: [Int]
+    var slots: Int
+    var tasks: Int
+    var idleSeconds: Double = 10
+
+    struct Figures {
+        var workers: Int
+        /// MB: the coordinator before any worker connected, with them connected and idle,
+        /// and its peak over the whole run (VmHWM).
+        var baseRSS: Double
+        var idleRSS: Double
+        var peakRSS: Double
+        /// Cores: the coordinator process's CPU over the idle window, in all and by thread.
+        var idleCPU: Double
+        var idleThreads: [String: Double]
+        var committed: Int
+        /// From the first job any worker received to the last ACK.
+        var seconds: Double
+        /// CPU seconds of the coordinator process per result, over the work.
+        var cpuPerResult: Double
+        /// Jobs each worker received: the fewest, the most, and Jain's fairness index
+        /// ((Σx)² / (n·Σx²): 1 when all got as many).
+        var fewestJobs: Int
+        var mostJobs: Int
+        var fairness: Double
+        /// Seconds from a silenced worker's last message to its row marked gone.
+        var detection: Double?
+        var perSecond: Double { Double(committed) / seconds }
+    }
+
+    func run(in directory: URL) throws -> [Figures] {
+        try counts.map { try measure(workers: $0, in: directory) }
+    }
+
+    private func measure(workers: Int, in directory: URL) throws -> Figures {
+        let url = directory.appendingPathComponent("workers-\(workers).sqlite")
+        _ = try pendingHashCatalog(tasks: tasks, at: url)
+        // Held back as failed until every worker is connected and the idle figures are
+        // taken; `photomill retry` then queues them all at once, as an operator would.
+        try PythonSQLite.execute(url.path, """
+            UPDATE tasks SET state = 'failed', attempts = 3, errorClass = 'unreadable', errorMessage = '/bench: held back';
+            DELETE FROM task_counts;
+            INSERT INTO task_counts (kind, state, n) SELECT kind, state, COUNT(*) FROM tasks GROUP BY kind, state;
+            """)
+        let empty = directory.appendingPathComponent("workers-empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        let socket = directory.appendingPathComponent("w\(workers).sock").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: photomill)
+        process.arguments = ["coordinator", "--bind", "ipc://" + socket, "--catalog", url.path, "--no-exports",
+                             "--kinds", "hash", "--log-level", "error", empty.path]
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let pid = process.processIdentifier
+        let sampler = RSSSampler(root: pid)
+        sampler.start()
+        defer { if process.isRunning { process.terminate() } }
+        while !FileManager.default.fileExists(atPath: socket) {
+            guard process.isRunning else { throw BenchError("photomill coordinator exited (\(process.terminationStatus)) before binding") }
+            usleep(10_000)
+        }
+        usleep(500_000)
+        let baseRSS = residentMB(pid)
+
+        let context = try ZMQContext(maxSockets: workers + 64)
+        let ids = (0..<workers).map { String(format: "sim-%04d", $0) }
+        let groups = stride(from: 0, to: workers, by: (workers + 1) / 2).map { start in
+            EchoWorker(endpoint: "ipc://" + socket, ids: Array(ids[start..<min(workers, start + (workers + 1) / 2)]), slots: slots)
+        }
+        for group in groups { group.start(context: context) }
+        let connected = MonotonicInstant.now()
+        while groups.reduce(0, { $0 + $1.heardCount }) < workers {
+            guard MonotonicInstant.now() - connected < 120 else { throw BenchError("only \(groups.reduce(0) { $0 + $1.heardCount }) of \(workers) workers were answered") }
+            usleep(20_000)
+        }
+        sleep(2)
+        let idleStart = processThreadCPU(pid)
+        usleep(UInt32(idleSeconds * 1e6))
+        let idleEnd = processThreadCPU(pid)
+        let idleRSS = residentMB(pid)
+        var idleThreads: [String: Double] = [:]
+        for (tid, end) in idleEnd { idleThreads[end.name, default: 0] += (end.seconds - (idleStart[tid]?.seconds ?? 0)) / idleSeconds }
+
+        let cpuBefore = processThreadCPU(pid).values.reduce(0) { $0 + $1.seconds }
+        let retry = Process()
+        retry.executableURL = URL(fileURLWithPath: photomill)
+        retry.arguments = ["retry", "--catalog", url.path]
+        retry.standardOutput = FileHandle.nullDevice
+        try retry.run()
+        retry.waitUntilExit()
+        guard retry.terminationStatus == 0 else { throw BenchError("photomill retry exited \(retry.terminationStatus)") }
+        let workStart = MonotonicInstant.now()
+        while groups.reduce(0, { $0 + $1.totalCommittedSoFar }) < tasks {
+            guard process.isRunning, MonotonicInstant.now() - workStart < 600 else {
+                throw BenchError("\(groups.reduce(0) { $0 + $1.totalCommittedSoFar }) of \(tasks) results committed")
+            }
+            usleep(20_000)
+        }
+        let cpuAfter = processThreadCPU(pid).values.reduce(0) { $0 + $1.seconds }
+
+        // A worker falls silent: the coordinator must drop it within its liveness window.
+        var detection: Double?
+        if workers > 1 {
+            let catalog = try Catalog(path: url.path, mode: .readOnly)
+            let lastSent = groups[0].silence(0)
+            while detection == nil && MonotonicInstant.now() - lastSent < 30 {
+                if try catalog.status().workers.contains(where: { $0.id == ids[0] && $0.state == .gone }) {
+                    detection = MonotonicInstant.now() - lastSent
+                }
+                usleep(20_000)
+            }
+        }
+
+        process.terminate()                               // SIGTERM: DISCONNECT to every worker
+        process.waitUntilExit()
+        sampler.stop()
+        for group in groups { try group.join() }
+        withExtendedLifetime(context) {}
+        let jobs = groups.flatMap(\.jobs)
+        let sum = Double(jobs.reduce(0, +)), squares = jobs.reduce(0.0) { $0 + Double($1 * $1) }
+        guard let first = groups.compactMap(\.firstJob).min(), let last = groups.compactMap(\.lastAck).max() else {
+            throw BenchError("the simulated workers got no job or no ACK")
+        }
+        let committed = groups.reduce(0) { $0 + $1.totalCommitted }
+        return Figures(workers: workers, baseRSS: baseRSS, idleRSS: idleRSS, peakRSS: sampler.rootPeak,
+                       idleCPU: idleThreads.values.reduce(0, +), idleThreads: idleThreads, committed: committed,
+                       seconds: last - first, cpuPerResult: (cpuAfter - cpuBefore) / Double(max(1, committed)),
+                       fewestJobs: jobs.min() ?? 0, mostJobs: jobs.max() ?? 0,
+                       fairness: squares > 0 ? sum * sum / (Double(jobs.count) * squares) : 0, detection: detection)
+    }
+}
+
+/// VmRSS of a process, in MB.
+func residentMB(_ pid: Int32) -> Double {
+    guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+          let kB = Double(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
+    return kB / 1024
+}
