@@ -61,7 +61,9 @@ let package = Package(
             dependencies: ["PhotoProcessing", "PhotomillCore"]),
         .target(
             name: "Catalog",
-            dependencies: ["PhotomillCore", .product(name: "GRDB", package: "GRDB.swift")]),
+            // GRDBSQLite: SQLite's C API, for the statements that bind many values (RowsStatement).
+            dependencies: ["PhotomillCore", .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "GRDBSQLite", package: "GRDB.swift")]),
         .target(
             name: "Exports",
             dependencies: [

@@ -112,8 +112,8 @@ extension Catalog {
                            lease.worker.databaseValue, lease.leasedAt.databaseValue, lease.expiresAt.databaseValue]
             }
         }
-        try RowsStatement.lease.run(db, leading: [now.databaseValue], values: values) { row in
-            if let kind = Kind(rawValue: row[1]) { state.changes.move(kind, from: .pending, to: .leased) }
+        try RowsStatement.lease.run(db, leading: [now.databaseValue], values: values) { _, kind in
+            if let kind = Kind(rawValue: kind) { state.changes.move(kind, from: .pending, to: .leased) }
         }
     }
 
@@ -140,8 +140,8 @@ extension Catalog {
                        result.recipe.databaseValue, (paged == nil ? 0 : 1).databaseValue, paged?.databaseValue ?? .null]
         }
         var ended: Set<TaskKey> = []
-        try RowsStatement.done.run(db, leading: [now.databaseValue], values: values) { row in
-            if let kind = Kind(rawValue: row[1]) { ended.insert(TaskKey(photoId: row[0], kind: kind)) }
+        try RowsStatement.done.run(db, leading: [now.databaseValue], values: values) { photoId, kind in
+            if let kind = Kind(rawValue: kind) { ended.insert(TaskKey(photoId: photoId, kind: kind)) }
         }
         var payloads = Payloads()
         for reported in successes {
