@@ -23,7 +23,7 @@ public enum MillCodec {
     /// merge), so the worker decodes the very JOB `encode` would have sent; the
     /// coordinator encodes only what differs per job.
     public static func encodeJob(_ job: Photomill_V1_Job, tail: Data, blobs: [Data]) -> [Data] {
-        var body = serialize(job)
+        var body = job.handEncoded ?? serialize(job)
         body.append(tail)
         return [MillWire.signature, Data([Command.job.rawValue]), body] + blobs
     }
@@ -70,49 +70,28 @@ public enum MillCodec {
 
     /// JOBS: each JOB body becomes an entry of `jobs`.
     private static func encodeJobs(_ jobs: ArraySlice<[Data]>) -> [Data] {
-        var body = Data(capacity: jobs.reduce(0) { $0 + entryBytes($1[2].count) })
-        for job in jobs { appendEntry(job[2], field: 1, to: &body) }
-        return [MillWire.signature, Data([Command.jobs.rawValue]), body]
+        var body = WireWriter(capacity: jobs.reduce(0) { $0 + entryBytes($1[2].count) })
+        for job in jobs { body.entry(1, job[2]) }
+        return [MillWire.signature, Data([Command.jobs.rawValue]), body.data]
     }
 
     /// RESULTS: the RESULT bodies become `results`, the FAIL bodies `fails`, and each
     /// RESULT's blob frames follow in its order, its `blob_index` counting from its own
     /// first frame.
     private static func encodeResults(_ messages: ArraySlice<[Data]>) -> [Data] {
-        var body = Data(capacity: messages.reduce(0) { $0 + entryBytes($1[2].count) })
+        var body = WireWriter(capacity: messages.reduce(0) { $0 + entryBytes($1[2].count) })
         var blobs: [Data] = []
         for frames in messages {
             let isResult = frames[1].first == Command.result.rawValue
-            appendEntry(frames[2], field: isResult ? 1 : 2, to: &body)
+            body.entry(isResult ? 1 : 2, frames[2])
             if isResult { blobs.append(contentsOf: frames.dropFirst(MillWire.fixedFrameCount)) }
         }
-        return [MillWire.signature, Data([Command.results.rawValue]), body] + blobs
+        return [MillWire.signature, Data([Command.results.rawValue]), body.data] + blobs
     }
 
     /// The bytes an entry of `count` bytes takes in a repeated field: tag, length, itself.
     private static func entryBytes(_ count: Int) -> Int {
-        var length = 1, value = count >> 7
-        while value > 0 {
-            length += 1
-            value >>= 7
-        }
-        return 1 + length + count
-    }
-
-    /// Appends a length-delimited field (wire type 2) holding `bytes`.
-    private static func appendEntry(_ bytes: Data, field: UInt64, to body: inout Data) {
-        appendVarint(field << 3 | 2, to: &body)
-        appendVarint(UInt64(bytes.count), to: &body)
-        body.append(bytes)
-    }
-
-    private static func appendVarint(_ value: UInt64, to body: inout Data) {
-        var value = value
-        while value >= 0x80 {
-            body.append(UInt8(truncatingIfNeeded: value) | 0x80)
-            value >>= 7
-        }
-        body.append(UInt8(value))
+        1 + WireWriter.varintSize(UInt64(count)) + count
     }
 
     /// The message these frames hold, with every field validated; anything else is a
