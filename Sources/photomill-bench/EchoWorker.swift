@@ -1,7 +1,6 @@
 import Foundation
 import PhotomillCore
 import MillProtocol
-import SwiftProtobuf
 import ZeroMQ
 
 /// What is left of workers when the work costs nothing: one thread serving one or many
@@ -110,16 +109,13 @@ final class EchoWorker: @unchecked Sendable {
                 if !silent.contains(index) { lock.withLock { _ = heard.insert(index) } }
                 while let frames = try sockets[index].receive(dontWait: true) {
                     if frames.count == 3, frames[1].first == Command.job.rawValue {
-                        // Jobs are parsed, not validated (the coordinator built them): the
-                        // echo's CPU is the benchmark's overhead on the cores it measures.
-                        let job = try Photomill_V1_Job(serializedBytes: frames[2])
-                        try answer([Self.answer(job)], batch: false, on: sockets[index], index)
+                        try answer([Self.answer(Array(frames[2]))], batch: false, on: sockets[index], index)
                         lastSent[index] = .now()
                         continue
                     }
                     if frames.count == 3, frames[1].first == Command.jobs.rawValue {
-                        let batch = try Photomill_V1_Jobs(serializedBytes: frames[2])
-                        try answer(batch.jobs.map(Self.answer), batch: true, on: sockets[index], index)
+                        let jobs = Self.fields(Array(frames[2]))[1] ?? []
+                        try answer(jobs.map { Self.answer(Array($0)) }, batch: true, on: sockets[index], index)
                         lastSent[index] = .now()
                         continue
                     }
@@ -143,12 +139,18 @@ final class EchoWorker: @unchecked Sendable {
         }
     }
 
-    private func answer(_ results: [Photomill_V1_Result], batch: Bool, on socket: ZMQSocket, _ index: Int) throws {
+    /// RESULT bodies, sent as one RESULT or as one RESULTS (whose `results` entries they are).
+    private func answer(_ results: [[UInt8]], batch: Bool, on socket: ZMQSocket, _ index: Int) throws {
         if firstJob == nil { firstJob = .now() }
         jobs[index] += results.count
-        let frames = batch ? MillCodec.encode(.results(.with { $0.results = results }, blobs: []))
-                           : MillCodec.encode(.result(results[0], blobs: []))
-        _ = try socket.send(frames)
+        guard batch else {
+            _ = try socket.send([MillWire.signature, Data([Command.result.rawValue]), Data(results[0])])
+            return
+        }
+        var body: [UInt8] = []
+        body.reserveCapacity(results.reduce(0) { $0 + $1.count + 3 })
+        for result in results { Self.append(field: 1, result, to: &body) }
+        _ = try socket.send([MillWire.signature, Data([Command.results.rawValue]), Data(body)])
     }
 
     private func ready(_ id: String) -> Photomill_V1_Ready {
@@ -165,21 +167,70 @@ final class EchoWorker: @unchecked Sendable {
         return ready
     }
 
-    private static func answer(_ job: Photomill_V1_Job) -> Photomill_V1_Result {
-        var result = Photomill_V1_Result()
-        result.jobID = job.jobID
-        result.leaseToken = job.leaseToken
-        result.results = job.kinds.map { kind in
-            var entry = Photomill_V1_KindResult()
-            entry.kind = kind
-            entry.recipe = "echo"
-            var hashes = Photomill_V1_Hashes()
-            hashes.md5 = "d41d8cd98f00b204e9800998ecf8427e"
-            hashes.sha256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
-            hashes.fileSize = job.fileSize
-            entry.hashes = hashes
-            return entry
+    // The echo reads the JOB's job id, lease token and kinds from its encoding and writes
+    // the RESULT's by hand, without SwiftProtobuf and without validating anything (the
+    // coordinator built the JOBs and validates the RESULTs): its CPU is the benchmark's
+    // overhead on the cores it measures.
+
+    /// A RESULT body answering the JOB encoded in `job`: each kind's hashes of an empty file.
+    private static func answer(_ job: [UInt8]) -> [UInt8] {
+        let fields = fields(job)
+        var body: [UInt8] = []
+        body.reserveCapacity(64 + 128 * (fields[6]?.count ?? 1))
+        append(field: 1, Array(fields[1]?.first ?? []), to: &body)       // job_id
+        append(field: 2, Array(fields[7]?.first ?? []), to: &body)       // lease_token
+        for packed in fields[6] ?? [] {                                  // kinds, packed
+            for kind in packed { append(field: 3, kindResult(kind), to: &body) }
         }
-        return result
+        return body
+    }
+
+    /// KindResult {kind, recipe "echo", hashes {md5, sha256}}.
+    private static func kindResult(_ kind: UInt8) -> [UInt8] {
+        var entry: [UInt8] = [0x08, kind]
+        append(field: 2, Array("echo".utf8), to: &entry)
+        var hashes: [UInt8] = []
+        append(field: 1, Array("d41d8cd98f00b204e9800998ecf8427e".utf8), to: &hashes)
+        append(field: 2, Array("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855".utf8), to: &hashes)
+        append(field: 3, hashes, to: &entry)
+        return entry
+    }
+
+    /// Appends a length-delimited field (wire type 2) of fewer than 16,384 bytes.
+    private static func append(field: UInt8, _ bytes: [UInt8], to body: inout [UInt8]) {
+        body.append(field << 3 | 2)
+        if bytes.count < 0x80 { body.append(UInt8(bytes.count)) } else { body += [UInt8(bytes.count & 0x7F) | 0x80, UInt8(bytes.count >> 7)] }
+        body += bytes
+    }
+
+    /// The length-delimited fields of a protobuf encoding, by field number, in order;
+    /// varint fields are skipped.
+    private static func fields(_ bytes: [UInt8]) -> [UInt64: [ArraySlice<UInt8>]] {
+        var found: [UInt64: [ArraySlice<UInt8>]] = [:]
+        var index = 0
+        func varint() -> UInt64 {
+            var value: UInt64 = 0, shift: UInt64 = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                index += 1
+                value |= UInt64(byte & 0x7F) << shift
+                if byte < 0x80 { break }
+                shift += 7
+            }
+            return value
+        }
+        while index < bytes.count {
+            let key = varint()
+            switch key & 7 {
+            case 0: _ = varint()
+            case 2:
+                let length = Int(varint())
+                let end = min(bytes.count, index + length)
+                found[key >> 3, default: []].append(bytes[index..<end])
+                index = end
+            default: return found
+            }
+        }
+        return found
     }
 }
