@@ -97,6 +97,9 @@ final class EchoWorker: @unchecked Sendable {
             lastSent[index] = .now() - Double(index % 100) / 100
         }
         while !open.isEmpty {
+            // zmq_poll looks at every socket each call: with hundreds of them a thread polls
+            // at most every half millisecond, so that one pass serves many.
+            if sockets.count > 64 { usleep(500) }
             let ready = try poller.poll(timeoutMilliseconds: 50)
             let newlySilent = lock.withLock { silenced.subtracting(silent) }
             for index in newlySilent {

@@ -74,7 +74,8 @@ enum Report {
             print("  RSS: \(String(format: "%.0f", f.baseRSS)) MB before any worker, \(String(format: "%.0f", f.idleRSS)) MB with them "
                   + "(\(String(format: "%.0f", (f.idleRSS - f.baseRSS) * 1024 / Double(f.workers))) kB a worker), peak \(String(format: "%.0f", f.peakRSS)) MB")
             print("  \(f.committed) results in \(String(format: "%.2f", f.seconds)) s; coordinator CPU per result "
-                  + "\(String(format: "%.1f", f.cpuPerResult * 1e6)) µs; jobs per worker \(f.fewestJobs)–\(f.mostJobs)")
+                  + "\(String(format: "%.1f", f.cpuPerResult * 1e6)) µs, simulated workers "
+                  + "\(String(format: "%.1f", f.benchCPUPerResult * 1e6)) µs; jobs per worker \(f.fewestJobs)–\(f.mostJobs)")
             if let detection = f.detection {
                 print("  a worker fallen silent dropped \(String(format: "%.2f", detection)) s after its last message (liveness: 3 × 1 s)")
             }

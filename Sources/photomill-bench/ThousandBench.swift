@@ -39,6 +39,8 @@ struct ThousandBench {
         var fairness: Double
         /// Seconds from a silenced worker's last message to its row marked gone.
         var detection: Double?
+        /// CPU seconds per result of this process (the simulated workers), over the work.
+        var benchCPUPerResult: Double
         var perSecond: Double { Double(committed) / seconds }
     }
 
@@ -96,6 +98,7 @@ struct ThousandBench {
         for (tid, end) in idleEnd { idleThreads[end.name, default: 0] += (end.seconds - (idleStart[tid]?.seconds ?? 0)) / idleSeconds }
 
         let cpuBefore = processThreadCPU(pid).values.reduce(0) { $0 + $1.seconds }
+        let benchBefore = processCPUSeconds()
         let retry = Process()
         retry.executableURL = URL(fileURLWithPath: photomill)
         retry.arguments = ["retry", "--catalog", url.path]
@@ -111,6 +114,7 @@ struct ThousandBench {
             usleep(20_000)
         }
         let cpuAfter = processThreadCPU(pid).values.reduce(0) { $0 + $1.seconds }
+        let benchCPU = processCPUSeconds() - benchBefore
 
         // A worker falls silent: the coordinator must drop it within its liveness window.
         var detection: Double?
@@ -140,7 +144,8 @@ struct ThousandBench {
                        idleCPU: idleThreads.values.reduce(0, +), idleThreads: idleThreads, committed: committed,
                        seconds: last - first, cpuPerResult: (cpuAfter - cpuBefore) / Double(max(1, committed)),
                        fewestJobs: jobs.min() ?? 0, mostJobs: jobs.max() ?? 0,
-                       fairness: squares > 0 ? sum * sum / (Double(jobs.count) * squares) : 0, detection: detection)
+                       fairness: squares > 0 ? sum * sum / (Double(jobs.count) * squares) : 0, detection: detection,
+                       benchCPUPerResult: benchCPU / Double(max(1, committed)))
     }
 }
 

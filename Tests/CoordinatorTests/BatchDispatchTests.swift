@@ -28,15 +28,26 @@ struct BatchDispatchTests {
         #expect(h.jobs(to: "w").map(\.job.photoId) == Array(65...74))
     }
 
-    @Test("workers with more free credit go first; among equals, the one granted longest ago")
+    @Test("the worker waiting longest for work goes first; one still with credit when the queue runs dry stays first in line")
     func order() throws {
         var h = Harness()
         h.pending = photos(10, kinds: [.hash])
         h.connect("a", slots: 4, kinds: [.hash])
         h.connect("b", slots: 8, kinds: [.hash])
         h.turn()
+        #expect(h.jobMessages.map { String(decoding: $0.peer, as: UTF8.self) } == ["a#1", "b#1"])
+        #expect(h.jobMessages.map(\.orders.count) == [4, 6])
+        // b, left with 2 credits, is served before a, whose answer frees a credit after.
+        h.forgetSends()
+        h.succeed(h.scheduler.inFlight.values.first { $0.routingId == Harness.peer("a") }
+            .map { JobOrder(jobID: $0.jobID, token: $0.lease.token, job: PendingJob(photoId: $0.lease.photoId, path: "/photos/\($0.lease.photoId).jpg",
+                                                                              size: 1000, mtimeNs: 1, kinds: [.hash]), fileInBlobs: false) }!,
+                  from: "a")
+        h.pending = photos(13, kinds: [.hash]).filter { $0.photoId > 10 }
+        h.clock.advance(0.3)
+        h.turn()
         #expect(h.jobMessages.map { String(decoding: $0.peer, as: UTF8.self) } == ["b#1", "a#1"])
-        #expect(h.jobMessages.map(\.orders.count) == [8, 2])
+        #expect(h.jobMessages.map(\.orders.count) == [2, 1])
     }
 
     @Test("jobs scarcer than credits are shared in turn: 3 one-slot workers, 9 jobs one at a time, 3 each")

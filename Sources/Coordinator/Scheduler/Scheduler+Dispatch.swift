@@ -63,31 +63,31 @@ extension Scheduler {
         var kind: Kind
     }
 
-    /// Hands queued jobs to the workers with free credit, most credit first and, among
-    /// equals, the one granted a job longest ago, so that none waits behind the others (a worker
+    /// Hands queued jobs to the workers with free credit, the one that has waited longest
+    /// for work first (`CreditQueue`), so that none waits behind the others (a worker
     /// takes the part of a job it offers). A worker's jobs of one turn go out together
     /// (JOBS, PROTOCOL.md "Batches"): a worker with many free slots and tiny work gets them
     /// in one message. Then heartbeats the workers it has sent nothing for an interval.
     /// Each job's lease is granted here, at `now`.
     mutating func dispatch(at now: ClockReading) -> [SchedulerAction] {
         var actions: [SchedulerAction] = []
-        if !readyQueue.isEmpty && !withCredit.isEmpty {
-            let language = configuration.parameters.ocrLanguage
-            let open = withCredit.compactMap { sessions[$0] }.sorted { a, b in
-                a.credit != b.credit ? a.credit > b.credit : a.lastGrant < b.lastGrant
+        // Served, and with credit left (the queue ran dry, or it offers nothing queued):
+        // first in line again next time.
+        var waiting: [Data] = []
+        let language = configuration.parameters.ocrLanguage
+        while !readyQueue.isEmpty, let peer = withCredit.popFirst() {
+            guard let session = sessions[peer] else { continue }
+            var orders: [JobOrder] = []
+            while session.credit > 0 {
+                // What this worker does not offer stays queued for another.
+                guard let job = readyQueue.takeShare(within: 256, share: { session.share(of: $0, ocrLanguage: language) })
+                else { break }
+                orders.append(grant(job, to: session, at: now))
             }
-            for session in open {
-                var orders: [JobOrder] = []
-                while session.credit > 0 {
-                    // What this worker does not offer stays queued for another.
-                    guard let job = readyQueue.takeShare(within: 256, share: { session.share(of: $0, ocrLanguage: language) })
-                    else { break }
-                    orders.append(grant(job, to: session, at: now))
-                }
-                if !orders.isEmpty { actions.append(.sendJobs(orders, to: session.routingId)) }
-                if readyQueue.isEmpty { break }
-            }
+            if !orders.isEmpty { actions.append(.sendJobs(orders, to: peer)) }
+            if session.credit > 0 { waiting.append(peer) }
         }
+        withCredit.prepend(waiting)
         for session in heartbeats.due(at: now.monotonic) where sessions[session.routingId] === session {
             if now.monotonic - session.lastSent >= session.heartbeatInterval {
                 actions.append(.send(.heartbeat, to: session.routingId))
@@ -98,9 +98,10 @@ extension Scheduler {
         return actions
     }
 
-    /// Keeps `withCredit` in step with a session whose credit changed.
+    /// Keeps `withCredit` in step with a session whose credit changed (outside dispatch):
+    /// one that gains credit joins the back of the line.
     mutating func creditChanged(_ session: WorkerSession) {
-        if session.credit > 0 { withCredit.insert(session.routingId) } else { withCredit.remove(session.routingId) }
+        if session.credit > 0 { withCredit.append(session.routingId) } else { withCredit.remove(session.routingId) }
     }
 
     /// The lease of `job` for `session`, and the order to send it. The lease runs for the
@@ -116,8 +117,6 @@ extension Scheduler {
         tokenForJob[jobID] = token
         session.holding.insert(token)
         session.lastSent = now.monotonic
-        session.lastGrant = now.monotonic
-        creditChanged(session)
         changedWorkers.insert(session.routingId)
         return JobOrder(jobID: jobID, token: token, job: job, fileInBlobs: !session.reads(job.path))
     }

@@ -30,8 +30,8 @@ struct Scheduler {
     /// The shortest heartbeat interval of the connected workers (the configured one when
     /// none is): the loop must look that often.
     var shortestInterval: Double
-    /// Sessions with free credit, so that dispatch looks at those alone.
-    var withCredit: Set<Data> = []
+    /// Sessions with free credit, longest waiting first: dispatch looks at those alone.
+    var withCredit = CreditQueue()
     var heartbeats = HeartbeatSchedule()
 
     // Leases (Scheduler+Leases.swift)

@@ -24,9 +24,6 @@ final class WorkerSession {
     /// `lastSeen` on the wall clock, for the catalog's `workers` row.
     var lastSeenWall: Double
     var lastSent: MonotonicInstant
-    /// When it was last granted a job: among workers with as much free credit, the one
-    /// granted to longest ago goes first (fair sharing).
-    var lastGrant = MonotonicInstant.distantPast
     /// `lastSeen` as last written to the catalog.
     var lastRecorded = MonotonicInstant.distantPast
     /// Lease tokens of jobs it holds (expired ones included: they occupy a slot until the
