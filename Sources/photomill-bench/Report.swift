@@ -51,6 +51,14 @@ enum Report {
         let perThread = f.threadCPUSeconds.sorted { $0.value > $1.value }
             .filter { $0.value > 0 }.map { "\($0.key) \(String(format: "%.1f", $0.value / Double(f.committed) * 1e6))" }
         print("  CPU per result by thread (µs): " + perThread.joined(separator: ", "))
+        // What the CPU per result allows, whatever else the machine runs meanwhile: the
+        // cores shared by every thread, and the busiest thread on a core of its own.
+        let cores = Double(ProcessInfo.processInfo.activeProcessorCount)
+        if let busiest = f.threadCPUSeconds.filter({ $0.key != "pm-sampler" }).max(by: { $0.value < $1.value }), busiest.value > 0 {
+            print("  bounds from CPU per result: \(Int(cores)) cores ÷ whole process "
+                  + "\(Int(cores * Double(f.committed) / f.processCPUSeconds))/s; \(busiest.key) on a core of its own "
+                  + "\(Int(Double(f.committed) / busiest.value))/s")
+        }
     }
 
     static func memory(_ figures: [MemoryBench.Figures], pending: Int) {

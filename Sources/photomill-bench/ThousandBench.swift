@@ -55,33 +55,17 @@ struct ThousandBench {
         // taken; `photomill retry` then queues them all at once, as an operator would.
         try PythonSQLite.execute(url.path, """
             UPDATE tasks SET state = 'failed', attempts = 3, errorClass = 'unreadable', errorMessage = '/bench: held back';
-            DELETE FROM task_counts;
-            INSERT INTO task_counts (kind, state, n) SELECT kind, state, COUNT(*) FROM tasks GROUP BY kind, state;
-            """)
-        let empty = directory.appendingPathComponent("workers-empty")
-        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
-        let socket = directory.appendingPathComponent("w\(workers).sock").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: photomill)
-        process.arguments = ["coordinator", "--bind", "ipc://" + socket, "--catalog", url.path, "--no-exports",
-                             "--kinds", "hash", "--log-level", "error", empty.path]
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let pid = process.processIdentifier
-        let sampler = RSSSampler(root: pid)
-        sampler.start()
-        defer { if process.isRunning { process.terminate() } }
-        while !FileManager.default.fileExists(atPath: socket) {
-            guard process.isRunning else { throw BenchError("photomill coordinator exited (\(process.terminationStatus)) before binding") }
-            usleep(10_000)
-        }
+            """ + recountTasks)
+        let coordinator = try CoordinatorProcess(photomill, catalog: url, name: "w\(workers)", in: directory,
+                                                 arguments: ["--kinds", "hash"])
+        let pid = coordinator.pid
         usleep(500_000)
         let baseRSS = residentMB(pid)
 
         let context = try ZMQContext(maxSockets: workers + 64)
         let ids = (0..<workers).map { String(format: "sim-%04d", $0) }
         let groups = stride(from: 0, to: workers, by: (workers + 1) / 2).map { start in
-            EchoWorker(endpoint: "ipc://" + socket, ids: Array(ids[start..<min(workers, start + (workers + 1) / 2)]), slots: slots)
+            EchoWorker(endpoint: coordinator.endpoint, ids: Array(ids[start..<min(workers, start + (workers + 1) / 2)]), slots: slots)
         }
         for group in groups { group.start(context: context) }
         let connected = MonotonicInstant.now()
@@ -108,7 +92,7 @@ struct ThousandBench {
         guard retry.terminationStatus == 0 else { throw BenchError("photomill retry exited \(retry.terminationStatus)") }
         let workStart = MonotonicInstant.now()
         while groups.reduce(0, { $0 + $1.totalCommittedSoFar }) < tasks {
-            guard process.isRunning, MonotonicInstant.now() - workStart < 600 else {
+            guard coordinator.isRunning, MonotonicInstant.now() - workStart < 600 else {
                 throw BenchError("\(groups.reduce(0) { $0 + $1.totalCommittedSoFar }) of \(tasks) results committed")
             }
             usleep(20_000)
@@ -129,9 +113,7 @@ struct ThousandBench {
             }
         }
 
-        process.terminate()                               // SIGTERM: DISCONNECT to every worker
-        process.waitUntilExit()
-        sampler.stop()
+        let peakRSS = try coordinator.stop()
         for group in groups { try group.join() }
         withExtendedLifetime(context) {}
         let jobs = groups.flatMap(\.jobs)
@@ -140,7 +122,7 @@ struct ThousandBench {
             throw BenchError("the simulated workers got no job or no ACK")
         }
         let committed = groups.reduce(0) { $0 + $1.totalCommitted }
-        return Figures(workers: workers, baseRSS: baseRSS, idleRSS: idleRSS, peakRSS: sampler.rootPeak,
+        return Figures(workers: workers, baseRSS: baseRSS, idleRSS: idleRSS, peakRSS: peakRSS,
                        idleCPU: idleThreads.values.reduce(0, +), idleThreads: idleThreads, committed: committed,
                        seconds: last - first, cpuPerResult: (cpuAfter - cpuBefore) / Double(max(1, committed)),
                        fewestJobs: jobs.min() ?? 0, mostJobs: jobs.max() ?? 0,

@@ -50,7 +50,7 @@ struct Bench: ParsableCommand {
     @Option(help: "Trivial tasks the simulated workers clear, for each number of them.")
     var simulatedTasks = 100_000
 
-    @Option(help: "Large files the bytes benchmark hashes, and their size in MB.")
+    @Option(help: "How many large files the bytes benchmark hashes.")
     var largeFiles = 24
 
     @Option(help: "Size of each large file, in MB (at most 64: one blob frame).")
