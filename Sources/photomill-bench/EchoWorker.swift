@@ -86,8 +86,7 @@ final class EchoWorker: @unchecked Sendable {
             return socket
         }
         defer { for socket in sockets { socket.close() } }
-        var poller = Poller()
-        for socket in sockets { poller.register(socket) }
+        let readiness = try Readiness(sockets)
         var lastSent = [MonotonicInstant](repeating: .now(), count: ids.count)
         var open = Set(ids.indices)
         var silent: Set<Int> = []
@@ -96,48 +95,52 @@ final class EchoWorker: @unchecked Sendable {
             // Spread the heartbeats over the second, as independent hosts would be.
             lastSent[index] = .now() - Double(index % 100) / 100
         }
+        // Everything waiting on one socket, answered; it also catches what a send on the
+        // socket made libzmq take in without signalling its descriptor again.
+        func drain(_ index: Int) throws {
+            if !silent.contains(index) { lock.withLock { _ = heard.insert(index) } }
+            while let frames = try sockets[index].receive(dontWait: true) {
+                if frames.count == 3, frames[1].first == Command.job.rawValue {
+                    try answer([Self.answer(Array(frames[2]))], batch: false, on: sockets[index], index)
+                    lastSent[index] = .now()
+                    continue
+                }
+                if frames.count == 3, frames[1].first == Command.jobs.rawValue {
+                    let jobs = Self.fields(Array(frames[2]))[1] ?? []
+                    try answer(jobs.map { Self.answer(Array($0)) }, batch: true, on: sockets[index], index)
+                    lastSent[index] = .now()
+                    continue
+                }
+                switch try MillCodec.decode(frames) {
+                case .ack(let ack):
+                    committed[index] += ack.committed.count
+                    lock.withLock { committedTotal += ack.committed.count }
+                    lastAck = .now()
+                case .disconnect:
+                    open.remove(index)
+                default:
+                    break
+                }
+            }
+        }
+        var lastSweep = MonotonicInstant.now()
         while !open.isEmpty {
-            // zmq_poll looks at every socket each call: with hundreds of them a thread polls
-            // at most every half millisecond, so that one pass serves many.
-            if sockets.count > 64 { usleep(500) }
-            let ready = try poller.poll(timeoutMilliseconds: 50)
+            let ready = try readiness.wait(milliseconds: 50)
             let newlySilent = lock.withLock { silenced.subtracting(silent) }
             for index in newlySilent {
                 silent.insert(index)
                 open.remove(index)
                 lock.withLock { lastSentBySilenced[index] = lastSent[index] }
             }
-            for item in ready where open.contains(item.index) {
-                let index = item.index
-                if !silent.contains(index) { lock.withLock { _ = heard.insert(index) } }
-                while let frames = try sockets[index].receive(dontWait: true) {
-                    if frames.count == 3, frames[1].first == Command.job.rawValue {
-                        try answer([Self.answer(Array(frames[2]))], batch: false, on: sockets[index], index)
-                        lastSent[index] = .now()
-                        continue
-                    }
-                    if frames.count == 3, frames[1].first == Command.jobs.rawValue {
-                        let jobs = Self.fields(Array(frames[2]))[1] ?? []
-                        try answer(jobs.map { Self.answer(Array($0)) }, batch: true, on: sockets[index], index)
-                        lastSent[index] = .now()
-                        continue
-                    }
-                    switch try MillCodec.decode(frames) {
-                    case .ack(let ack):
-                        committed[index] += ack.committed.count
-                        lock.withLock { committedTotal += ack.committed.count }
-                        lastAck = .now()
-                    case .disconnect:
-                        open.remove(index)
-                    default:
-                        break
-                    }
-                }
-            }
             let now = MonotonicInstant.now()
+            // Now and then every socket, in case a signal was missed.
+            let sweep = now - lastSweep >= 0.1
+            if sweep { lastSweep = now }
+            for index in (sweep ? Array(open) : ready) where open.contains(index) { try drain(index) }
             for index in open where !silent.contains(index) && now - lastSent[index] >= 1 {
                 _ = try sockets[index].send(MillCodec.encode(.heartbeat()))
                 lastSent[index] = now
+                try drain(index)
             }
         }
     }
@@ -235,5 +238,29 @@ final class EchoWorker: @unchecked Sendable {
             }
         }
         return found
+    }
+}
+
+/// Which of many sockets have something to read, from poll(2) over their libzmq
+/// descriptors (`ZMQSocket.fileDescriptor`, readable when the socket's state may have
+/// changed): `zmq_poll` asks every socket for its events on every call, which with 500
+/// sockets a thread made the simulated workers, not the coordinator, what a benchmark of a
+/// thousand workers measured.
+private final class Readiness {
+    private var descriptors: [pollfd]
+
+    init(_ sockets: [ZMQSocket]) throws {
+        descriptors = try sockets.map { pollfd(fd: try $0.fileDescriptor, events: Int16(POLLIN), revents: 0) }
+    }
+
+    /// Indices of the sockets whose descriptor is readable within `milliseconds`.
+    func wait(milliseconds: Int32) throws -> [Int] {
+        let count = poll(&descriptors, nfds_t(descriptors.count), milliseconds)
+        guard count >= 0 else {
+            if errno == EINTR { return [] }
+            throw BenchError("poll: \(String(cString: strerror(errno)))")
+        }
+        guard count > 0 else { return [] }
+        return descriptors.indices.filter { descriptors[$0].revents != 0 }
     }
 }

@@ -84,6 +84,9 @@ enum Report {
             print("  \(f.committed) results in \(String(format: "%.2f", f.seconds)) s; coordinator CPU per result "
                   + "\(String(format: "%.1f", f.cpuPerResult * 1e6)) µs, simulated workers "
                   + "\(String(format: "%.1f", f.benchCPUPerResult * 1e6)) µs; jobs per worker \(f.fewestJobs)–\(f.mostJobs)")
+            let busy = f.workThreads.sorted { $0.value > $1.value }.filter { $0.value >= 1e-7 }
+                .map { "\($0.key) \(String(format: "%.1f", $0.value * 1e6))" }
+            print("  coordinator CPU per result by thread (µs): " + busy.joined(separator: ", "))
             if let detection = f.detection {
                 print("  a worker fallen silent dropped \(String(format: "%.2f", detection)) s after its last message (liveness: 3 × 1 s)")
             }

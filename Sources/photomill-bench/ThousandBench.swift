@@ -41,6 +41,8 @@ struct ThousandBench {
         var detection: Double?
         /// CPU seconds per result of this process (the simulated workers), over the work.
         var benchCPUPerResult: Double
+        /// CPU seconds per result of each of the coordinator's threads, over the work.
+        var workThreads: [String: Double]
         var perSecond: Double { Double(committed) / seconds }
     }
 
@@ -81,7 +83,8 @@ struct ThousandBench {
         var idleThreads: [String: Double] = [:]
         for (tid, end) in idleEnd { idleThreads[end.name, default: 0] += (end.seconds - (idleStart[tid]?.seconds ?? 0)) / idleSeconds }
 
-        let cpuBefore = processThreadCPU(pid).values.reduce(0) { $0 + $1.seconds }
+        let threadsBefore = processThreadCPU(pid)
+        let cpuBefore = threadsBefore.values.reduce(0) { $0 + $1.seconds }
         let benchBefore = processCPUSeconds()
         let retry = Process()
         retry.executableURL = URL(fileURLWithPath: photomill)
@@ -97,7 +100,10 @@ struct ThousandBench {
             }
             usleep(20_000)
         }
-        let cpuAfter = processThreadCPU(pid).values.reduce(0) { $0 + $1.seconds }
+        let threadsAfter = processThreadCPU(pid)
+        let cpuAfter = threadsAfter.values.reduce(0) { $0 + $1.seconds }
+        var workThreads: [String: Double] = [:]
+        for (tid, end) in threadsAfter { workThreads[end.name, default: 0] += end.seconds - (threadsBefore[tid]?.seconds ?? 0) }
         let benchCPU = processCPUSeconds() - benchBefore
 
         // A worker falls silent: the coordinator must drop it within its liveness window.
@@ -127,7 +133,8 @@ struct ThousandBench {
                        seconds: last - first, cpuPerResult: (cpuAfter - cpuBefore) / Double(max(1, committed)),
                        fewestJobs: jobs.min() ?? 0, mostJobs: jobs.max() ?? 0,
                        fairness: squares > 0 ? sum * sum / (Double(jobs.count) * squares) : 0, detection: detection,
-                       benchCPUPerResult: benchCPU / Double(max(1, committed)))
+                       benchCPUPerResult: benchCPU / Double(max(1, committed)),
+                       workThreads: workThreads.mapValues { $0 / Double(max(1, committed)) })
     }
 }
 

@@ -72,6 +72,18 @@ struct BatchDispatchTests {
         #expect(given == ["a": 3, "b": 3, "c": 3])
     }
 
+    @Test("the ready queue holds as many jobs as the workers have slots: 400 workers × 4 slots all busy at once")
+    func readyQueueFollowsSlots() throws {
+        var h = Harness()
+        h.pending = photos(5_000, kinds: [.hash])
+        for index in 0..<400 { h.connect("w\(index)", slots: 4, kinds: [.hash]) }
+        h.turn()
+        // 1,600 slots, more than the configured 1,024: one page fills them all.
+        #expect(h.pagesRead.map(\.limit) == [1_600])
+        #expect(h.jobs.count == 1_600)
+        #expect(h.jobMessages.count == 400 && h.jobMessages.allSatisfy { $0.orders.count == 4 })
+    }
+
     @Test("a thousand idle workers: each heartbeated once an interval; one falling silent is dropped within its liveness window")
     func thousandWorkers() throws {
         var h = Harness()

@@ -37,7 +37,7 @@ extension Scheduler {
             reachedEnd = false
         }
         guard !available.isEmpty else { return nil }
-        return PageRequest(afterPhoto: cursor, limit: configuration.readyQueueLimit - readyQueue.count,
+        return PageRequest(afterPhoto: cursor, limit: readyQueueLimit - readyQueue.count,
                            kinds: available, dueBy: now.wall)
     }
 

@@ -27,6 +27,7 @@ extension Scheduler {
         // The same worker on a new connection: its jobs are still running there and their
         // results will come on this connection, so its leases move with it.
         if let old = sessions.first(where: { $0.value.workerId == hello.workerId })?.key {
+            totalSlots -= sessions[old]?.slots ?? 0
             sessions[old] = nil
             withCredit.remove(old)
         }
@@ -37,6 +38,7 @@ extension Scheduler {
             session.holding.insert(token)
         }
         sessions[peer] = session
+        totalSlots += session.slots
         creditChanged(session)
         // Due at once: READY is answered in this turn (PROTOCOL.md, READY).
         heartbeats.schedule(session, at: now.monotonic)
@@ -125,6 +127,7 @@ extension Scheduler {
     /// Forgets a worker and takes back every lease it held.
     mutating func drop(_ peer: Data, reason: Release.Reason, message: String) -> [SchedulerAction] {
         guard let session = sessions.removeValue(forKey: peer) else { return [] }
+        totalSlots -= session.slots
         withCredit.remove(peer)
         for token in session.holding {
             guard let flight = inFlight.removeValue(forKey: token) else { continue }
