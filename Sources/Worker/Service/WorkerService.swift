@@ -250,7 +250,7 @@ extension WorkerConfiguration {
             $0.host = host
             $0.softwareVersion = PhotomillVersion.software
             $0.protocolVersion = MillWire.protocolVersion
-            $0.slots = UInt32(slots)
+            $0.slots = UInt32(min(slots + prefetch, Int(FieldBounds.slots.upperBound)))
             $0.kinds = kinds.sorted().map(Photomill_V1_Kind.init)
             $0.ocrLanguages = kinds.contains(.ocr) ? ocrLanguages : []
             $0.pathRoots = advertisedRoots
