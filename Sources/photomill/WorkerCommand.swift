@@ -81,6 +81,7 @@ extension Photomill {
                     return (parts[0], parts[1])
                 })
             configuration.heartbeatInterval = Double(heartbeatInterval) / 1000
+            configuration.softwareVersion = VersionReport.software
             do {
                 configuration.security = try security.security()
             } catch {

@@ -1,4 +1,5 @@
 import Foundation
+import MillProtocol
 import Testing
 
 /// `photomill --version` and the version each worker reports, against what other tools
@@ -64,5 +65,47 @@ import Testing
         // libexif cannot say: the line names the file ldd finds.
         let exif = try #require(try Self.linkedFile("libexif.so"))
         #expect(report["libexif"] == "unknown (libexif has no version function; loaded from \(exif))")
+    }
+
+    /// The version a worker's READY carries reaches the catalog and `status`: a real worker
+    /// reports its build (the version and this checkout's commit), a hand-made peer what
+    /// it said.
+    @Test func statusShowsEachWorkersVersion() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let photos = directory.appendingPathComponent("photos")
+        try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
+        let catalog = directory.appendingPathComponent("catalog.sqlite")
+        let endpoint = "ipc://\(directory.path)/coordinator.sock"
+        let coordinator = try BackgroundProcess(["coordinator", "--bind", endpoint, "--catalog", catalog.path, "--no-exports",
+                                                 "--kinds", "hash", photos.path])
+        defer { coordinator.signal(SIGKILL) }
+        let worker = try BackgroundProcess(["worker", "--connect", endpoint, "--kinds", "hash", "--slots", "1"])
+        defer { worker.signal(SIGKILL) }
+        let peer = try RawPeer(dealerTo: endpoint, id: "version-peer")
+        try peer.send(RawPeer.ready(workerId: "version-peer"))
+
+        let report = try Self.report()
+        let head = try Tool.run(["git", "-C", Self.checkout.path, "rev-parse", "HEAD"]).prefix(12)
+        let build = "photomill/\(report["photomill"] ?? "?")+\(head)"
+        let stored = "SELECT id, softwareVersion FROM workers WHERE state = 'connected' ORDER BY id"
+        #expect(eventually(seconds: 30) {
+            try? peer.send(.heartbeat())
+            return (try? CatalogQuery.rows(catalog, stored))?.count == 2
+        }, "\(coordinator.stderr)")
+        let rows = try CatalogQuery.rows(catalog, stored)
+        let real = try #require(rows.first { $0[0] != "version-peer" })
+        // A build with uncommitted changes says so after the commit.
+        #expect(real[1] == build || real[1] == build + ".dirty", "\(real)")
+        #expect(rows.first { $0[0] == "version-peer" }?[1] == "test/1")
+
+        let text = try PhotomillBinary.run(["status", "--catalog", catalog.path])
+        let header = try #require(text.lines.first { $0.hasPrefix("host ") }, "\(text.stdout)")
+        #expect(header.contains(" version ") && header.hasSuffix(" worker"))
+        #expect(text.lines.contains { $0.hasSuffix(" \(real[1])  \(real[0])") }, "\(text.stdout)")
+        #expect(text.lines.contains { $0.contains(" test/1 ") && $0.hasSuffix(" version-peer") }, "\(text.stdout)")
+        let json = try JSONSerialization.jsonObject(with: Data(try PhotomillBinary.run(["status", "--json", "--catalog", catalog.path]).stdout.utf8))
+        let workers = try #require((json as? [String: Any])?["workers"] as? [[String: Any]])
+        #expect(Set(workers.compactMap { $0["softwareVersion"] as? String }) == [real[1], "test/1"], "\(workers)")
     }
 }
