@@ -99,11 +99,14 @@ import Testing
         #expect(real[1] == build || real[1] == build + ".dirty", "\(real)")
         #expect(rows.first { $0[0] == "version-peer" }?[1] == "test/1")
 
+        // The peer speaks before each look, or the coordinator drops it after 3 s of silence.
+        try peer.send(.heartbeat())
         let text = try PhotomillBinary.run(["status", "--catalog", catalog.path])
         let header = try #require(text.lines.first { $0.hasPrefix("host ") }, "\(text.stdout)")
         #expect(header.contains(" version ") && header.hasSuffix(" worker"))
         #expect(text.lines.contains { $0.hasSuffix(" \(real[1])  \(real[0])") }, "\(text.stdout)")
         #expect(text.lines.contains { $0.contains(" test/1 ") && $0.hasSuffix(" version-peer") }, "\(text.stdout)")
+        try peer.send(.heartbeat())
         let json = try JSONSerialization.jsonObject(with: Data(try PhotomillBinary.run(["status", "--json", "--catalog", catalog.path]).stdout.utf8))
         let workers = try #require((json as? [String: Any])?["workers"] as? [[String: Any]])
         #expect(Set(workers.compactMap { $0["softwareVersion"] as? String }) == [real[1], "test/1"], "\(workers)")
