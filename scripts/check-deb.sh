@@ -104,16 +104,25 @@ fi
 # against the manifest.
 if [ -f "$corpus/manifest.json" ]; then
   start=$(date +%s)
+  photos=$corpus/photos
+  # A corpus the service user cannot read (a checkout under /root): a readable copy.
+  if ! runuser -u photomill -- test -r "$photos/$(ls "$photos" | head -1)"; then
+    photos=$work/photos
+    mkdir "$photos"
+    cp -p "$corpus"/photos/* "$photos/"
+    chmod a+x "$work"
+    chmod -R a+rX "$photos"
+  fi
   status=0
   runuser -u photomill -- env OMP_THREAD_LIMIT=1 /usr/bin/photomill run --catalog /var/lib/photomill/photomill.sqlite \
-    --exports /var/lib/photomill/exports "$corpus/photos" >/dev/null 2>"$work/run.log" || status=$?
+    --exports /var/lib/photomill/exports "$photos" >/dev/null 2>"$work/run.log" || status=$?
   [ "$status" -le 1 ] || { cat "$work/run.log" >&2; fail "photomill run exited $status"; }
-  python3 - "$corpus/manifest.json" /var/lib/photomill/photomill.sqlite "$status" >"$work/summary" <<'PY' || fail "the catalog of the run (above)"
+  python3 - "$corpus/manifest.json" "$photos" /var/lib/photomill/photomill.sqlite "$status" >"$work/summary" <<'PY' || fail "the catalog of the run (above)"
 import json, os, sqlite3, sys
-manifest = json.load(open(sys.argv[1]))
-root = os.path.dirname(sys.argv[1])
-files = {os.path.join(root, f["path"]): f for f in manifest["files"]}
-db = sqlite3.connect(f"file:{sys.argv[2]}?mode=ro", uri=True)
+manifest_path, photos_dir, catalog, status = sys.argv[1:]
+manifest = json.load(open(manifest_path))
+files = {os.path.join(photos_dir, os.path.basename(f["path"])): f for f in manifest["files"]}
+db = sqlite3.connect(f"file:{catalog}?mode=ro", uri=True)
 photos = dict(db.execute("SELECT path, md5 FROM photos"))
 skipped = {row[0] for row in db.execute("SELECT path FROM skipped_files")}
 states = {}
@@ -135,13 +144,13 @@ for path, f in files.items():
 if set(photos) | skipped != set(files):
     problems.append(f"not in the manifest: {sorted((set(photos) | skipped) - set(files))}")
 failed = sum(state == "failed" for kinds in states.values() for state in kinds.values())
-if (failed > 0) != (sys.argv[3] == "1"):
-    problems.append(f"run exited {sys.argv[3]} with {failed} failed tasks")
+if (failed > 0) != (status == "1"):
+    problems.append(f"run exited {status} with {failed} failed tasks")
 if problems:
     sys.exit("\n".join(problems))
 print(f"{len(photos)} photos and {len(skipped)} files skipped; {failed} tasks failed, all the broken files'")
 PY
-  step "photomill run over $corpus/photos in $(elapsed "$start"): $(cat "$work/summary"); every MD5 as the manifest says"
+  step "photomill run over $photos in $(elapsed "$start"): $(cat "$work/summary"); every MD5 as the manifest says"
 else
   step "skipped the run: $corpus is absent (a fresh clone)"
   install -d -m 0700 -o photomill -g photomill /var/lib/photomill/exports

@@ -61,7 +61,7 @@ rm -rf "$work"
 mkdir -p "$stage/DEBIAN"
 printf 'Source: photomill\n\nPackage: photomill\nArchitecture: any\n' >"$work/debian/control"
 install -D -m 0755 "$binary" "$stage/usr/bin/photomill"
-# As dh_strip does: symbols and notes out (the build id stays), 3/4 of the size.
+# As dh_strip does: symbols and notes out, the build id kept (125 MB to 74 MB).
 strip --strip-unneeded --remove-section=.comment --remove-section=.note "$stage/usr/bin/photomill"
 install -D -m 0644 -t "$stage/lib/systemd/system" deploy/photomill-coordinator.service deploy/photomill-worker@.service
 install -D -m 0644 deploy/photomill.env "$stage/etc/photomill/photomill.env"
@@ -78,7 +78,7 @@ install -D -m 0644 docs/deploy.md "$doc/deploy.md"
   # Only the exception: the Apache-2.0 text before it is in common-licenses.
   sed -n '/Runtime Library Exception/,$p' "$(dirname "$(realpath "$(command -v swift)")")/../share/swift/LICENSE.txt"
   for package in "$scratch"/checkouts/*; do
-    printf '\n\n%s\n\n' "$(basename "$package")"
+    printf '\n\n%s %s\n\n' "$(basename "$package")" "$(git -C "$package" describe --tags 2>/dev/null || echo '(version unknown)')"
     for file in "$package"/LICENSE* "$package"/NOTICE*; do
       [ -f "$file" ] || continue
       if grep -q 'Apache License' "$file" && grep -q 'Version 2.0' "$file"; then
