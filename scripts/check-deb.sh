@@ -114,8 +114,11 @@ if [ -f "$corpus/manifest.json" ]; then
     chmod -R a+rX "$photos"
   fi
   status=0
-  runuser -u photomill -- env OMP_THREAD_LIMIT=1 /usr/bin/photomill run --catalog /var/lib/photomill/photomill.sqlite \
-    --exports /var/lib/photomill/exports "$photos" >/dev/null 2>"$work/run.log" || status=$?
+  # From /, as systemd starts a service: the checkout may be a folder the user cannot
+  # enter, and then `run` cannot start its workers.
+  (cd / && runuser -u photomill -- env OMP_THREAD_LIMIT=1 /usr/bin/photomill run \
+    --catalog /var/lib/photomill/photomill.sqlite --exports /var/lib/photomill/exports "$photos") \
+    >/dev/null 2>"$work/run.log" || status=$?
   [ "$status" -le 1 ] || { cat "$work/run.log" >&2; fail "photomill run exited $status"; }
   python3 - "$corpus/manifest.json" "$photos" /var/lib/photomill/photomill.sqlite "$status" >"$work/summary" <<'PY' || fail "the catalog of the run (above)"
 import json, os, sqlite3, sys
