@@ -279,6 +279,11 @@ enum Schema {
                     """)
             }
         }
+        migrator.registerMigration("v8-worker-version") { db in
+            // The software_version each worker's READY carries (issue 17), for `status`:
+            // which build runs where. NULL in the rows of workers seen before.
+            try db.execute(sql: "ALTER TABLE workers ADD COLUMN softwareVersion TEXT")
+        }
         return migrator
     }
 

@@ -11,8 +11,8 @@ extension Photomill {
             commandName: "coordinator",
             abstract: "Scan photo folders and serve their jobs to workers until stopped.",
             discussion: """
-                Workers connect with `photomill worker --connect ENDPOINT`. tcp:// runs CURVE: \\
-                --key and --allow (docs/deploy.md), or --insecure. SIGHUP re-reads the allow-list. \\
+                Workers connect with `photomill worker --connect ENDPOINT`. tcp:// runs CURVE: \
+                --key and --allow (docs/deploy.md), or --insecure. SIGHUP re-reads the allow-list. \
                 SIGTERM or SIGINT: commit what has come in, hand back what is still out, and exit.
                 """)
 

@@ -1,11 +1,10 @@
 import ArgumentParser
-import PhotomillCore
 
 struct Photomill: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "photomill",
         abstract: "Hashes, metadata, thumbnails and OCR text for large photo collections.",
-        version: PhotomillVersion.number,
+        version: VersionReport.text,
         subcommands: [Run.self, Status.self, Failed.self, Retry.self, Reprocess.self, Search.self, Duplicates.self, Export.self,
                       CoordinatorCommand.self, WorkerCommand.self, Inspect.self, Samples.self, Keys.self])
 }

@@ -12,16 +12,16 @@ extension Photomill {
         static let configuration = CommandConfiguration(
             abstract: "Process photo folders with a coordinator and local worker processes.",
             discussion: """
-                Scans the folders into the catalog, starts WORKERS worker processes that talk \\
-                to the coordinator over ZeroMQ (ipc), shows progress, and exits when every task \\
-                is done or failed: 0 when all are done, 1 when some failed (see `photomill \\
+                Scans the folders into the catalog, starts WORKERS worker processes that talk \
+                to the coordinator over ZeroMQ (ipc), shows progress, and exits when every task \
+                is done or failed: 0 when all are done, 1 when some failed (see `photomill \
                 status`). A re-run over an unchanged tree does no work.
                 """)
 
         @Option(help: "Local worker processes (default: one per core).")
         var workers: Int = ProcessInfo.processInfo.activeProcessorCount
 
-        @Option(help: "Slots per worker (default: cores ÷ workers, at least 1).")
+        @Option(help: "Slots per worker (default: cores / workers, at least 1).")
         var slots: Int?
 
         @OptionGroup var cluster: ClusterFlags

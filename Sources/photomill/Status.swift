@@ -61,6 +61,8 @@ struct StatusReport: Encodable {
     struct Worker: Encodable {
         let id: String
         let host: String
+        /// READY's software_version; absent for workers seen before the catalog recorded it.
+        let softwareVersion: String?
         let state: WorkerRow.State
         let slots: Int
         let inFlight: Int
@@ -108,8 +110,8 @@ struct StatusReport: Encodable {
         etaSeconds = status.etaSeconds.map { $0.rounded() }
         waiting = Dictionary(uniqueKeysWithValues: status.waiting.filter { status.count($0.key, .pending) > 0 }.map { ($0.key.rawValue, $0.value) })
         workers = status.workers.map {
-            Worker(id: $0.id, host: $0.host, state: $0.state, slots: $0.slots, inFlight: $0.inFlight, done: $0.done,
-                   failed: $0.failed, lastSeen: isoTime($0.lastSeen),
+            Worker(id: $0.id, host: $0.host, softwareVersion: $0.softwareVersion, state: $0.state, slots: $0.slots,
+                   inFlight: $0.inFlight, done: $0.done, failed: $0.failed, lastSeen: isoTime($0.lastSeen),
                    secondsSinceSeen: (max(0, status.readAt - $0.lastSeen) * 10).rounded() / 10)
         }
         droppedMessages = status.violations
@@ -150,10 +152,14 @@ struct StatusReport: Encodable {
             let row = { (cells: [String]) in
                 cells[0].padding(toLength: max(10, cells[0].count), withPad: " ", startingAt: 0) + cells.dropFirst().map(cell).joined()
             }
-            lines.append(row(["host", "slots", "in flight", "done", "failed", "last seen"]) + "  worker")
-            for worker in connected {
+            let versions = connected.map { $0.softwareVersion ?? "?" }
+            let width = (versions + ["version"]).map(\.count).max()!
+            let version = { (text: String) in text.padding(toLength: width, withPad: " ", startingAt: 0) }
+            lines.append(row(["host", "slots", "in flight", "done", "failed", "last seen"]) + "  " + version("version") + "  worker")
+            for (worker, software) in zip(connected, versions) {
                 lines.append(row([worker.host, String(worker.slots), String(worker.inFlight), String(worker.done),
-                                  String(worker.failed), String(format: "%.1fs ago", worker.secondsSinceSeen)]) + "  " + worker.id)
+                                  String(worker.failed), String(format: "%.1fs ago", worker.secondsSinceSeen)])
+                             + "  " + version(software) + "  " + worker.id)
             }
         }
         if !droppedMessages.isEmpty {

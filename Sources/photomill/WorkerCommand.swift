@@ -37,7 +37,7 @@ extension Photomill {
         @Option(name: .customLong("map"), help: ArgumentHelp("The coordinator's FROM is TO on this host (repeatable); TO must lie under a --root.", valueName: "FROM=TO"))
         var maps: [String] = []
 
-        @Option(help: ArgumentHelp("How often, in milliseconds, this worker and the coordinator prove they are alive on this connection (PROTOCOL.md, \"Heartbeating\"): 100–60000; each side takes the other for dead after three intervals of silence.", valueName: "MS"))
+        @Option(help: ArgumentHelp("How often, in milliseconds, this worker and the coordinator prove they are alive on this connection (PROTOCOL.md, \"Heartbeating\"): 100-60000; each side takes the other for dead after three intervals of silence.", valueName: "MS"))
         var heartbeatInterval: UInt32 = 1000
 
         @OptionGroup var security: WorkerSecurityFlags
@@ -81,6 +81,7 @@ extension Photomill {
                     return (parts[0], parts[1])
                 })
             configuration.heartbeatInterval = Double(heartbeatInterval) / 1000
+            configuration.softwareVersion = VersionReport.software
             do {
                 configuration.security = try security.security()
             } catch {

@@ -131,4 +131,30 @@ import Testing
             try db.execute(sql: "UPDATE tasks SET state = 'leased' WHERE photoId = 1 AND kind = 'hash'")
         }
     }
+
+    /// v8-worker-version: rows of workers seen before keep everything and have no version;
+    /// a worker's version is written with its row and read back as it was given.
+    @Test func upgradeAddsTheWorkersSoftwareVersion() throws {
+        let older = try DatabaseQueue(path: path)
+        try Schema.migrator.migrate(older, upTo: "v5-protocol")
+        try older.write { db in
+            try db.execute(sql: """
+                INSERT INTO workers (id, host, slots, kinds, ocrLanguages, state, connectedAt, lastSeen, done)
+                VALUES ('old', 'h1', 2, 'hash', '', 'gone', 1, 2, 7)
+                """)
+        }
+        try older.close()
+
+        let catalog = try Catalog(path: path)
+        let before = try #require(try catalog.status().workers.first)
+        #expect(before.id == "old" && before.host == "h1" && before.done == 7 && before.softwareVersion == nil)
+        var batch = CommitBatch()
+        batch.workers = [WorkerRow(id: "new", host: "h2", softwareVersion: "photomill/0.2.0+0a5e650c1d2e", slots: 1, kinds: "hash",
+                                   ocrLanguages: "", state: .connected, connectedAt: 3, lastSeen: 3, inFlight: 0, done: 0, failed: 0)]
+        _ = try catalog.commit(batch, now: 3)
+        try catalog.pool.read { db in
+            let stored = try Row.fetchAll(db, sql: "SELECT id, softwareVersion FROM workers ORDER BY id")
+            #expect(stored.map { [$0["id"], $0["softwareVersion"]] as [String?] } == [["new", "photomill/0.2.0+0a5e650c1d2e"], ["old", nil]])
+        }
+    }
 }
