@@ -30,7 +30,7 @@ struct RawBenchmarkTests {
     func generate() throws {
         let directory = URL(fileURLWithPath: try #require(Self.directory))
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try SyntheticDNG(width: 8192, height: 5464, orientation: 6, previewLongestSide: 8192)
+        try SyntheticDNG(width: 8192, height: 5464, orientation: 6, previews: [.init(longestSide: 8192)])
             .write(to: directory.appendingPathComponent("preview.dng"))
         try SyntheticDNG(width: 8192, height: 5464, orientation: 6)
             .write(to: directory.appendingPathComponent("raw.dng"))
@@ -48,7 +48,7 @@ struct RawBenchmarkTests {
             let start = DispatchTime.now().uptimeNanoseconds
             let bytes = try Data(contentsOf: URL(fileURLWithPath: path), options: Self.readOptions)
             let picture = try bytes.withUnsafeBytes { buffer in
-                try RawDecoder.picture(of: buffer, path: path, longestSide: 256, pixelLimit: 200_000_000)
+                try RawDecoder.picture(of: .memory(buffer), format: .dng, path: path, longestSide: 256, pixelLimit: 200_000_000)
             }
             let jpeg = try picture.encode { pm_vips_jpegsave($0, $1, $2, 80, 1) }
             times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
