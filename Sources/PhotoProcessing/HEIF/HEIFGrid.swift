@@ -21,6 +21,13 @@ struct HEIFGrid {
     /// and its bit depth (`pixi`).
     private let colour: [(box: [UInt8], essential: Bool)]
 
+    /// The grid's ICC profile (`colr` of type `prof` or `rICC`), as libvips' loader
+    /// attaches it to the whole picture.
+    var iccProfile: [UInt8]? {
+        colour.first { $0.box.count > 12 && $0.box[4..<8].elementsEqual("colr".utf8) && ["prof", "rICC"].contains(String(decoding: $0.box[8..<12], as: UTF8.self)) }
+            .map { Array($0.box[12...]) }
+    }
+
     /// Why a grid cannot be decoded: it names the part and what is wrong with it.
     struct Damage: Error {
         let reason: String
@@ -71,9 +78,12 @@ struct HEIFGrid {
         var size: (width: Int, height: Int)?
         for (index, tile) in tiles.enumerated() {
             guard items.type(of: tile) != nil else { throw Damage(reason: "tile \(index + 1) (item \(tile)) is missing") }
-            guard items.property("hvcC", of: tile) != nil else {
+            guard let hvcC = items.property("hvcC", of: tile), hvcC.count > 18 else {
                 throw Damage(reason: "tile \(index + 1) (item \(tile)) has no HEVC configuration")
             }
+            // Deeper than 8 bits (bitDepthLumaMinus8, bitDepthChromaMinus8): libvips
+            // keeps the depth when it decodes the whole file, this path would not.
+            if items.reader.bytes[hvcC.lowerBound + 17] & 7 != 0 || items.reader.bytes[hvcC.lowerBound + 18] & 7 != 0 { return nil }
             guard let ispe = items.property("ispe", of: tile), let tileWidth = items.reader.uint32(at: ispe.lowerBound + 4),
                   let tileHeight = items.reader.uint32(at: ispe.lowerBound + 8), tileWidth > 0, tileHeight > 0 else {
                 throw Damage(reason: "tile \(index + 1) (item \(tile)) has no size")
