@@ -115,7 +115,7 @@ final class HEIFGridTests {
             // 256 from the thumbnail: the very same decode, 0; 400 from the tiles: 0, nothing averaged.
             #expect(difference < 0.5, "side \(side): mean absolute difference \(difference)")
             let fromTiles = bytes.withUnsafeBytes { buffer in
-                Result { () throws(ProcessingError) in try TiledHEIF(HEIFItems(buffer)!, exifOrientation: 1)!.picture(side, path: "t") }
+                Result { () throws(ProcessingError) in try TiledHEIF(HEIFItems(buffer)!, exifOrientation: 1)!.picture(side, path: "t", pixelLimit: 200_000_000) }
             }
             #expect(try (fromTiles.get() == nil) == (side == 256))
         }
@@ -181,6 +181,31 @@ final class HEIFGridTests {
             #expect(failure.errorClass == .corrupt)
             #expect(failure.message.hasPrefix("\(name): \(reason)"), "\(failure.message)")
         }
+    }
+
+    /// libvips' header gives the grid's `ispe` (500×350), which the caller checks; the
+    /// grid description's own size, here patched to 510×380 (still covered by the tiles),
+    /// is what the tiles are put together to, and is held to the limit too.
+    @Test("The grid description's size is held to the pixel limit, not only ispe's")
+    func gridSizeIsHeldToThePixelLimit() throws {
+        var bytes = try Self.grid().bytes()
+        let mdat = try #require((0..<(bytes.count - 4)).first { bytes[$0..<($0 + 4)].elementsEqual("mdat".utf8) })
+        bytes.replaceSubrange((mdat + 4 + 4)..<(mdat + 4 + 8), with: [0x01, 0xFE, 0x01, 0x7C])  // 510, 380
+        var parameters = ProcessingParameters()
+        parameters.pixelLimit = 190_000
+        let result = bytes.withUnsafeBytes { buffer in
+            Result { () throws(ProcessingError) in
+                try PhotoProcessor(parameters: parameters).openStill(buffer, format: .heic, path: "big.heic", wantsMetadata: false).picture(200)
+            }
+        }
+        #expect(result.failure == ProcessingError(.tooLarge, "big.heic: 510×380 is 0 megapixels, over the limit of 0"))
+        parameters.pixelLimit = 200_000
+        let allowed = bytes.withUnsafeBytes { buffer in
+            Result { () throws(ProcessingError) in
+                try PhotoProcessor(parameters: parameters).openStill(buffer, format: .heic, path: "big.heic", wantsMetadata: false).picture(200)
+            }
+        }
+        #expect(try allowed.get().width == 200)
     }
 
     @Test("Truncated and bit-flipped grids give a picture or a classified error", .timeLimit(.minutes(2)))

@@ -24,8 +24,11 @@ struct HEIFGrid {
     /// The grid's ICC profile (`colr` of type `prof` or `rICC`), as libvips' loader
     /// attaches it to the whole picture.
     var iccProfile: [UInt8]? {
-        colour.first { $0.box.count > 12 && $0.box[4..<8].elementsEqual("colr".utf8) && ["prof", "rICC"].contains(String(decoding: $0.box[8..<12], as: UTF8.self)) }
-            .map { Array($0.box[12...]) }
+        let profile = colour.first { property in
+            property.box.count > 12 && property.box[4..<8].elementsEqual("colr".utf8)
+                && ["prof", "rICC"].contains(String(decoding: property.box[8..<12], as: UTF8.self))
+        }
+        return profile.map { Array($0.box[12...]) }
     }
 
     /// Why a grid cannot be decoded: it names the part and what is wrong with it.

@@ -34,14 +34,17 @@ struct TiledHEIF {
     }
 
     /// The upright picture at most `longestSide`, or nil when libvips should make it
-    /// from the file's thumbnail.
-    func picture(_ longestSide: Int, path: String) throws(ProcessingError) -> VipsImageRef? {
+    /// from the file's thumbnail. The grid's own size and its tiles' (which the caller's
+    /// check of the header's `ispe` does not cover) are held to `pixelLimit`.
+    func picture(_ longestSide: Int, path: String, pixelLimit: Int) throws(ProcessingError) -> VipsImageRef? {
         guard thumbnailSide <= longestSide else { return nil }
         let grid: HEIFGrid
         switch self.grid {
         case .success(let found): grid = found
         case .failure(let damage): throw ProcessingError(.corrupt, "\(path): HEIF grid is damaged: \(damage.reason)")
         }
+        try ProcessingError.checkPixels(width: grid.width, height: grid.height, limit: pixelLimit, path: path)
+        try ProcessingError.checkPixels(width: grid.tileWidth, height: grid.tileHeight, limit: pixelLimit, path: path)
         let picture = try grid.picture(items, longestSide: longestSide, path: path)
         return try PhotoProcessor.damaged(path) { () throws(VipsError) in try picture.oriented(orientation) }
     }

@@ -49,7 +49,7 @@ extension PhotoProcessor {
         let (width, height, limit) = (header.width, header.height, parameters.pixelLimit)
         return PictureSource(metadata: metadata, picture: { side throws(ProcessingError) in
             try ProcessingError.checkPixels(width: width, height: height, limit: limit, path: path)
-            if let picture = try tiled?.picture(side, path: path) { return picture }
+            if let picture = try tiled?.picture(side, path: path, pixelLimit: limit) { return picture }
             return try Self.damaged(path) { () throws(VipsError) in
                 try VipsImageRef.thumbnail(of: bytes, size: side).oriented(turn)
             }
