@@ -25,6 +25,8 @@ public enum HEIFGridFile {
         guard tiles.count == columns * rows, (1...256).contains(columns), (1...256).contains(rows) else {
             throw Failure(message: "\(tiles.count) tiles for a \(columns)×\(rows) grid")
         }
+        // Item IDs are written in 16 bits: the grid, the tiles, an EXIF item, a thumbnail.
+        guard tiles.count + 3 <= 0xFFFF else { throw Failure(message: "\(tiles.count) tiles need 32-bit item IDs") }
         var writer = HEIFWriter(primary: 1)
         var gridProperties: [(box: [UInt8], essential: Bool)] = []
         for (index, file) in tiles.enumerated() {
