@@ -1,6 +1,6 @@
-/// A HEIF whose primary image is a grid of HEVC tiles — how phones store every photo over
-/// a few megapixels (iPhones: 512×512 tiles) — described well enough to decode it one tile
-/// at a time (`HEIFGrid+Picture.swift`).
+/// A HEIF whose primary image is a grid of HEVC tiles — how phones store their photos
+/// (iPhones: 512×512 tiles) — described well enough to decode it one tile at a time
+/// (`HEIFGrid+Picture.swift`).
 ///
 /// libheif 1.15 decodes a grid only whole: every tile pasted into one full-size picture,
 /// then converted to RGB, which for 100 megapixels peaks at 600–650 MB. It offers no call

@@ -10,8 +10,8 @@ extension PhotoProcessor {
     /// over with only the container's `irot`/`imir` applied and libvips then drops the
     /// EXIF orientation, so a HEIF without those boxes is turned by its EXIF orientation
     /// here (iPhone 7 HEICs: orientation 6, no `irot`). With them, the EXIF value describes
-    /// the same turn and is not applied again. A HEIF grid (every phone photo over a few
-    /// megapixels) is decoded tile by tile (`TiledHEIF`), never whole at full size.
+    /// the same turn and is not applied again. A HEIF grid (how phones store their photos)
+    /// is decoded tile by tile (`TiledHEIF`), never whole at full size.
     func openStill(_ bytes: UnsafeRawBufferPointer, format: MediaFormat, path: String,
                    wantsMetadata: Bool) throws(ProcessingError) -> PictureSource {
         let isHEIF = [.heic, .heif, .avif].contains(format)
