@@ -47,6 +47,24 @@ final class RawPreviewChoiceTests {
         #expect(identify.contains("Thumb size:  2048 x 1366"), "raw-identify -v: \(identify)")
     }
 
+    /// The corpus's DNG.dng, made by the DNG Converter with "full size" previews.
+    static let corpusDNG = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/corpus/formats/DNG.dng")
+
+    @Test("Directory by directory, the layout is DNG.dng's, but for the raw image's compression (ours is uncompressed)",
+          .enabled(if: toolsInstalled, "exiftool, libvips-tools or libraw-bin is not installed"),
+          .enabled(if: FileManager.default.fileExists(atPath: corpusDNG.path), "../shared/corpus is absent (a fresh clone): skipped"))
+    func layoutIsDNGdngs() throws {
+        func listing(_ file: URL) throws -> [String] {
+            let output = try SampleTestTools.run("exiftool", ["-a", "-G1", "-s", "-n", "-SubfileType", "-Compression",
+                                                              "-PhotometricInterpretation", file.path])
+            return String(decoding: output.stdout, as: UTF8.self).split(separator: "\n").map(String.init)
+                .filter { !$0.hasPrefix("[SubIFD]        Compression") }
+        }
+        let ours = try listing(url), corpus = try listing(Self.corpusDNG)
+        #expect(ours.count == 11 && ours == corpus, "ours: \(ours)\nDNG.dng: \(corpus)")
+    }
+
     /// Each side, the preview expected (as exiftool names its offset and length tags) and
     /// the picture's upright size.
     @Test("Each size takes the smallest preview that reaches it, upright, as exiftool extracts it and vips turns it",
