@@ -7,13 +7,10 @@ quadrants red/green/blue/white as the sensor saw them; a ColorMatrix1 that makes
 RGB linear sRGB), so that the benchmark needs no test build.
 
 Usage: bench-media-dng.py OUT.dng WIDTH HEIGHT [--orientation N] [--preview FILE]...
-       bench-media-dng.py --flat-ppm OUT.ppm WIDTH HEIGHT
 
 --preview embeds FILE as a preview, in the order given: a .jpg as a JPEG (its size read
 from its SOF marker), a binary .ppm as uncompressed 8-bit RGB (as the Converter stores its
 256-pixel thumbnail). Without any the DNG has no preview and a thumbnail needs a demosaic.
---flat-ppm writes SyntheticDNG's own preview picture instead (the four quadrants in
-sRGB, unrotated) as a PPM, for vips to encode as the JPEG that Swift's generator embeds.
 """
 import argparse
 import struct
@@ -98,22 +95,8 @@ def main():
     p.add_argument("height", type=int)
     p.add_argument("--orientation", type=int, default=1)
     p.add_argument("--preview", action="append", default=[])
-    p.add_argument("--flat-ppm", action="store_true")
     a = p.parse_args()
     w, h = a.width, a.height
-    if a.flat_ppm:
-        def srgb(v):
-            e = 12.92 * v if v <= 0.0031308 else 1.055 * v ** (1 / 2.4) - 0.055
-            return bytes(round(c * 255) for c in [e])
-        def colour(rgb): return b"".join(srgb(v) for v in rgb)
-        quad = {"tl": (0.80, 0.03, 0.03), "tr": (0.03, 0.80, 0.03), "bl": (0.03, 0.03, 0.80), "br": (0.85, 0.85, 0.85)}
-        with open(a.out, "wb") as f:
-            f.write(b"P6 %d %d 255\n" % (w, h))
-            for lower, rows in ((False, h // 2), (True, h - h // 2)):
-                left, right = (quad["bl"], quad["br"]) if lower else (quad["tl"], quad["tr"])
-                row = colour(left) * (w // 2) + colour(right) * (w - w // 2)
-                f.write(row * rows)
-        return 0
     if w < 64 or h < 64 or w % 2 or h % 2:
         raise SystemExit("even sides of at least 64 pixels")
     previews = []
