@@ -36,6 +36,9 @@ let package = Package(
             name: "CLibRaw", pkgConfig: "libraw_r",
             providers: [.apt(["libraw-dev"])]),
         .systemLibrary(
+            name: "CHeif", pkgConfig: "libheif",
+            providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(
             name: "CFFmpeg", pkgConfig: "libavformat",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
 
@@ -52,7 +55,7 @@ let package = Package(
         .target(
             name: "PhotoProcessing",
             dependencies: [
-                "CExif", "CVips", "CTesseract", "CLibRaw", "CFFmpeg", "PhotomillCore",
+                "CExif", "CVips", "CTesseract", "CLibRaw", "CHeif", "CFFmpeg", "PhotomillCore",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // Sample photos of our own making, for `photomill samples`, the tests and the bench.
