@@ -20,16 +20,16 @@ public struct UnreadableFolder: Sendable, Hashable {
 
 extension Catalog {
     /// Hashed photos of these sizes, by size (`photos_size`): where the scan looks for the
-    /// photo a new file may be, moved or renamed. The missing first, and 16 at most a size
-    /// (the scan checks each on disk): among many copies of one file a move may go unseen,
-    /// and the file is then processed as a new one.
+    /// photo a new file may be, moved or renamed. The missing first, and 256 at most a size
+    /// (the scan checks the others on disk, one lstat(2) each): among more copies of one
+    /// file a move may go unseen, and the file is then processed as a new one.
     public func moveCandidates(sizes: Set<Int64>) throws(CatalogError) -> [Int64: [MoveCandidate]] {
         guard !sizes.isEmpty else { return [:] }
         return try read { db in
             var found: [Int64: [MoveCandidate]] = [:]
             let statement = try db.cachedStatement(sql: """
                 SELECT id, path, md5, missingAt IS NOT NULL AS missing FROM photos WHERE size = ? AND md5 IS NOT NULL
-                ORDER BY missingAt IS NULL, id LIMIT 16
+                ORDER BY missingAt IS NULL, id LIMIT 256
                 """)
             for size in sizes {
                 let rows = try Row.fetchAll(statement, arguments: [size])
