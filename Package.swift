@@ -76,6 +76,8 @@ let package = Package(
             name: "Coordinator",
             dependencies: [
                 "MillProtocol", "ZeroMQ", "Catalog", "PhotomillCore",
+                // The scan hashes a new file whose size is a missing photo's: a move keeps its results.
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),

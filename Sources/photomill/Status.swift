@@ -55,6 +55,7 @@ extension Photomill {
 }
 
 /// `status --json`: {"photos": N, "mediaTypes": {"photo": N, "raw": N, "video": N}, "skippedFiles": N,
+/// "missingPhotos": N, "unreadableFolders": N,
 /// "tasks": {"hash": {"pending": N, …}, …},
 /// "throughput": {"hash": {"lastMinute": N, "perSecond": x, "etaSeconds": s}, …}, "etaSeconds": s, "workers": […]}.
 struct StatusReport: Encodable {
@@ -83,6 +84,10 @@ struct StatusReport: Encodable {
     let mediaTypes: [String: Int]
     /// Files found that are not media: skipped, never failed.
     let skippedFiles: Int
+    /// Photos the scan no longer finds: left out of `photos` and `tasks`.
+    let missingPhotos: Int
+    /// Folders the scan could not list (`photomill failed` names them).
+    let unreadableFolders: Int
     let tasks: [String: [String: Int]]
     let throughput: [String: Rate]
     let etaSeconds: Double?
@@ -97,6 +102,8 @@ struct StatusReport: Encodable {
         photos = status.photos
         mediaTypes = Dictionary(uniqueKeysWithValues: status.mediaTypes.map { ($0.key.rawValue, $0.value) })
         skippedFiles = status.skippedFiles
+        missingPhotos = status.missingPhotos
+        unreadableFolders = status.unreadableFolders
         var tasks: [String: [String: Int]] = [:]
         var throughput: [String: Rate] = [:]
         for kind in Kind.allCases where status.counts[kind] != nil {
@@ -130,6 +137,10 @@ struct StatusReport: Encodable {
     func text() -> String {
         var lines = ["\(photos) photos\(mediaTypeBreakdown) · \(readAt)"]
         if skippedFiles > 0 { lines.append(skippedLine(skippedFiles)) }
+        if missingPhotos > 0 {
+            lines.append("missing: \(missingPhotos) photos no longer found, left out below (`photomill forget --missing` removes them)")
+        }
+        if unreadableFolders > 0 { lines.append("unreadable: \(unreadableFolders) folders the scan cannot list (`photomill failed`)") }
         lines.append(columns(["kind", "pending", "leased", "done", "failed", "per min", "ETA"]))
         for kind in Kind.allCases {
             guard let counts = tasks[kind.rawValue], let rate = throughput[kind.rawValue] else { continue }

@@ -86,7 +86,7 @@ extension Photomill {
                 configuration.security = try security.security()
             } catch {
                 printError("photomill worker: \(error)")
-                throw ExitCode(64)
+                throw ExitCode.usage
             }
             let service = WorkerService(configuration: configuration, logger: logger)
             logger.info("worker connecting", metadata: [
@@ -101,8 +101,7 @@ extension Photomill {
             do {
                 try await group.run()
             } catch {
-                printError("photomill worker: \(error)")
-                throw ExitCode(1)
+                throw fail("worker", error)
             }
         }
     }

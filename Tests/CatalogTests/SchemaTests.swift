@@ -14,11 +14,11 @@ import Testing
 
     /// A catalog as the last release before `v3-lean-task-writes` left it, with tasks
     /// in every state and attempts of several outcomes.
-    private func olderCatalog() throws -> DatabaseQueue {
+    private func olderCatalog(upTo migration: String = "v2-ops") throws -> DatabaseQueue {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         let queue = try DatabaseQueue(path: path, configuration: configuration)
-        try Schema.migrator.migrate(queue, upTo: "v2-ops")
+        try Schema.migrator.migrate(queue, upTo: migration)
         try queue.write { db in
             for id in 1...3 {
                 try db.execute(sql: "INSERT INTO photos (id, path, size, mtimeNs, scannedAt, changedAt) VALUES (?, ?, 10, 1, 1, 1)",
@@ -156,5 +156,43 @@ import Testing
             let stored = try Row.fetchAll(db, sql: "SELECT id, softwareVersion FROM workers ORDER BY id")
             #expect(stored.map { [$0["id"], $0["softwareVersion"]] as [String?] } == [["new", "photomill/0.2.0+0a5e650c1d2e"], ["old", nil]])
         }
+    }
+
+    /// A catalog of the last schema before `application_id` (v5-protocol), recognised by its
+    /// migrations: a reading command opens it, upgrading it first, and then it says it is
+    /// photomill's.
+    @Test func aCatalogFromBeforeTheApplicationIdIsRecognisedAndUpgraded() throws {
+        let older = try olderCatalog(upTo: "v5-protocol")
+        #expect(try older.read { db in try Int32.fetchOne(db, sql: "PRAGMA application_id") } == 0)
+        let before = try older.read(dump)
+        try older.close()
+        let catalog = try Catalog(path: path, mode: .readOnly)
+        let (after, id) = try catalog.pool.read { db in (try dump(db), try Int32.fetchOne(db, sql: "PRAGMA application_id")) }
+        #expect(after == before)
+        // "PMIL" read as a big-endian 32-bit integer, as SQLite stores the id.
+        #expect(id == "PMIL".utf8.reduce(Int32(0)) { $0 << 8 | Int32($1) })
+    }
+
+    /// Another GRDB application's database with a `v1` migration and tables named `photos`
+    /// and `tasks`: not photomill's, refused, and left as it was.
+    @Test func aLookAlikeDatabaseOfAnotherApplicationIsRefusedUntouched() throws {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: "CREATE TABLE photos (id INTEGER PRIMARY KEY, url TEXT); CREATE TABLE tasks (id INTEGER PRIMARY KEY, title TEXT)")
+        }
+        let queue = try DatabaseQueue(path: path)
+        try migrator.migrate(queue)
+        try queue.close()
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        for mode in [Catalog.Mode.readOnly, .readWrite, .exclusive] {
+            do {
+                _ = try Catalog(path: path, mode: mode)
+                Issue.record("opened in \(mode)")
+            } catch {
+                #expect(error.code == .notACatalog && error.message.contains("not a photomill catalog"), "\(error)")
+            }
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal") && !FileManager.default.fileExists(atPath: path + "-lock"))
     }
 }
