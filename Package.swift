@@ -36,6 +36,9 @@ let package = Package(
             name: "CLibRaw", pkgConfig: "libraw_r",
             providers: [.apt(["libraw-dev"])]),
         .systemLibrary(
+            name: "CHeif", pkgConfig: "libheif",
+            providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(
             name: "CFFmpeg", pkgConfig: "libavformat",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
 
@@ -52,7 +55,7 @@ let package = Package(
         .target(
             name: "PhotoProcessing",
             dependencies: [
-                "CExif", "CVips", "CTesseract", "CLibRaw", "CFFmpeg", "PhotomillCore",
+                "CExif", "CVips", "CTesseract", "CLibRaw", "CHeif", "CFFmpeg", "PhotomillCore",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // Sample photos of our own making, for `photomill samples`, the tests and the bench.
@@ -75,6 +78,8 @@ let package = Package(
             name: "Coordinator",
             dependencies: [
                 "MillProtocol", "ZeroMQ", "Catalog", "PhotomillCore",
+                // The scan hashes a new file whose size is a missing photo's: a move keeps its results.
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
@@ -87,15 +92,21 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]),
+        // Writes the git commit into the build folder before each build (`photomill --version`).
+        .plugin(
+            name: "BuildCommit", capability: .buildTool(),
+            path: "Sources/BuildCommit"),
         .executableTarget(
             name: "photomill",
             dependencies: [
-                "Coordinator", "Worker", "Exports", "Catalog", "PhotoProcessing", "Samples", "PhotomillCore",
+                // ZeroMQ: only for its version (`--version`).
+                "Coordinator", "Worker", "Exports", "Catalog", "PhotoProcessing", "Samples", "PhotomillCore", "ZeroMQ",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-            ]),
+            ],
+            plugins: ["BuildCommit"]),
         // The benchmark suite (docs/benchmarks.md): `swift run -c release photomill-bench`.
         .executableTarget(
             name: "photomill-bench",
@@ -145,7 +156,7 @@ let package = Package(
     ]
 )
 
-for target in package.targets where target.type != .system {
+for target in package.targets where target.type != .system && target.type != .plugin {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("ExistentialAny"))
     settings.append(.enableUpcomingFeature("MemberImportVisibility"))

@@ -20,9 +20,12 @@ packages=(
   libraw-dev             # camera RAW: embedded previews, demosaicing
   libavformat-dev libavcodec-dev libswscale-dev libavutil-dev   # video: FFmpeg's demuxers, decoders, scaler
   ffmpeg                 # the tests' video fixtures (QuickTime metadata, rotation) and the poster-frame baseline
+  libheif-dev            # HEIF grids decoded tile by tile (libvips decodes them whole)
   libheif-examples       # heif-enc: the tests' HEIC fixtures (with and without irot)
   libraw-bin             # dcraw_emu, raw-identify, simple_dcraw: the RAW tests' independent references
   python3-zmq python3-protobuf   # the Python worker of the protocol conformance suite (Tests/Conformance)
+  dpkg-dev lintian       # the Debian package: dpkg-shlibdeps (and strip, by binutils) for it, lintian to check it
+  systemd adduser        # the package check (scripts/check-deb.sh): systemd-analyze verify of the units; postinst's adduser
 )
 
 missing=()

@@ -6,7 +6,8 @@ extension Catalog {
     /// Pending work whose backoff has passed, for photos after `photoId`, in photo order:
     /// hash, metadata and thumbnail travel together (one read of the file serves all);
     /// OCR, a hundred times slower, travels as a job of its own.
-    /// Only tasks of `kinds` (those some connected worker offers; the others wait).
+    /// Only tasks of `kinds` (those some connected worker offers; the others wait), and
+    /// none of a missing photo.
     public func pendingJobs(afterPhoto photoId: Int64, now: Double, limit: Int,
                             kinds: Set<Kind> = Set(Kind.allCases)) throws(CatalogError) -> [PendingJob] {
         try read { db in
@@ -17,7 +18,7 @@ extension Catalog {
             let rows = try Row.fetchCursor(db.cachedStatement(sql: """
                 SELECT t.photoId, t.kind, p.path, p.size, p.mtimeNs, t.updatedAt, p.sidecarPath, p.sidecarSize, p.sidecarMtimeNs
                 FROM tasks t INDEXED BY tasks_pending JOIN photos p ON p.id = t.photoId
-                WHERE t.state = 'pending' AND t.photoId > ? AND t.notBefore <= ? AND t.kind IN (\(names))
+                WHERE t.state = 'pending' AND t.photoId > ? AND t.notBefore <= ? AND t.kind IN (\(names)) AND p.missingAt IS NULL
                 ORDER BY t.photoId
                 LIMIT ?
                 """), arguments: [photoId, now, limit * 4])

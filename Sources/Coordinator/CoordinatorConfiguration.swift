@@ -8,6 +8,8 @@ public struct CoordinatorConfiguration: Sendable {
     public var bind: [String]
     /// Folders scanned recursively for photos.
     public var roots: [String]
+    /// Paths the scan never records: the catalog's own files, the exports folder.
+    public var excludedPaths: Set<String> = []
     public var kinds: Set<Kind>
     public var parameters = ProcessingParameters()
     public var heartbeatInterval: Double = 1

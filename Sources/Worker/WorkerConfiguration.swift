@@ -18,6 +18,8 @@ public struct WorkerConfiguration: Sendable {
     /// Prefix rewrites from the coordinator's paths to this host's, e.g. /volume1/photos → /mnt/photos.
     public var pathMap: [(from: String, to: String)]
     public var heartbeatInterval: Double = 1
+    /// READY's `software_version`; the CLI adds the commit it was built from.
+    public var softwareVersion = PhotomillVersion.software
     /// Heartbeat intervals of silence after which the coordinator counts as gone.
     public var liveness: Int = 3
     public var reconnectInitial: Double = 1

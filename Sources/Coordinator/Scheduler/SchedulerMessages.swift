@@ -10,6 +10,8 @@ import PhotomillCore
 struct WorkerHello: Sendable, Hashable {
     var workerId: String
     var host: String
+    /// READY.software_version, for `status` only (PROTOCOL.md: no decision depends on it).
+    var softwareVersion: String = ""
     var slots: Int
     /// The kinds it offers that this revision knows.
     var kinds: Set<Kind>

@@ -8,7 +8,7 @@ import SwiftProtobuf
 
 extension WorkerHello {
     init(_ ready: Photomill_V1_Ready) {
-        self.init(workerId: ready.workerID, host: ready.host, slots: Int(ready.slots),
+        self.init(workerId: ready.workerID, host: ready.host, softwareVersion: ready.softwareVersion, slots: Int(ready.slots),
                   kinds: Set(ready.kinds.compactMap(Kind.init)), ocrLanguages: Set(ready.ocrLanguages),
                   pathRoots: ready.pathRoots, protocolVersion: ready.protocolVersion,
                   heartbeatInterval: Double(ready.heartbeatIntervalMs) / 1000)

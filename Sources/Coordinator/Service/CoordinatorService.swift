@@ -51,6 +51,8 @@ public final class CoordinatorService: @unchecked Sendable {
     public struct Outcome: Sendable {
         public var scan: ScanSummary
         public var violations: [String: Int]
+        /// With `exitWhenDone`: no task was left to do. False when stopped before (a signal).
+        public var completed = false
     }
 
     /// Binds, scans and serves, on the calling thread, until `stop()` (or, with
@@ -91,7 +93,8 @@ public final class CoordinatorService: @unchecked Sendable {
         try loop.perform(loop.scheduler.start())
         loop.scheduler.adopt((try? catalog.outstandingLeases()) ?? [], at: .now())
 
-        let scanner = Scanner(catalog: catalog, roots: configuration.roots, kinds: configuration.kinds, logger: logger)
+        let scanner = Scanner(catalog: catalog, roots: configuration.roots, kinds: configuration.kinds,
+                              excluded: configuration.excludedPaths, logger: logger)
         defer { scanner.stop() }
 
         var poller = Poller()
@@ -99,6 +102,7 @@ public final class CoordinatorService: @unchecked Sendable {
         let committedIndex = poller.register(fileDescriptor: committer.wake.descriptor)
         let readIndex = poller.register(fileDescriptor: readers.wake.descriptor)
         var lastDoneCheck = MonotonicInstant.distantPast
+        var completed = false
         if try catalog.unfinishedTaskCount() > 0 { announceWork() }
         while !isStopping {
             for ready in try poller.poll(timeoutMilliseconds: loop.scheduler.pollTimeout(at: .now())) {
@@ -118,12 +122,15 @@ public final class CoordinatorService: @unchecked Sendable {
             if configuration.exitWhenDone && scanner.finished && loop.scheduler.isIdle && now - lastDoneCheck > 0.2 {
                 lastDoneCheck = now
                 try loop.flushAndWait()
-                if try catalog.unfinishedTaskCount() == 0 { break }
+                if try catalog.unfinishedTaskCount() == 0 {
+                    completed = true
+                    break
+                }
                 announceWork()     // e.g. `photomill retry` during the scan
             }
         }
         try loop.shutdown(grace: configuration.exitWhenDone ? 0 : 5)
-        return Outcome(scan: scanner.summary, violations: loop.scheduler.violationCounts)
+        return Outcome(scan: scanner.summary, violations: loop.scheduler.violationCounts, completed: completed)
     }
 
     private func announceWork() {

@@ -25,8 +25,18 @@ public final class PhotoProcessor {
     }
 
     /// `sidecar`: the photo's XMP sidecar, merged into its metadata (`mergeSidecar`).
+    ///
+    /// A job that wants only pictures of a RAW whose previews photomill finds itself reads
+    /// only the file's head and the preview it needs (`openPreviews`); everything else
+    /// reads the whole file once.
     public func process(path: String, kinds: Set<Kind>, sidecar: SidecarInput? = nil) -> PhotoResult {
         var result = PhotoResult(path: path)
+        if !kinds.isEmpty, kinds.isDisjoint(with: [.hash, .metadata]), let file = FileRegions(path: path),
+           let source = openPreviews(file, path: path) {
+            result.fileSize = file.count
+            makePictures(from: source, path: path, kinds: kinds, into: &result)
+            return result
+        }
         let bytes: Data
         do {
             bytes = try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
@@ -63,6 +73,12 @@ public final class PhotoProcessor {
             result.metadata = source.metadata
             result.mergeSidecar(sidecar)
         }
+        makePictures(from: source, path: path, kinds: decoding, into: &result)
+    }
+
+    /// The thumbnail and the OCR text, as `kinds` asks, from `source`'s pictures.
+    private func makePictures(from source: PictureSource, path: String, kinds decoding: Set<Kind>,
+                              into result: inout PhotoResult) {
         // Thumbnail and OCR from one decode when both are asked: the OCR picture (the
         // larger), computed once into memory, shrunk for the thumbnail.
         var shared: Result<VipsImageRef, ProcessingError>?
@@ -108,6 +124,15 @@ public final class PhotoProcessor {
         var noOCR: ProcessingError?
     }
 
+    /// A RAW whose previews `EmbeddedPreviews` finds, opened for its pictures without
+    /// reading it whole; nil for any other file.
+    private func openPreviews(_ file: FileRegions, path: String) -> PictureSource? {
+        guard let head = file.read(0..<min(file.count, MediaFormat.headLength)),
+              let format = MediaFormat(sniffing: head, fileExtension: (path as NSString).pathExtension),
+              EmbeddedPreviews.formats.contains(format) else { return nil }
+        return openRaw(.file(file), format: format, path: path, wantsMetadata: false)
+    }
+
     private func open(_ bytes: UnsafeRawBufferPointer, path: String, wantsMetadata: Bool) throws(ProcessingError) -> PictureSource {
         guard bytes.count > 0 else { throw ProcessingError(.notAnImage, "\(path): the file is empty") }
         let head = Array(bytes.prefix(MediaFormat.headLength))
@@ -116,7 +141,7 @@ public final class PhotoProcessor {
         }
         switch format.mediaType {
         case .photo: return try openStill(bytes, format: format, path: path, wantsMetadata: wantsMetadata)
-        case .raw: return try openRaw(bytes, format: format, path: path, wantsMetadata: wantsMetadata)
+        case .raw: return openRaw(.memory(bytes), format: format, path: path, wantsMetadata: wantsMetadata)
         case .video: return try openVideo(bytes, format: format, path: path)
         }
     }

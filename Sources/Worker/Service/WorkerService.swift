@@ -248,7 +248,7 @@ extension WorkerConfiguration {
         .with {
             $0.workerID = workerId
             $0.host = host
-            $0.softwareVersion = PhotomillVersion.software
+            $0.softwareVersion = softwareVersion
             $0.protocolVersion = MillWire.protocolVersion
             $0.slots = UInt32(min(slots + prefetch, Int(FieldBounds.slots.upperBound)))
             $0.kinds = kinds.sorted().map(Photomill_V1_Kind.init)
