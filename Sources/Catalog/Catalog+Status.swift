@@ -77,6 +77,15 @@ extension Catalog {
             status.mediaTypes = status.mediaTypes.filter { $0.value > 0 }
             status.skippedFiles = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM skipped_files") ?? 0
             status.workers = try Row.fetchAll(db, sql: "SELECT * FROM workers ORDER BY state, id").compactMap(WorkerRow.init(row:))
+            // A coordinator killed (kill -9, a crash) left its workers `connected`; its
+            // workers died with it (`worker --die-with-parent`) or lost it: none is.
+            if CatalogLock.deadHolder(catalog: path) != nil {
+                status.workers = status.workers.map { worker in
+                    var worker = worker
+                    if worker.state == .connected { (worker.state, worker.inFlight) = (.gone, 0) }
+                    return worker
+                }
+            }
             status.waiting = try waits(db)
             status.violations = try violationCounts(db)
             return status

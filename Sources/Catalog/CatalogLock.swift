@@ -95,6 +95,19 @@ final class CatalogLock: @unchecked Sendable {
         }
     }
 
+    /// The holder its lock file names when that process is known to have died without
+    /// letting go (killed, or its host crashed before a reboot): a pid on this host that no
+    /// longer runs. Nil when no one holds it, when it ran on another host, or when it runs.
+    /// Read without locking, so that a reader never stands in a coordinator's way.
+    static func deadHolder(catalog: String) -> CatalogHolder? {
+        let descriptor = open(path(of: catalog), O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        guard let holder = readHolder(descriptor), holder.host == hostName(),
+              kill(holder.pid, 0) == -1, errno == ESRCH else { return nil }
+        return holder
+    }
+
     private static func readHolder(_ descriptor: Int32) -> CatalogHolder? {
         var bytes = [UInt8](repeating: 0, count: 4096)
         let count = pread(descriptor, &bytes, bytes.count, 0)

@@ -40,6 +40,9 @@ extension Photomill {
         @Option(help: ArgumentHelp("How often, in milliseconds, this worker and the coordinator prove they are alive on this connection (PROTOCOL.md, \"Heartbeating\"): 100-60000; each side takes the other for dead after three intervals of silence.", valueName: "MS"))
         var heartbeatInterval: UInt32 = 1000
 
+        @Flag(help: .hidden)
+        var dieWithParent = false
+
         @OptionGroup var security: WorkerSecurityFlags
         @OptionGroup var log: LogFlags
 
@@ -71,6 +74,7 @@ extension Photomill {
         }
 
         func run() async throws {
+            if dieWithParent { ParentWatch.start() }
             let logger = Logs.make("photomill.worker", level: log.logLevel)
             var configuration = WorkerConfiguration(
                 endpoint: connect, slots: slots, kinds: (try? Kind.parseList(kindList).get()) ?? Set(Kind.allCases),

@@ -14,6 +14,9 @@ import Foundation
 /// - `PHOTOMILL_FAULT_CRASH_WITH_RESULTS=N`: the worker holds back the results its slots
 ///   finish, and dies (SIGKILL) once it holds N of them, none sent: a worker killed with a
 ///   batch of results not yet sent (docs/reliability.md).
+/// - `PHOTOMILL_FAULT_EXIT_AT_START=STATUS`: the worker exits with STATUS before it
+///   connects: a worker that cannot start (its binary replaced by an upgrade, a library
+///   missing), which `run` must not restart for ever.
 enum FaultInjection {
     static let crashOn: String? = ProcessInfo.processInfo.environment["PHOTOMILL_FAULT_CRASH_ON"]
     static let hangOn: [(name: String, seconds: Double)] = {
@@ -38,6 +41,12 @@ enum FaultInjection {
             kill(getpid(), SIGKILL)
         }
         return []
+    }
+
+    static func exitAtStart() {
+        guard let status = ProcessInfo.processInfo.environment["PHOTOMILL_FAULT_EXIT_AT_START"].flatMap({ Int32($0) }) else { return }
+        FileHandle.standardError.write(Data("photomill worker: PHOTOMILL_FAULT_EXIT_AT_START: exiting with status \(status)\n".utf8))
+        exit(status)
     }
 
     /// Called by a slot thread before it processes `path`.

@@ -8,6 +8,7 @@ import ZeroMQ
 /// wait (bounded) for the ACKs, say DISCONNECT.
 extension WorkerService: Service {
     public func run() async throws {
+        FaultInjection.exitAtStart()
         let loop = OwnedThread(name: "pm-worker") { [self] in Result { () throws(ZMQError) in try serve() } }
         try await withTaskCancellationOrGracefulShutdownHandler {
             await loop.value
