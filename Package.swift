@@ -140,7 +140,7 @@ let package = Package(
             dependencies: ["Coordinator", "Catalog", "MillProtocol", "PhotomillCore", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "WorkerTests",
-            dependencies: ["Worker", "PhotomillCore", .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["Worker", "PhotomillCore", "ZeroMQ", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "CatalogTests",
             dependencies: ["Catalog", "PhotomillCore"]),

@@ -50,20 +50,23 @@ public final class WorkerService: @unchecked Sendable {
             wake.close()
         }
         var loop = Loop(service: self, context: context,
-                        machine: WorkerStateMachine(configuration: configuration.stateMachine, logger: logger))
-        defer { loop.socket?.close() }
+                        machine: WorkerStateMachine(configuration: configuration.stateMachine, logger: logger),
+                        diagnosis: ConnectionDiagnosis(endpoint: configuration.endpoint, curve: configuration.security != nil))
+        defer { loop.closeSocket() }
         try loop.perform(loop.machine.start(at: .now()))
         var stopSeen = false
         while !loop.finished {
             var poller = Poller()
             let wakeIndex = poller.register(wake)
             let socketIndex = loop.socket.map { poller.register($0) }
+            let monitorIndex = loop.monitor.map { poller.register($0.socket) }
             for item in try poller.poll(timeoutMilliseconds: loop.machine.pollTimeoutMilliseconds) {
                 if item.index == wakeIndex {
                     while (try? wake.receive(dontWait: true)) ?? nil != nil {}
                     let finished = FaultInjection.holdingResults(queue.takeOutcomes())
                     try loop.perform(loop.machine.jobsFinished(finished, at: .now()))
                 }
+                if item.index == monitorIndex { loop.diagnose() }
                 if item.index == socketIndex, let socket = loop.socket {
                     // Until a DISCONNECT closes this connection.
                     while loop.socket === socket, let frames = try socket.receive(dontWait: true) { try loop.receive(frames) }
@@ -83,7 +86,10 @@ public final class WorkerService: @unchecked Sendable {
         let service: WorkerService
         let context: ZMQContext
         var machine: WorkerStateMachine
+        var diagnosis: ConnectionDiagnosis
         var socket: ZMQSocket?
+        /// The socket's monitor: why a connection fails (`ConnectionDiagnosis`).
+        var monitor: SocketMonitor?
         var finished = false
 
         var configuration: WorkerConfiguration { service.configuration }
@@ -92,18 +98,17 @@ public final class WorkerService: @unchecked Sendable {
             for action in actions {
                 switch action {
                 case .connect(let routingId):
-                    socket?.close()
+                    closeSocket()
                     socket = try connect(routingId: routingId)
                 case .send(let outbound):
                     send(outbound)
                 case .close(let reason, let wait):
-                    socket?.close()
-                    socket = nil
-                    var metadata: Logger.Metadata = ["coordinator": "\(configuration.endpoint)", "retry.seconds": "\(wait)"]
-                    if reason == .silent && configuration.security != nil {
-                        metadata["hint"] = "with CURVE, silence can also mean a wrong --server-key, or this worker's key missing from the coordinator's allow-list"
-                    }
+                    diagnose()
+                    closeSocket()
+                    let metadata: Logger.Metadata = ["coordinator": "\(configuration.endpoint)", "retry.seconds": "\(wait)"]
                     switch reason {
+                    // The cause was said once already; "silent" would hide it on every retry.
+                    case .silent where diagnosis.reported != nil: service.logger.debug("still cannot reach the coordinator: reconnecting", metadata: metadata)
                     case .silent: service.logger.warning("coordinator is silent: reconnecting", metadata: metadata)
                     case .disconnected: service.logger.warning("coordinator asked us to reconnect", metadata: metadata)
                     }
@@ -115,7 +120,28 @@ public final class WorkerService: @unchecked Sendable {
             }
         }
 
-        private func connect(routingId: Data) throws(ZMQError) -> ZMQSocket {
+        /// The monitored socket first: closing it stops its monitor.
+        mutating func closeSocket() {
+            socket?.close()
+            socket = nil
+            monitor?.close()
+            monitor = nil
+        }
+
+        /// Says each new cause the monitor's events show, once.
+        mutating func diagnose() {
+            guard let monitor else { return }
+            while let event = try? monitor.next() {
+                service.logger.trace("connection event", metadata: ["event": "\(event.kind)", "value": "\(event.value)"])
+                let endpoint = configuration.endpoint
+                guard let cause = diagnosis.observe(event, peerMechanism: { GreetingProbe.mechanism(of: endpoint) }) else { continue }
+                service.logger.warning("cannot reach the coordinator: \(diagnosis.message(cause))", metadata: [
+                    "coordinator": "\(configuration.endpoint)", "cause": "\(cause)",
+                ])
+            }
+        }
+
+        private mutating func connect(routingId: Data) throws(ZMQError) -> ZMQSocket {
             let socket = try ZMQSocket(context: context, type: .dealer)
             try socket.set(.routingId, to: routingId)
             try socket.set(.linger, to: 0)
@@ -126,6 +152,7 @@ public final class WorkerService: @unchecked Sendable {
                 try socket.set(.curvePublicKey, to: security.publicKey)
                 try socket.set(.curveSecretKey, to: security.secretKey)
             }
+            monitor = try socket.monitor()
             try socket.connect(configuration.endpoint)
             return socket
         }
