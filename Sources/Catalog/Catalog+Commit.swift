@@ -29,6 +29,7 @@ extension Catalog {
                     try writeFailure(db, reported, now: now, retry: retry, state: &state)
                 }
             }
+            try state.dropAttemptsOfForgottenPhotos(db)
             try RowsStatement.attempts.run(db, values: state.attempts)
             for release in batch.releases {
                 try applyRelease(db, release, now: now, retry: retry, report: &state.report, changes: &state.changes)
@@ -47,12 +48,35 @@ extension Catalog {
         /// The attempts rows of the batch's results, in order, written together at the end
         /// (`RowsStatement.attempts`: nine values a row).
         var attempts: [DatabaseValue] = []
+        /// The photos of stale results: the only ones that may have been deleted since.
+        var stalePhotos: Set<Int64> = []
 
         mutating func attempt(_ reported: ReportedResult, _ outcome: String, _ errorClass: ErrorClass? = nil, _ message: String? = nil) {
             let result = reported.result
+            if outcome == "stale" { stalePhotos.insert(result.photoId) }
             attempts += [result.photoId.databaseValue, result.kind.rawValue.databaseValue, reported.worker.databaseValue,
                          result.leaseToken.databaseValue, reported.startedAt.databaseValue, reported.endedAt.databaseValue,
                          outcome.databaseValue, errorClass?.rawValue.databaseValue ?? .null, message?.databaseValue ?? .null]
+        }
+
+        /// A worker re-sends a result until it is ACKed, even to the next coordinator, after
+        /// `forget --missing` deleted its photo: its attempts row would break the foreign
+        /// key and fail the whole commit. Dropped and counted instead.
+        mutating func dropAttemptsOfForgottenPhotos(_ db: Database) throws {
+            guard !stalePhotos.isEmpty else { return }
+            let ids = Array(stalePhotos)
+            let present = Set(try Int64.fetchAll(db, sql: "SELECT id FROM photos WHERE id IN (\(databaseQuestionMarks(count: ids.count)))",
+                                                 arguments: StatementArguments(ids)))
+            guard present.count < ids.count else { return }
+            var kept: [DatabaseValue] = []
+            for row in stride(from: 0, to: attempts.count, by: 9) {
+                guard let photo = Int64.fromDatabaseValue(attempts[row]), !present.contains(photo), stalePhotos.contains(photo) else {
+                    kept += attempts[row..<row + 9]
+                    continue
+                }
+                report.forgottenResults += 1
+            }
+            attempts = kept
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import PhotoProcessing
+import PhotomillCore
 
 /// A camera RAW of any size that we make ourselves: an uncompressed 16-bit Bayer (RGGB)
 /// DNG 1.4, with the embedded previews laid out as Adobe's DNG Converter lays them out.
@@ -93,7 +94,7 @@ public struct SyntheticDNG: Sendable {
             try handle.write(contentsOf: head)
             try writeRawRows(to: handle)
         } catch {
-            throw SampleError(file: url.path, message: "cannot write: \(error.localizedDescription)")
+            throw SampleError(file: url.path, message: "cannot write: \(error.fileSystemReason)")
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import PhotoProcessing
+import PhotomillCore
 
 /// A grid HEIC as phones write them (a `grid` item of HEVC tiles), which heif-enc 1.15
 /// cannot write: the tiles encoded by libheif's x265 encoder (through libvips, as
@@ -41,7 +42,7 @@ public struct SyntheticHEIFGrid: Sendable {
         do {
             try Data(file).write(to: url)
         } catch {
-            throw SampleError(file: url.path, message: "cannot write: \(error.localizedDescription)")
+            throw SampleError(file: url.path, message: "cannot write: \(error.fileSystemReason)")
         }
     }
 

@@ -80,7 +80,7 @@ final class LocalWorkers: Service, @unchecked Sendable {
         } catch {
             lock.withLock { processes.removeAll { $0 === process } }
             running.leave()
-            failedToStart(WorkersCannotStart(cause: "could not be started from \(process.executableURL?.path ?? "photomill") (\(error.localizedDescription))"))
+            failedToStart(WorkersCannotStart(cause: "could not be started from \(process.executableURL?.path ?? "photomill") (\(error.fileSystemReason))"))
         }
     }
 

@@ -87,3 +87,56 @@ import Testing
         try expectCountsAgree(catalog)
     }
 }
+
+/// `forget --missing` while a worker still holds a result for the photo (it re-sends
+/// results until ACKed, to the next coordinator too): the commit goes through.
+@Suite struct ForgottenPhotoCommitTests {
+    @Test func aLateResultOfAForgottenPhotoIsDiscardedAndCountedNotAFailedCommit() throws {
+        let path = try freshCatalogPath("forgotten")
+        let catalog = try Catalog(path: path)
+        let files = (1...3).map { ScannedFile(path: "/photos/p\($0).jpg", size: 100, mtimeNs: 1_000, recognition: .media(.jpeg)) }
+        _ = try catalog.record(files, kinds: [.hash], now: 1)
+        let jobs = try catalog.pendingJobs(afterPhoto: 0, now: 10, limit: 10)
+        var leases = CommitBatch()
+        leases.leases = jobs.map { Lease(photoId: $0.photoId, kinds: $0.kinds, token: "t\($0.photoId)", worker: "w", leasedAt: 100, expiresAt: 160) }
+        _ = try catalog.commit(leases, now: 100)
+        // Photo 1 leaves the disk; the scan marks it missing; `forget --missing` deletes it.
+        let gone = try #require(jobs.first { $0.path == "/photos/p1.jpg" }).photoId
+        #expect(try catalog.markMissing(under: "/photos", lastId: catalog.lastPhotoId(), found: { $0 != gone }, unlisted: [], now: 110) == 1)
+        #expect(try catalog.forgetMissing() == ["/photos/p1.jpg"])
+
+        var late = CommitBatch()
+        for job in jobs {
+            late.results.append(ReportedResult(result: TaskResult(photoId: job.photoId, kind: .hash, leaseToken: "t\(job.photoId)",
+                                                                  outcome: .hash(md5: "m", sha256: "s"), recipe: "hash/1"),
+                                               worker: "w", startedAt: 100, endedAt: 101))
+        }
+        // And a failure of it under an older token, which is stale too.
+        late.results.append(ReportedResult(result: TaskResult(photoId: gone, kind: .hash, leaseToken: "older",
+                                                              outcome: .failure(errorClass: .unreadable, message: "/photos/p1.jpg: gone", retryable: true), recipe: ""),
+                                           worker: "w", startedAt: 90, endedAt: 91))
+        let report = try catalog.commit(late, now: 120)
+        #expect(report.stale == ["t\(gone)", "older"])
+        #expect(report.forgottenResults == 2)
+        #expect(report.committed.count == 2, "the other two photos' results are committed in the same batch")
+        // Read with Python's sqlite3 (not photomill's code): no attempts row without its photo.
+        let orphans = try sqlite3(path, "SELECT COUNT(*) FROM attempts WHERE photoId NOT IN (SELECT id FROM photos)")
+        #expect(orphans == "0")
+        #expect(try sqlite3(path, "SELECT COUNT(*) FROM attempts WHERE outcome = 'done'") == "2")
+        #expect(try sqlite3(path, "PRAGMA foreign_key_check") == "")
+    }
+}
+
+/// One query's rows through Python's sqlite3, `|`-separated, one line each.
+private func sqlite3(_ path: String, _ sql: String) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+    process.arguments = ["-c", "import sqlite3, sys; print('\\n'.join('|'.join(map(str, r)) for r in sqlite3.connect(sys.argv[1]).execute(sys.argv[2])))",
+                         path, sql]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try process.run()
+    let output = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+}

@@ -43,6 +43,9 @@ public struct CommitReport: Sendable {
     public var retriedTasks = 0
     /// Photo ids whose results changed (for the exporter).
     public var touchedPhotos: Set<Int64> = []
+    /// Stale results of photos no longer in the catalog (`forget --missing` since their
+    /// job went out): in `stale`, with no attempts row, which could not reference them.
+    public var forgottenResults = 0
 
     public init() {}
 }

@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import Logging
 import MillProtocol
 import PhotomillCore
 
@@ -61,6 +62,9 @@ extension Scheduler {
         }
         for (peer, ack) in byPeer { actions.append(.send(.ack(committed: ack.committed, discarded: ack.discarded), to: peer)) }
         if !report.touchedPhotos.isEmpty { actions.append(.committedPhotos(Array(report.touchedPhotos))) }
+        if report.forgottenResults > 0 {
+            logger.info("late results of photos forgotten since their job went out: discarded", metadata: ["results": "\(report.forgottenResults)"])
+        }
         return actions
     }
 

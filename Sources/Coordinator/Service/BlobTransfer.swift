@@ -54,12 +54,12 @@ enum BlobTransfer {
         do {
             handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: job.path))
         } catch {
-            return .failure(.unreadable("\(job.path): the coordinator cannot read it to send it: \((error as NSError).localizedDescription)"))
+            return .failure(.unreadable("\(job.path): the coordinator cannot read it to send it: \(error.fileSystemReason)"))
         }
         defer { try? handle.close() }
         var info = stat()
         guard fstat(handle.fileDescriptor, &info) == 0 else {
-            return .failure(.unreadable("\(job.path): cannot stat: \(String(cString: strerror(errno)))"))
+            return .failure(.unreadable("\(job.path): the coordinator cannot read it to send it: \(String(cString: strerror(errno)))"))
         }
         let scanned = FileStamp(size: job.size, mtimeNs: job.mtimeNs), current = FileStamp(info)
         guard current == scanned else {
@@ -69,7 +69,7 @@ enum BlobTransfer {
         do {
             bytes = try handle.readToEnd() ?? Data()
         } catch {
-            return .failure(.unreadable("\(job.path): read failed: \((error as NSError).localizedDescription)"))
+            return .failure(.unreadable("\(job.path): the coordinator cannot read it to send it: \(error.fileSystemReason)"))
         }
         guard Int64(bytes.count) == job.size, let frames = MillCodec.fileBlobs(bytes) else {
             return .failure(.changed("\(job.path): read \(bytes.count) bytes, scanned \(job.size)"))
