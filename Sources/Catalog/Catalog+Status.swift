@@ -115,12 +115,18 @@ extension Catalog {
         }
     }
 
-    /// Tasks not yet finished: pending (due or backing off) or leased, of photos not missing.
-    public func unfinishedTaskCount() throws(CatalogError) -> Int {
+    /// Tasks not yet finished: pending (due or backing off) or leased, of photos not missing;
+    /// of `kinds` only (`run --kinds` ends when those are done, though a changed file
+    /// queued its other kinds again).
+    public func unfinishedTaskCount(kinds: Set<Kind> = Set(Kind.allCases)) throws(CatalogError) -> Int {
         try read { db in
             // From task_counts (docs/catalog.md): no scan of a million tasks.
-            let all = try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(n), 0) FROM task_counts WHERE state IN ('pending', 'leased')") ?? 0
-            let missing = try Self.missingTaskCounts(db).values.reduce(0) { $0 + ($1[.pending] ?? 0) + ($1[.leased] ?? 0) }
+            var all = 0
+            for row in try Row.fetchAll(db, sql: "SELECT kind, SUM(n) AS n FROM task_counts WHERE state IN ('pending', 'leased') GROUP BY kind") {
+                if let kind = Kind(rawValue: row["kind"]), kinds.contains(kind) { all += row["n"] as Int }
+            }
+            let missing = try Self.missingTaskCounts(db).filter { kinds.contains($0.key) }.values
+                .reduce(0) { $0 + ($1[.pending] ?? 0) + ($1[.leased] ?? 0) }
             return all - missing
         }
     }

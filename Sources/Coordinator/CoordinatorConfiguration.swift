@@ -36,6 +36,10 @@ public struct CoordinatorConfiguration: Sendable {
     public var readBudget: Int64 = 1 << 30
     /// Return from `run()` once every task is done or failed (the `photomill run` mode).
     public var exitWhenDone = false
+
+    /// The largest file the coordinator sends as bytes to a worker that cannot read its
+    /// path (PROTOCOL.md, "File transfer"); a larger one waits for a worker that can.
+    public static let maxFileBytesAsBlobs = BlobTransfer.maxFileBytes
     /// How long leases found in the catalog at start wait for their worker to come back.
     public var orphanGrace: Double = 15
 

@@ -57,7 +57,7 @@ extension Photomill {
             let stack: CoordinatorStack
             let resumed: Int
             do {
-                resumed = try catalog.unfinishedTaskCount()
+                resumed = try catalog.unfinishedTaskCount(kinds: configuration.kinds)
                 stack = try CoordinatorStack(configuration: configuration, catalog: catalog, exportRoot: exportRoot, logger: logger)
             } catch {
                 throw fail("run", error, fallback: .cannotCreate)
@@ -76,7 +76,9 @@ extension Photomill {
             let outcome = stack.coordinator.outcome
             let summary: RunSummary
             do {
-                summary = RunSummary(status: try catalog.status(), scan: outcome?.scan ?? ScanSummary(), resumed: resumed,
+                var status = try catalog.status()
+                status.add(try catalog.heldBack(now: status.readAt, bytesLimit: CoordinatorConfiguration.maxFileBytesAsBlobs))
+                summary = RunSummary(status: status, scan: outcome?.scan ?? ScanSummary(), resumed: resumed,
                                      finished: try catalog.tasksFinished(since: startedAt),
                                      elapsed: MonotonicInstant.now() - started, exportRoot: exportRoot,
                                      failures: try catalog.failedTasks(limit: 20), folders: try catalog.unreadableFolders(),

@@ -31,6 +31,9 @@ struct RunSummary {
         for kind in Kind.allCases where status.counts[kind] != nil {
             lines.append(columns([kind.rawValue] + [TaskState.done, .failed, .pending, .leased].map { String(status.count(kind, $0)) }))
         }
+        for (kind, reason) in status.waiting.sorted(by: { $0.key < $1.key }) where status.count(kind, .pending) > 0 {
+            lines.append("waiting: \(status.count(kind, .pending)) \(kind.rawValue) tasks: \(reason)")
+        }
         if !folders.isEmpty {
             lines.append("unreadable folders (read again by the next run):")
             lines += folders.map { "  \($0.message)" }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Catalog
+import Coordinator
 import Foundation
 import PhotomillCore
 
@@ -36,7 +37,9 @@ extension Photomill {
             let catalog = try catalog.open(.readOnly)
             let terminal = isatty(STDOUT_FILENO) != 0 && watch && !json
             while true {
-                let report = StatusReport(try catalog.status())
+                var status = try catalog.status()
+                status.add(try catalog.heldBack(now: status.readAt, bytesLimit: CoordinatorConfiguration.maxFileBytesAsBlobs))
+                let report = StatusReport(status)
                 if json {
                     print(report.jsonString())
                 } else if terminal {

@@ -29,10 +29,16 @@ enum Routing {
         Set(Kind.allCases.filter { kind in sessions.contains { $0.offers(kind, ocrLanguage: ocrLanguage) } })
     }
 
-    /// Why the tasks of each kind no connected worker offers wait (for `photomill status`).
+    /// Why the tasks of each kind no connected worker offers wait (for `photomill status`),
+    /// and those of the kinds this coordinator was not asked for (a changed file queues
+    /// all of its kinds again, whatever `--kinds` said).
     static func waiting(kinds: Set<Kind>, sessions: some Collection<WorkerSession>,
                         ocrLanguage: String) -> [Kind: String] {
         var reasons: [Kind: String] = [:]
+        let asked = kinds.map(\.rawValue).sorted().joined(separator: ",")
+        for kind in Kind.allCases where !kinds.contains(kind) {
+            reasons[kind] = "not asked for (--kinds \(asked)); a run without --kinds does them"
+        }
         let offered = available(sessions, ocrLanguage: ocrLanguage)
         for kind in kinds where !offered.contains(kind) {
             if sessions.isEmpty {

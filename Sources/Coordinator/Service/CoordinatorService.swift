@@ -103,7 +103,7 @@ public final class CoordinatorService: @unchecked Sendable {
         let readIndex = poller.register(fileDescriptor: readers.wake.descriptor)
         var lastDoneCheck = MonotonicInstant.distantPast
         var completed = false
-        if try catalog.unfinishedTaskCount() > 0 { announceWork() }
+        if try catalog.unfinishedTaskCount(kinds: configuration.kinds) > 0 { announceWork() }
         while !isStopping {
             for ready in try poller.poll(timeoutMilliseconds: loop.scheduler.pollTimeout(at: .now())) {
                 if ready.index == socketIndex { try loop.receiveAll() }
@@ -122,7 +122,7 @@ public final class CoordinatorService: @unchecked Sendable {
             if configuration.exitWhenDone && scanner.finished && loop.scheduler.isIdle && now - lastDoneCheck > 0.2 {
                 lastDoneCheck = now
                 try loop.flushAndWait()
-                if try catalog.unfinishedTaskCount() == 0 {
+                if try catalog.unfinishedTaskCount(kinds: configuration.kinds) == 0 {
                     completed = true
                     break
                 }

@@ -1,0 +1,30 @@
+import Catalog
+import Coordinator
+import Foundation
+import PhotomillCore
+
+extension HeldBackTasks {
+    /// Kind → why some of its pending tasks wait, in words, as `status` and `run`'s
+    /// summary print them after the count of pending tasks.
+    var reasons: [Kind: String] {
+        var reasons: [Kind: [String]] = [:]
+        let limit = CoordinatorConfiguration.maxFileBytesAsBlobs
+        for (kind, held) in oversized {
+            reasons[kind, default: []].append("""
+                \(held.tasks) too large for byte transfer (up to \(held.largestBytes >> 20) MiB > \(limit >> 20) MiB), \
+                only a worker that reads their folder (--root) can take them
+                """)
+        }
+        for (kind, held) in backingOff {
+            reasons[kind, default: []].append("\(held.tasks) backing off after a failed attempt, the first until \(isoTime(held.firstDue))")
+        }
+        return reasons.mapValues { $0.joined(separator: "; ") }
+    }
+}
+
+extension CatalogStatus {
+    /// Adds the reasons of `held` to those the coordinator recorded.
+    mutating func add(_ held: HeldBackTasks) {
+        waiting.merge(held.reasons) { "\($0); \($1)" }
+    }
+}
