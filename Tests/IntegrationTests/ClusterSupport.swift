@@ -102,3 +102,19 @@ func eventually(seconds: Double, _ condition: () throws -> Bool) rethrows -> Boo
     }
     return try condition()
 }
+
+/// A coordinator for `photos` (hash only) on an ipc socket in `directory`, and one worker
+/// of one slot without --root: every photo comes to it as bytes. Both end with this value.
+struct BytesFedCluster {
+    let catalog: URL
+    let coordinator: BackgroundProcess
+    let worker: BackgroundProcess
+
+    init(directory: URL, photos: URL) throws {
+        catalog = directory.appendingPathComponent("catalog.sqlite")
+        let endpoint = "ipc://\(directory.path)/coordinator.sock"
+        coordinator = try BackgroundProcess(["coordinator", "--bind", endpoint, "--catalog", catalog.path, "--no-exports",
+                                             "--kinds", "hash", photos.path])
+        worker = try BackgroundProcess(["worker", "--connect", endpoint, "--slots", "1"])
+    }
+}

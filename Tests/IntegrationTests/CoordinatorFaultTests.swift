@@ -115,7 +115,7 @@ import Testing
 
         // The remaining worker reconnects to a new coordinator by itself and finishes.
         coordinator = try BackgroundProcess.coordinator(endpoint, bench)
-        #expect(bench.waitUntilFinished(), "\(coordinator.stderr)")
+        #expect(bench.waitUntilFinished(), "\(coordinator.stderr)\nthe remaining worker: \(staying.stderr)")
         let ledger = try bench.ledger()
         ledger.expectNothingLost("after SIGTERMs")
         #expect(try bench.count("SELECT COUNT(*) FROM attempts WHERE errorClass IN ('shutting-down', 'interrupted')") == 0)

@@ -39,17 +39,11 @@ import Testing
         let handle = try FileHandle(forWritingTo: huge)
         try handle.truncate(atOffset: 800 << 20)
         try handle.close()
-        let catalog = directory.appendingPathComponent("catalog.sqlite")
-        let endpoint = "ipc://\(directory.path)/coordinator.sock"
-        let coordinator = try BackgroundProcess(["coordinator", "--bind", endpoint, "--catalog", catalog.path, "--no-exports",
-                                                 "--kinds", "hash", photos.path])
-        defer { coordinator.signal(SIGKILL) }
-        // No --root: every photo must come as bytes.
-        let worker = try BackgroundProcess(["worker", "--connect", endpoint, "--slots", "1"])
-        defer { worker.signal(SIGKILL) }
+        let cluster = try BytesFedCluster(directory: directory, photos: photos)
+        let catalog = cluster.catalog
         let others = "SELECT COUNT(*) FROM tasks t JOIN photos p ON p.id = t.photoId WHERE p.path != '\(huge.path)' AND t.state = 'pending'"
         #expect(eventually(seconds: 60) { (try? CatalogQuery.count(catalog, "SELECT COUNT(*) FROM tasks")) ?? 0 > 1
-                                          && (try? CatalogQuery.count(catalog, others)) == 0 }, "\(coordinator.stderr)")
+                                          && (try? CatalogQuery.count(catalog, others)) == 0 }, "\(cluster.coordinator.stderr)")
         // The limit by hand: 16 frames, 3 fixed, one more for a sidecar, 64 MiB each (PROTOCOL.md).
         let text = try PhotomillBinary.run(["status", "--catalog", catalog.path]).stdout
         #expect(text.contains("waiting: 1 hash tasks: 1 too large for byte transfer (up to 800 MiB > 768 MiB), only a worker that reads their folder (--root) can take them"),

@@ -121,13 +121,8 @@ import ZeroMQ
         }
         bytes.replaceSubrange(0..<4, with: [0xFF, 0xD8, 0xFF, 0xE0])  // a JPEG by its signature, so the scan takes it
         try bytes.write(to: big)
-        let catalog = directory.appendingPathComponent("catalog.sqlite")
-        let endpoint = "ipc://\(directory.path)/coordinator.sock"
-        let coordinator = try BackgroundProcess(["coordinator", "--bind", endpoint, "--catalog", catalog.path, "--no-exports",
-                                                 "--kinds", "hash", photos.path])
-        defer { coordinator.signal(SIGKILL) }
-        let worker = try BackgroundProcess(["worker", "--connect", endpoint, "--slots", "1"])
-        defer { worker.signal(SIGKILL) }
+        let cluster = try BytesFedCluster(directory: directory, photos: photos)
+        let (catalog, coordinator, worker) = (cluster.catalog, cluster.coordinator, cluster.worker)
         #expect(eventually(seconds: 90) { (try? CatalogQuery.count(catalog, "SELECT COUNT(*) FROM tasks WHERE state = 'done'")) == 1 },
                 "\(coordinator.stderr)\n\(worker.stderr)")
         #expect(try CatalogQuery.rows(catalog, "SELECT md5 FROM photos").first?.first == (try pythonMD5(big.path)))
