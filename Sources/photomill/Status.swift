@@ -95,7 +95,8 @@ struct StatusReport: Encodable {
     let throughput: [String: Rate]
     let etaSeconds: Double?
     let workers: [Worker]
-    /// Kind → why its pending tasks wait for a worker.
+    /// Kind → why its pending tasks wait: no worker for it, not among the coordinator's
+    /// --kinds, too large for byte transfer, backing off until a time.
     let waiting: [String: String]
     /// Messages the coordinator dropped, by reason (docs/reliability.md).
     let droppedMessages: [String: Int]

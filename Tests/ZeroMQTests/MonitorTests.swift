@@ -20,11 +20,19 @@ import ZeroMQ
 
     @Test func aConnectionToNobodyIsRetriedAndOneToAPeerSucceeds() throws {
         let context = try ZMQContext()
-        // A port bound and closed at once: nothing listens there.
-        let probe = try ZMQSocket(context: context, type: .router)
-        try probe.bind("tcp://127.0.0.1:*")
-        let endpoint = try probe.lastEndpoint
-        probe.close()
+        // A port held by a TCP socket that never listens: refused, and no other test can
+        // take it meanwhile (a port bound and let go can be).
+        let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(holder) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let held = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(holder, $0, length) == 0 && getsockname(holder, $0, &length) == 0 }
+        }
+        #expect(held)
+        let endpoint = "tcp://127.0.0.1:\(UInt16(bigEndian: address.sin_port))"
 
         let lonely = try ZMQSocket(context: context, type: .dealer)
         try lonely.set(.linger, to: 0)
