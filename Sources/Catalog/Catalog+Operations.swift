@@ -48,8 +48,10 @@ extension FailedTask {
 }
 
 extension Catalog {
-    /// Failed tasks matching `filter`, by path and kind, with the worker of their last attempt.
-    public func failedTasks(matching filter: TaskFilter = TaskFilter(), limit: Int? = nil) throws(CatalogError) -> [FailedTask] {
+    /// Failed tasks matching `filter`, by path and kind (or the latest failure first), with
+    /// the worker of their last attempt.
+    public func failedTasks(matching filter: TaskFilter = TaskFilter(), limit: Int? = nil,
+                            newestFirst: Bool = false) throws(CatalogError) -> [FailedTask] {
         try read { db in
             let condition = filter.condition(state: .failed)
             return try Row.fetchAll(db, sql: """
@@ -57,7 +59,7 @@ extension Catalog {
                     (SELECT a.worker FROM attempts a WHERE a.photoId = t.photoId AND a.kind = t.kind
                      ORDER BY a.id DESC LIMIT 1) AS worker
                 FROM tasks t JOIN photos p ON p.id = t.photoId
-                WHERE \(condition.sql) ORDER BY p.path, t.kind LIMIT ?
+                WHERE \(condition.sql) ORDER BY \(newestFirst ? "t.updatedAt DESC, " : "")p.path, t.kind LIMIT ?
                 """, arguments: condition.arguments + [limit ?? -1]).compactMap(FailedTask.init(row:))
         }
     }
@@ -142,11 +144,5 @@ extension Catalog {
     /// `Recipe.isOutdated(stored, current:)` as an SQL function of the two texts.
     private static let recipeOutdated = DatabaseFunction("photomill_recipe_outdated", argumentCount: 2, pure: true) { values in
         Recipe.isOutdated(String.fromDatabaseValue(values[0]), current: String.fromDatabaseValue(values[1]) ?? "")
-    }
-
-    /// The id of the last `requeues` row (0 when none): a coordinator that sees it change
-    /// pages pending work again from the first photo.
-    public func latestRequeue() throws(CatalogError) -> Int64 {
-        try read { db in try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM requeues") ?? 0 }
     }
 }

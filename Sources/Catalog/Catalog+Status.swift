@@ -13,6 +13,8 @@ public struct CatalogStatus: Sendable {
     public var workers: [WorkerRow] = []
     /// Kind → why its pending tasks wait (no connected worker offers it), as the coordinator last saw.
     public var waiting: [Kind: String] = [:]
+    /// Kinds an operator paused (`photomill pause`): no task of theirs is leased.
+    public var paused: [Kind: Pause] = [:]
     /// Messages the coordinator dropped (malformed, unexpected, from strangers), by reason.
     public var violations: [String: Int] = [:]
     /// Tasks finished per kind over the last minute (see `Catalog.rates`).
@@ -53,10 +55,7 @@ extension Catalog {
             var status = CatalogStatus()
             status.readAt = now
             status.rates = try Self.rates(db, now: now)
-            for row in try Row.fetchAll(db, sql: "SELECT kind, state, n FROM task_counts WHERE n > 0") {
-                guard let kind = Kind(rawValue: row["kind"]), let state = TaskState(rawValue: row["state"]) else { continue }
-                status.counts[kind, default: [:]][state] = row["n"]
-            }
+            status.counts = try taskCounts(db)
             for row in try Row.fetchAll(db, sql: "SELECT mediaType, COUNT(*) AS n FROM photos GROUP BY mediaType") {
                 status.photos += row["n"] as Int
                 if let type = (row["mediaType"] as String?).flatMap(MediaType.init(rawValue:)) { status.mediaTypes[type] = row["n"] }
@@ -64,6 +63,7 @@ extension Catalog {
             status.skippedFiles = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM skipped_files") ?? 0
             status.workers = try Row.fetchAll(db, sql: "SELECT * FROM workers ORDER BY state, id").compactMap(WorkerRow.init(row:))
             status.waiting = try waits(db)
+            status.paused = try pauses(db)
             status.violations = try violationCounts(db)
             return status
         }
@@ -78,11 +78,16 @@ extension Catalog {
 }
 
 extension Catalog {
-    /// Tasks not yet finished: pending (due or backing off) or leased.
-    public func unfinishedTaskCount() throws(CatalogError) -> Int {
+    /// Tasks not yet finished: pending (due or backing off) or leased; pending tasks of a
+    /// kind in `paused` do not count (they wait for `resume`, not for the run).
+    public func unfinishedTaskCount(paused: Set<Kind> = []) throws(CatalogError) -> Int {
         try read { db in
             // From task_counts (docs/catalog.md): no scan of a million tasks.
-            try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(n), 0) FROM task_counts WHERE state IN ('pending', 'leased')") ?? 0
+            let waiting = paused.map { "'\($0.rawValue)'" }.sorted().joined(separator: ",")
+            return try Int.fetchOne(db, sql: """
+                SELECT COALESCE(SUM(n), 0) FROM task_counts
+                WHERE state = 'leased' OR (state = 'pending' AND kind NOT IN (\(waiting)))
+                """) ?? 0
         }
     }
 }
