@@ -27,7 +27,8 @@ public struct CoordinatorConfiguration: Sendable {
     /// seconds (one write instead of two: `Catalog.commit`); the lease of a job still
     /// running after it is written alone. Until then the task reads `pending`.
     public var leaseWriteDelay = 0.5
-    /// Jobs paged from the catalog into memory at most (bounds memory whatever the catalog's size).
+    /// Jobs of each tier paged from the catalog into memory at most (bounds memory whatever
+    /// the catalog's size).
     public var readyQueueLimit = 1024
     /// Return from `run()` once every task is done or failed (the `photomill run` mode).
     public var exitWhenDone = false

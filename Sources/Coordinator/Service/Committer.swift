@@ -29,6 +29,7 @@ final class Committer: @unchecked Sendable {
     private let signalDescriptor: Int32
     private let catalog: Catalog
     private let retry: RetryPolicy
+    private let metrics: CoordinatorMetrics?
     private let condition = NSCondition()
     private var work: Work?
     private var done: Done?
@@ -37,7 +38,7 @@ final class Committer: @unchecked Sendable {
     private var isBusy = false
     private var thread: OwnedThread<Void>?
 
-    init(catalog: Catalog, retry: RetryPolicy) throws {
+    init(catalog: Catalog, retry: RetryPolicy, metrics: CoordinatorMetrics? = nil) throws {
         var descriptors: [Int32] = [0, 0]
         guard pipe(&descriptors) == 0 else {
             throw CatalogError(.unusable, path: catalog.path, "cannot create the committer's pipe: \(String(cString: strerror(errno)))")
@@ -50,6 +51,7 @@ final class Committer: @unchecked Sendable {
         signalDescriptor = descriptors[1]
         self.catalog = catalog
         self.retry = retry
+        self.metrics = metrics
         thread = OwnedThread(name: "pm-committer") { [self] in serve() }
     }
 
@@ -102,7 +104,11 @@ final class Committer: @unchecked Sendable {
             guard let next else { return }
             let report: Result<CommitReport, CatalogError>
             do {
+                let started = MonotonicInstant.now()
                 report = .success(try catalog.commit(next.batch, now: next.now, retry: retry))
+                if let metrics, case .success(let written) = report {
+                    metrics.committed(next.batch, written, seconds: MonotonicInstant.now() - started)
+                }
             } catch {
                 report = .failure(error)
             }

@@ -30,6 +30,8 @@ public final class CoordinatorService: @unchecked Sendable {
     /// Called (on the coordinator's thread) with the endpoints once the ROUTER is bound,
     /// when it runs as a `Service`.
     public var onBound: (@Sendable ([String]) -> Void)?
+    /// What `/metrics` shows of the loop, the committer and the transfers; set before `run()`.
+    public var metrics: CoordinatorMetrics?
     /// How the run ended, once `run()` has returned.
     public internal(set) var outcome: Outcome?
 
@@ -81,7 +83,7 @@ public final class CoordinatorService: @unchecked Sendable {
             boundEndpoints.append(try router.lastEndpoint)
         }
         onBound?(boundEndpoints)
-        let committer = try Committer(catalog: catalog, retry: configuration.retry)
+        let committer = try Committer(catalog: catalog, retry: configuration.retry, metrics: metrics)
         defer { committer.stop() }
         var loop = Loop(service: self, router: router, committer: committer,
                         scheduler: Scheduler(configuration: configuration, logger: logger, at: .now()))
@@ -108,13 +110,14 @@ public final class CoordinatorService: @unchecked Sendable {
             }
             try loop.perform(loop.scheduler.tick(at: .now()))
             try loop.perform(loop.scheduler.dispatch(at: .now()))
+            metrics?.observe(loop.scheduler, at: .now())
             if let failure = scanner.failure { throw failure }
             if !announcedWork && scanner.summary.queuedTasks > 0 { announceWork() }
             let now = MonotonicInstant.now()
             if configuration.exitWhenDone && scanner.finished && loop.scheduler.isIdle && now - lastDoneCheck > 0.2 {
                 lastDoneCheck = now
                 try loop.flushAndWait()
-                if try catalog.unfinishedTaskCount() == 0 { break }
+                if try catalog.unfinishedTaskCount(paused: Set(loop.scheduler.paused.keys)) == 0 { break }
                 announceWork()     // e.g. `photomill retry` during the scan
             }
         }
@@ -155,10 +158,10 @@ public final class CoordinatorService: @unchecked Sendable {
                     send(MillCodec.encode(message.wire), to: peer)
                 case .commit(let batch, let acks, let wall):
                     committer.submit(batch, acks: acks, now: wall)
-                case .readRequeueMark:
-                    try perform(scheduler.requeueMarkRead(try service.catalog.latestRequeue(), at: .now()))
+                case .readSteering:
+                    try perform(scheduler.steeringRead(try service.catalog.steering(), at: .now()))
                 case .fetchPage(let request):
-                    let page = try service.catalog.pendingJobs(afterPhoto: request.afterPhoto, now: request.dueBy,
+                    let page = try service.catalog.pendingJobs(tier: request.tier, after: request.after, now: request.dueBy,
                                                                limit: request.limit, kinds: request.kinds)
                     scheduler.pageFetched(page, for: request, at: .now())
                 case .recordWaits(let waits):
@@ -191,6 +194,8 @@ public final class CoordinatorService: @unchecked Sendable {
             }
             if !send(jobs.frames(order, blobs: blobs, sidecar: sidecar), to: peer) {
                 scheduler.jobNotSent(order, because: .unreachable, at: .now())
+            } else if !blobs.isEmpty {
+                service.metrics?.sent(blobs)
             }
         }
 
@@ -217,6 +222,7 @@ public final class CoordinatorService: @unchecked Sendable {
                     scheduler.reject(peer, reason: error.reason.rawValue, detail: error.description, at: now)
                     continue
                 }
+                if case .result(let result, _) = message { service.metrics?.processed(result.results) }
                 if case .ready(let ready) = message {
                     let allowed = security.map { security in key.map(security.admission.allows) ?? false } ?? true
                     try perform(scheduler.ready(WorkerHello(ready), from: peer, key: key, keyAllowed: allowed, at: now))
