@@ -48,9 +48,20 @@ public final class PhotoProcessor {
     /// Processes bytes already in memory (a file read once, or bytes sent over the wire).
     public func process(_ bytes: UnsafeRawBufferPointer, path: String, kinds: Set<Kind>, sidecar: SidecarInput? = nil,
                         into result: inout PhotoResult) {
-        if kinds.contains(.hash) { result.hashes = ContentHashes(of: bytes) }
+        var lapStart = MonotonicInstant.now()
+        /// What passed since the last lap goes to `kind`.
+        func lap(_ kind: Kind) {
+            let now = MonotonicInstant.now()
+            result.seconds[kind, default: 0] += now - lapStart
+            lapStart = now
+        }
+        if kinds.contains(.hash) {
+            result.hashes = ContentHashes(of: bytes)
+            lap(.hash)
+        }
         let decoding = kinds.subtracting([.hash])
         guard !decoding.isEmpty else { return }
+        defer { if let last = decoding.max() { lap(last) } }
 
         let source: PictureSource
         do {
@@ -62,6 +73,7 @@ public final class PhotoProcessor {
         if decoding.contains(.metadata) {
             result.metadata = source.metadata
             result.mergeSidecar(sidecar)
+            lap(.metadata)
         }
         // Thumbnail and OCR from one decode when both are asked: the OCR picture (the
         // larger), computed once into memory, shrunk for the thumbnail.
@@ -85,6 +97,7 @@ public final class PhotoProcessor {
             } catch {
                 result.errors[.thumbnail] = error
             }
+            lap(.thumbnail)
         }
         if decoding.contains(.ocr), source.noOCR == nil || videosFailOCR {
             do {
