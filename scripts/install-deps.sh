@@ -23,7 +23,18 @@ packages=(
   libheif-examples       # heif-enc: the tests' HEIC fixtures (with and without irot)
   libraw-bin             # dcraw_emu, raw-identify, simple_dcraw: the RAW tests' independent references
   python3-zmq python3-protobuf   # the Python worker of the protocol conformance suite (Tests/Conformance)
+  chromium               # the dashboard's browser tests (Tests/Browser), headless, driven by Playwright
+  prometheus             # promtool: `promtool check metrics` on /metrics (Tests/Browser)
 )
+
+# Playwright for Python (PyPI), for the python3 on PATH, which the browser tests run; it
+# drives Debian's chromium above (no browser is downloaded).
+python_packages() {
+  python3 -c "import playwright.sync_api" 2>/dev/null && return 0
+  echo "install-deps: installing playwright (PyPI) for $(command -v python3)"
+  python3 -m pip install --quiet --disable-pip-version-check "playwright>=1.40" \
+    || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages "playwright>=1.40"
+}
 
 missing=()
 for p in "${packages[@]}"; do
@@ -31,6 +42,7 @@ for p in "${packages[@]}"; do
 done
 if [ ${#missing[@]} -eq 0 ]; then
   echo "install-deps: all ${#packages[@]} Debian packages present"
+  python_packages
   exit 0
 fi
 
@@ -39,3 +51,4 @@ sudo=""
 echo "install-deps: installing ${missing[*]}"
 $sudo apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+python_packages

@@ -102,6 +102,8 @@ final class EchoWorker: @unchecked Sendable {
             var entry = Photomill_V1_KindResult()
             entry.kind = kind
             entry.recipe = "echo"
+            // A worker's own timing, as a real one reports it: /metrics records it per result.
+            entry.processingUs = 5
             var hashes = Photomill_V1_Hashes()
             hashes.md5 = "d41d8cd98f00b204e9800998ecf8427e"
             hashes.sha256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"

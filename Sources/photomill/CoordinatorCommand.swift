@@ -1,6 +1,7 @@
 import ArgumentParser
 import Catalog
 import Coordinator
+import Dashboard
 import Foundation
 import Logging
 import ServiceLifecycle
@@ -21,6 +22,7 @@ extension Photomill {
 
         @OptionGroup var cluster: ClusterFlags
         @OptionGroup var security: CoordinatorSecurityFlags
+        @OptionGroup var http: HTTPFlags
         @OptionGroup var log: LogFlags
 
         @Argument(help: "Photo folders, scanned recursively.")
@@ -36,6 +38,7 @@ extension Photomill {
 
         func run() async throws {
             let logger = Logs.make("photomill.coordinator", level: log.logLevel)
+            let httpConfiguration = try http.checkedConfiguration(command: "coordinator")
             var configuration = cluster.configuration(bind: bind, roots: directories)
             do {
                 configuration.security = try security.security(logger: logger)
@@ -44,7 +47,11 @@ extension Photomill {
                 throw ExitCode(64)
             }
             let catalog = try cluster.catalog.open(.readWrite, unusable: 1)
-            let stack = try CoordinatorStack(configuration: configuration, catalog: catalog, exportRoot: cluster.exportRoot, logger: logger)
+            let stack = try CoordinatorStack(configuration: configuration, catalog: catalog, exportRoot: cluster.exportRoot,
+                                             http: httpConfiguration, logger: logger)
+            stack.dashboard?.onListening = { address in
+                logger.info("dashboard listening", metadata: ["http.url": "http://\(address)/"])
+            }
             stack.coordinator.onBound = { endpoints in
                 logger.info("listening on", metadata: ["endpoints": "\(endpoints.joined(separator: ","))", "catalog": "\(catalog.path)"])
             }

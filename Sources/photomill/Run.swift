@@ -1,6 +1,7 @@
 import ArgumentParser
 import Catalog
 import Coordinator
+import Dashboard
 import Exports
 import Foundation
 import Logging
@@ -25,6 +26,7 @@ extension Photomill {
         var slots: Int?
 
         @OptionGroup var cluster: ClusterFlags
+        @OptionGroup var http: HTTPFlags
 
         @Argument(help: "Photo folders, scanned recursively.")
         var directories: [String]
@@ -38,6 +40,7 @@ extension Photomill {
         func run() async throws {
             let logger = Logs.make("photomill.run", level: "warning")
             let started = MonotonicInstant.now()
+            let httpConfiguration = try http.checkedConfiguration(command: "run")
             let catalog = try cluster.catalog.open(.readWrite, unusable: 1)
             let socketDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("photomill-\(getpid())")
             try FileManager.default.createDirectory(at: socketDirectory, withIntermediateDirectories: true)
@@ -49,7 +52,9 @@ extension Photomill {
             // Leases found in the catalog belong to workers of an earlier process, which
             // cannot reach this run's private socket: release them at once.
             configuration.orphanGrace = 0
-            let stack = try CoordinatorStack(configuration: configuration, catalog: catalog, exportRoot: cluster.exportRoot, logger: logger)
+            let stack = try CoordinatorStack(configuration: configuration, catalog: catalog, exportRoot: cluster.exportRoot,
+                                             http: httpConfiguration, logger: logger)
+            stack.dashboard?.onListening = { address in printError("photomill run: dashboard at http://\(address)/") }
             let slotsPerWorker = slots ?? max(1, ProcessInfo.processInfo.activeProcessorCount / workers)
             let pool = LocalWorkers(count: workers, endpoint: endpoint, slots: slotsPerWorker,
                                     kinds: cluster.processing.kindList, ocrLanguage: cluster.processing.ocrLanguage,
@@ -71,7 +76,9 @@ extension Photomill {
                 printError("photomill run: \(failures) export batches could not be written (causes above); the catalog holds every result, `photomill export` writes them again")
                 throw ExitCode(1)
             }
-            if status.total(.failed) > 0 || status.total(.pending) > 0 || status.total(.leased) > 0 { throw ExitCode(1) }
+            // Pending tasks of a paused kind wait for `resume`, not for this run.
+            let waiting = status.paused.keys.reduce(0) { $0 + status.count($1, .pending) }
+            if status.total(.failed) > 0 || status.total(.pending) > waiting || status.total(.leased) > 0 { throw ExitCode(1) }
         }
     }
 }

@@ -21,6 +21,9 @@ struct RunSummary {
         for kind in Kind.allCases where status.counts[kind] != nil {
             lines.append(columns([kind.rawValue] + [TaskState.done, .failed, .pending, .leased].map { String(status.count(kind, $0)) }))
         }
+        for kind in Kind.allCases where status.paused[kind] != nil && status.count(kind, .pending) > 0 {
+            lines.append("paused: \(status.count(kind, .pending)) \(kind.rawValue) tasks wait; `photomill resume \(kind.rawValue)` lets them go on")
+        }
         if !failures.isEmpty {
             lines.append("failed tasks (first \(failures.count); all with `photomill failed`):")
             for failure in failures {
