@@ -18,6 +18,8 @@ final class EchoWorker: @unchecked Sendable {
     private(set) var firstJob: MonotonicInstant?
     private(set) var lastAck: MonotonicInstant?
     private var thread: OwnedThread<(any Error)?>?
+    /// Told each JOB's path as it arrives (set before `start`; the steering bench watches).
+    var onJob: (@Sendable (String) -> Void)?
 
     init(endpoint: String, id: String, slots: Int) {
         self.endpoint = endpoint
@@ -73,6 +75,7 @@ final class EchoWorker: @unchecked Sendable {
                 if frames.count == 3, frames[1].first == Command.job.rawValue {
                     let job = try Photomill_V1_Job(serializedBytes: frames[2])
                     if firstJob == nil { firstJob = MonotonicInstant.now() }
+                    onJob?(job.path)
                     _ = try socket.send(MillCodec.encode(.result(Self.answer(job), blobs: [])))
                     continue
                 }
