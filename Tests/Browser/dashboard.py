@@ -36,19 +36,10 @@ import urllib.request
 CHROMIUM = "/usr/bin/chromium"
 
 
-class Failed(Exception):
-    pass
-
-
-def expect(condition, message):
-    if not condition:
-        raise Failed(message)
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+# The conformance kit's checks and processes (started with an empty signal mask, logged
+# to files in the scenario's folder).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Conformance"))
+from run import Failed, Process, expect, free_port  # noqa: E402
 
 
 def eventually(seconds, condition, message):
@@ -58,30 +49,6 @@ def eventually(seconds, condition, message):
             return
         time.sleep(0.2)
     expect(condition(), message)
-
-
-class Process:
-    def __init__(self, name, argv, folder):
-        self.log_path = os.path.join(folder, name + ".log")
-        self.log = open(self.log_path, "w")
-        # An empty signal mask: a test runner that blocks SIGTERM in its threads would
-        # pass the block on, and no process here would see our SIGTERMs.
-        self.popen = subprocess.Popen(argv, stdout=self.log, stderr=subprocess.STDOUT,
-                                      preexec_fn=lambda: signal.pthread_sigmask(signal.SIG_SETMASK, []))
-
-    def stop(self):
-        if self.popen.poll() is None:
-            self.popen.send_signal(signal.SIGTERM)
-            try:
-                return self.popen.wait(30)
-            except subprocess.TimeoutExpired:
-                self.popen.kill()
-        return self.popen.wait()
-
-    def text(self):
-        self.log.flush()
-        with open(self.log_path, errors="replace") as handle:
-            return handle.read()
 
 
 class Cluster:
@@ -97,13 +64,13 @@ class Cluster:
         self.kinds = kinds
         kind_args = ["--kinds", kinds] if kinds else []
         self.coordinator = Process("coordinator", [photomill, "coordinator", "--bind", self.endpoint, "--catalog", self.catalog,
-                                                   "--no-exports", *kind_args, *http_args, self.photos], folder)
+                                                   "--no-exports", *kind_args, *http_args, self.photos], log_dir=folder)
         self.workers = []
 
     def worker(self, *extra):
         kind_args = ["--kinds", self.kinds] if self.kinds else []
         process = Process("worker%d" % len(self.workers), [self.photomill, "worker", "--connect", self.endpoint, "--slots", "1",
-                                                           *kind_args, *extra], self.folder)
+                                                           *kind_args, *extra], log_dir=self.folder)
         self.workers.append(process)
 
     def rows(self, sql, *arguments):
@@ -119,7 +86,8 @@ class Cluster:
 
     def stop(self):
         for process in self.workers + [self.coordinator]:
-            process.stop()
+            process.signal(signal.SIGTERM)
+            process.wait(30)
 
 
 def get(url, headers=None):

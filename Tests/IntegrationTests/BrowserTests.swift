@@ -24,20 +24,11 @@ import Testing
     @Test(.enabled(if: toolsReady, "needs python3 with playwright, /usr/bin/chromium and /usr/bin/promtool (scripts/install-deps.sh): skipped"),
           arguments: ["live", "token", "metrics"])
     func scenario(_ name: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         var arguments = ["python3", Self.driver.path, "--photomill", PhotomillBinary.url.path, "--scenario", name]
         if let screenshot = ProcessInfo.processInfo.environment["PHOTOMILL_DASHBOARD_SCREENSHOT"], name == "live" {
             arguments += ["--screenshot", screenshot]
         }
-        process.arguments = arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        try process.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        print(text, terminator: "")
-        #expect(process.terminationStatus == 0, "\(text)")
+        let run = try runScript("/usr/bin/env", arguments)
+        #expect(run.status == 0, "\(run.output)")
     }
 }
