@@ -54,12 +54,16 @@ extension Catalog {
                             newestFirst: Bool = false) throws(CatalogError) -> [FailedTask] {
         try read { db in
             let condition = filter.condition(state: .failed)
+            // The last worker is looked up for the rows kept only, after the sort and the
+            // limit: the latest 20 of 11,250 failures cost 20 lookups, not 11,250.
+            let order = (newestFirst ? "failedAt DESC, " : "") + "path, kind"
             return try Row.fetchAll(db, sql: """
-                SELECT p.path, t.kind, t.errorClass, t.errorMessage, t.attempts, t.updatedAt AS failedAt,
-                    (SELECT a.worker FROM attempts a WHERE a.photoId = t.photoId AND a.kind = t.kind
-                     ORDER BY a.id DESC LIMIT 1) AS worker
-                FROM tasks t JOIN photos p ON p.id = t.photoId
-                WHERE \(condition.sql) ORDER BY \(newestFirst ? "t.updatedAt DESC, " : "")p.path, t.kind LIMIT ?
+                SELECT f.*, (SELECT a.worker FROM attempts a WHERE a.photoId = f.photoId AND a.kind = f.kind
+                             ORDER BY a.id DESC LIMIT 1) AS worker
+                FROM (SELECT t.photoId, p.path, t.kind, t.errorClass, t.errorMessage, t.attempts, t.updatedAt AS failedAt
+                      FROM tasks t JOIN photos p ON p.id = t.photoId
+                      WHERE \(condition.sql) ORDER BY \(order) LIMIT ?) f
+                ORDER BY \(order)
                 """, arguments: condition.arguments + [limit ?? -1]).compactMap(FailedTask.init(row:))
         }
     }

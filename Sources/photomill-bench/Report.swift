@@ -78,8 +78,10 @@ enum Report {
 
     static func steering(_ f: SteeringBench.Figures) {
         print("\nsteering a running coordinator (\(f.pendingAtStart) pending tasks, echo workers)")
-        print(row("prioritize → first job of the folder", String(format: "%.0f ms", f.prioritizeSeconds * 1000)))
-        print(row("pause → last job of the paused kind sent", String(format: "%.0f ms", f.pauseSeconds * 1000)))
+        print(row("prioritize returned → first job of the folder", String(format: "%.0f ms", f.prioritizeSeconds * 1000),
+                  String(format: "(command %.0f ms)", f.prioritizeCommandSeconds * 1000)))
+        print(row("pause returned → last job of the paused kind", String(format: "%.0f ms", f.pauseSeconds * 1000),
+                  String(format: "(command %.0f ms)", f.pauseCommandSeconds * 1000)))
         print("  jobs of the paused kind sent 0.5-2.5 s after the pause: \(f.jobsAfterPause); pending when prioritized: \(f.pendingAtPrioritize)")
     }
 }

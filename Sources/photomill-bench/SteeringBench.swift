@@ -19,8 +19,13 @@ struct SteeringBench {
     struct Figures {
         var pendingAtStart: Int
         var pendingAtPrioritize: Int
+        /// From the command's return to the folder's first JOB.
         var prioritizeSeconds: Double
+        /// The command itself (its write waits for the committer's).
+        var prioritizeCommandSeconds: Double
+        /// From the command's return to the last JOB of the paused kind.
         var pauseSeconds: Double
+        var pauseCommandSeconds: Double
         var jobsAfterPause: Int
     }
 
@@ -73,22 +78,25 @@ struct SteeringBench {
         }
         Thread.sleep(forTimeInterval: 1)
         let pendingAtPrioritize = try operatorCatalog.status().count(.hash, .pending)
-        let prioritized = MonotonicInstant.now()
+        // From the command's return: its own write waits for the committer's transaction.
+        let calling = MonotonicInstant.now()
         _ = try operatorCatalog.prioritize(pathGlob: glob, now: WallClock.now())
-        Thread.sleep(forTimeInterval: 1.5)
-        let first = log.times(after: prioritized, where: inFolder).min()
+        let prioritized = MonotonicInstant.now()
+        Thread.sleep(forTimeInterval: 3)
+        let first = log.times(after: calling, where: inFolder).min()
 
-        let paused = MonotonicInstant.now()
+        let pausing = MonotonicInstant.now()
         try operatorCatalog.pause([.hash], reason: "bench", now: WallClock.now())
+        let paused = MonotonicInstant.now()
         Thread.sleep(forTimeInterval: 2.5)
         let afterPause = log.times(after: paused)
         try operatorCatalog.resume([.hash])
 
         if let failure = coordinator.join() { throw failure }
         for echo in echoes { try echo.join() }
-        guard let first else { throw BenchError("no job of the prioritized folder came within 1.5 s") }
+        guard let first else { throw BenchError("no job of the prioritized folder came within 3 s of the command's return") }
         return Figures(pendingAtStart: tasks, pendingAtPrioritize: pendingAtPrioritize, prioritizeSeconds: first - prioritized,
-                       pauseSeconds: (afterPause.max() ?? paused) - paused,
-                       jobsAfterPause: afterPause.filter { $0 - paused >= 0.5 }.count)
+                       prioritizeCommandSeconds: prioritized - calling, pauseSeconds: (afterPause.max() ?? paused) - paused,
+                       pauseCommandSeconds: paused - pausing, jobsAfterPause: afterPause.filter { $0 - paused >= 0.5 }.count)
     }
 }
