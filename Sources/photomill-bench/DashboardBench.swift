@@ -69,6 +69,12 @@ struct DashboardBench {
     struct Figures {
         var off: [Double]
         var on: [Double]
+        /// CPU of the coordinator's loop thread and of its committer per result (µs): what
+        /// the rate is made of, and less moved than the rate by other processes' load.
+        var loopMicrosOff: [Double] = []
+        var loopMicrosOn: [Double] = []
+        var committerMicrosOff: [Double] = []
+        var committerMicrosOn: [Double] = []
         var scrapeSeconds: [Double]
     }
 
@@ -79,7 +85,17 @@ struct DashboardBench {
                 var bench = CoordinatorBench(tasks: tasks, workers: workers, slots: slots, endpoint: endpoint("dashboard-\(round)-\(http)"))
                 bench.http = http
                 let measured = try bench.run(in: directory.appendingPathComponent("round-\(round)-\(http)", isDirectory: true))
-                if http { figures.on.append(measured.perSecond) } else { figures.off.append(measured.perSecond) }
+                let loop = measured.coordinatorCPUSeconds / Double(measured.committed) * 1e6
+                let committer = (measured.threadCPUSeconds["pm-committer"] ?? 0) / Double(measured.committed) * 1e6
+                if http {
+                    figures.on.append(measured.perSecond)
+                    figures.loopMicrosOn.append(loop)
+                    figures.committerMicrosOn.append(committer)
+                } else {
+                    figures.off.append(measured.perSecond)
+                    figures.loopMicrosOff.append(loop)
+                    figures.committerMicrosOff.append(committer)
+                }
                 figures.scrapeSeconds += measured.scrapeSeconds
             }
         }

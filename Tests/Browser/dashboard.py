@@ -148,6 +148,7 @@ def live(photomill, folder, screenshot):
             # Once the failures' table (refreshed every 5 s) lists every failure so far.
             failed = cluster.rows("SELECT COUNT(*) FROM tasks WHERE state = 'failed'")[0][0]
             eventually(15, lambda: page.locator("#failures tbody tr").count() == min(failed, 20), "the failures never showed")
+            eventually(30, lambda: page.locator("#chart polyline").count() > 0, "the chart never drew")
             page.screenshot(path=screenshot, full_page=True)
         # Resume from the keyboard: focus the button, press Enter.
         page.focus('#kinds tr[data-kind="thumbnail"] button[data-action="resume"]')

@@ -173,7 +173,9 @@ extension Page {
       let top = 0;
       for (const p of points) for (const k of KINDS) top = Math.max(top, (p.finished[k] || 0) / interval);
       top = top > 0 ? top * 1.1 : 1;
-      const now = Date.now() / 1000, span = 3600;
+      // The last hour, or since the first sample when that is shorter (at least a minute).
+      const now = Date.now() / 1000;
+      const span = points.length ? Math.min(3600, Math.max(60, now - points[0].at + interval)) : 3600;
       const x = (at) => pad + (width - 2 * pad) * (1 - (now - at) / span);
       const y = (value) => height - pad - (height - 2 * pad) * value / top;
       for (const fraction of [0, 0.5, 1]) {
