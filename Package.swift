@@ -41,6 +41,9 @@ let package = Package(
             name: "CLibRaw", pkgConfig: "libraw_r",
             providers: [.apt(["libraw-dev"])]),
         .systemLibrary(
+            name: "CHeif", pkgConfig: "libheif",
+            providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(
             name: "CFFmpeg", pkgConfig: "libavformat",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
 
@@ -57,7 +60,7 @@ let package = Package(
         .target(
             name: "PhotoProcessing",
             dependencies: [
-                "CExif", "CVips", "CTesseract", "CLibRaw", "CFFmpeg", "PhotomillCore",
+                "CExif", "CVips", "CTesseract", "CLibRaw", "CHeif", "CFFmpeg", "PhotomillCore",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // Sample photos of our own making, for `photomill samples`, the tests and the bench.
@@ -66,7 +69,9 @@ let package = Package(
             dependencies: ["PhotoProcessing", "PhotomillCore"]),
         .target(
             name: "Catalog",
-            dependencies: ["PhotomillCore", .product(name: "GRDB", package: "GRDB.swift")]),
+            // GRDBSQLite: SQLite's C API, for the statements that bind many values (RowsStatement).
+            dependencies: ["PhotomillCore", .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "GRDBSQLite", package: "GRDB.swift")]),
         .target(
             name: "Exports",
             dependencies: [
@@ -79,6 +84,8 @@ let package = Package(
             dependencies: [
                 "MillProtocol", "ZeroMQ", "Catalog", "PhotomillCore",
                 .product(name: "CoreMetrics", package: "swift-metrics"),
+                // The scan hashes a new file whose size is a missing photo's: a move keeps its results.
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
@@ -103,15 +110,21 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
+        // Writes the git commit into the build folder before each build (`photomill --version`).
+        .plugin(
+            name: "BuildCommit", capability: .buildTool(),
+            path: "Sources/BuildCommit"),
         .executableTarget(
             name: "photomill",
             dependencies: [
-                "Coordinator", "Worker", "Exports", "Catalog", "PhotoProcessing", "Samples", "PhotomillCore", "Dashboard",
+                // ZeroMQ: only for its version (`--version`).
+                "Coordinator", "Worker", "Exports", "Catalog", "PhotoProcessing", "Samples", "PhotomillCore", "Dashboard", "ZeroMQ",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-            ]),
+            ],
+            plugins: ["BuildCommit"]),
         // The benchmark suite (docs/benchmarks.md): `swift run -c release photomill-bench`.
         .executableTarget(
             name: "photomill-bench",
@@ -172,7 +185,7 @@ let package = Package(
     ]
 )
 
-for target in package.targets where target.type != .system {
+for target in package.targets where target.type != .system && target.type != .plugin {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("ExistentialAny"))
     settings.append(.enableUpcomingFeature("MemberImportVisibility"))

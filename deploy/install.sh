@@ -1,45 +1,54 @@
 #!/usr/bin/env bash
-# Installs photomill as a systemd service on this host (run as root from a checkout):
-#   deploy/install.sh coordinator      # the NAS: coordinator + its key pair
-#   deploy/install.sh worker [N]       # a worker host: N worker instances (default 1)
-# It builds the release binary, creates the `photomill` system user, /etc/photomill
-# (keys, allow-list, environment file) and /var/lib/photomill, installs the units and
-# enables them. It never overwrites an existing key, allow-list or environment file.
+# Installs photomill as a systemd service on this host (run as root):
+#   deploy/install.sh coordinator [DEB]     # the NAS: coordinator + its key pair
+#   deploy/install.sh worker [N] [DEB]      # a worker host: N worker instances (default 1)
+# With DEB (a photomill_….deb from scripts/package-deb.sh) it needs nothing but apt: the
+# package brings the binary, the units, the environment file and the `photomill` user,
+# and apt the libraries it depends on. Without one it must run from a checkout with a
+# Swift toolchain: it builds the package first (scripts/package-deb.sh), then installs it.
+# Then it makes this host's key pair and, on the coordinator, an empty allow-list, and
+# says what to enable. It never overwrites an existing key, allow-list or environment file.
 set -euo pipefail
+usage="usage: $0 coordinator [photomill_….deb] | worker [N] [photomill_….deb]"
 role="${1:-}"
-count="${2:-1}"
+shift || true
+count=1
+if [ "$role" = worker ] && [[ "${1:-}" =~ ^[0-9]+$ ]]; then count=$1; shift; fi
+deb="${1:-}"
 case "$role" in
   coordinator|worker) ;;
-  *) echo "usage: $0 coordinator | worker [N]" >&2; exit 64 ;;
+  *) echo "$usage" >&2; exit 64 ;;
 esac
-[ "$(id -u)" -eq 0 ] || { echo "install.sh: run as root (it writes /etc, /usr/local and systemd units)" >&2; exit 77; }
-cd "$(dirname "$0")/.."
+[ $# -le 1 ] || { echo "$usage" >&2; exit 64; }
+[ "$count" -ge 1 ] || { echo "install.sh: N must be at least 1, not $count" >&2; exit 64; }
+if [ -n "$deb" ]; then
+  [[ "$deb" == *.deb ]] && [ -f "$deb" ] || { echo "install.sh: $deb: no such .deb file (build one with scripts/package-deb.sh)" >&2; exit 66; }
+  deb=$(realpath "$deb")
+fi
+[ "$(id -u)" -eq 0 ] || { echo "install.sh: run as root (it installs a package and writes /etc/photomill)" >&2; exit 77; }
 
-scripts/install-deps.sh
-swift build -c release --product photomill
-install -m 0755 .build/release/photomill /usr/local/bin/photomill
-install -d -m 0755 /usr/local/share/doc/photomill
-install -m 0644 docs/deploy.md /usr/local/share/doc/photomill/deploy.md
-
-id photomill >/dev/null 2>&1 || useradd --system --home-dir /var/lib/photomill --shell /usr/sbin/nologin photomill
-install -d -m 0750 -o root -g photomill /etc/photomill
-[ -e /etc/photomill/photomill.env ] || install -m 0640 -o root -g photomill deploy/photomill.env /etc/photomill/photomill.env
+if [ -z "$deb" ]; then
+  cd "$(dirname "$0")/.."
+  [ -x scripts/package-deb.sh ] || { echo "install.sh: no package given and no checkout to build one from" >&2; exit 66; }
+  scripts/install-deps.sh
+  deb=$(scripts/package-deb.sh | tail -1)
+fi
+# apt, not dpkg -i: it fetches what the package depends on. An environment file the
+# operator changed is kept on upgrades (confold), without a question.
+DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends -o DPkg::Lock::Timeout=300 \
+  -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold "$deb"
 
 # Keys: the secret readable by the service user only.
 make_keys() {
   local name="$1"
   if [ ! -e "/etc/photomill/$name.key" ]; then
-    /usr/local/bin/photomill keys generate --out "/etc/photomill/$name"
+    photomill keys generate --out "/etc/photomill/$name"
   fi
   chown photomill:photomill "/etc/photomill/$name.key"
   chmod 0600 "/etc/photomill/$name.key"
 }
 
-install -m 0644 deploy/photomill-coordinator.service deploy/photomill-worker@.service /etc/systemd/system/
-systemctl daemon-reload
-
 if [ "$role" = coordinator ]; then
-  install -d -m 0700 -o photomill -g photomill /var/lib/photomill
   make_keys coordinator
   [ -e /etc/photomill/allowed-workers ] || printf '# photomill workers: one public key per line, then a label\n' \
       | install -m 0640 -o root -g photomill /dev/stdin /etc/photomill/allowed-workers

@@ -1,21 +1,37 @@
 #!/usr/bin/env python3
 """Writes a synthetic camera RAW for scripts/bench-media.sh: an uncompressed 16-bit
 RGGB DNG 1.4, byte for byte the layout of Sources/Samples/SyntheticDNG(+TIFF).swift
-(IFD0 = preview when there is one, the raw image in its SubIFD, the raw strip last;
-four flat quadrants red/green/blue/white as the sensor saw them; a ColorMatrix1 that
-makes camera RGB linear sRGB), so that the benchmark needs no test build.
+(the previews laid out as Adobe's DNG Converter lays them out: the first in IFD0, whose
+SubIFDs are the raw image and then the other previews; the raw strip last; four flat
+quadrants red/green/blue/white as the sensor saw them; a ColorMatrix1 that makes camera
+RGB linear sRGB), so that the benchmark needs no test build.
 
-Usage: bench-media-dng.py OUT.dng WIDTH HEIGHT [--orientation N] [--preview JPEG]
-       bench-media-dng.py --flat-ppm OUT.ppm WIDTH HEIGHT
+Usage: bench-media-dng.py OUT.dng WIDTH HEIGHT [--orientation N] [--preview FILE]...
 
---preview embeds that JPEG as the full-size preview (its size is read from its SOF
-marker); without it the DNG has no preview and a thumbnail needs a demosaic.
---flat-ppm writes SyntheticDNG's own preview picture instead (the four quadrants in
-sRGB, unrotated) as a PPM, for vips to encode as the JPEG that Swift's generator embeds.
+--preview embeds FILE as a preview, in the order given: a .jpg as a JPEG (its size read
+from its SOF marker), a binary .ppm as uncompressed 8-bit RGB (as the Converter stores its
+256-pixel thumbnail). Without any the DNG has no preview and a thumbnail needs a demosaic.
 """
 import argparse
 import struct
 import sys
+
+
+def ppm(data):
+    """(width, height, pixels) of a binary PPM written by vips (P6, maxval 255)."""
+    fields, at = [], 2
+    while len(fields) < 3:
+        while data[at:at + 1].isspace():
+            at += 1
+        if data[at:at + 1] == b"#":
+            at = data.index(b"\n", at)
+            continue
+        end = at
+        while not data[end:end + 1].isspace():
+            end += 1
+        fields.append(int(data[at:end]))
+        at = end
+    return fields[0], fields[1], data[at + 1:]
 
 
 def jpeg_size(data):
@@ -78,26 +94,20 @@ def main():
     p.add_argument("width", type=int)
     p.add_argument("height", type=int)
     p.add_argument("--orientation", type=int, default=1)
-    p.add_argument("--preview")
-    p.add_argument("--flat-ppm", action="store_true")
+    p.add_argument("--preview", action="append", default=[])
     a = p.parse_args()
     w, h = a.width, a.height
-    if a.flat_ppm:
-        def srgb(v):
-            e = 12.92 * v if v <= 0.0031308 else 1.055 * v ** (1 / 2.4) - 0.055
-            return bytes(round(c * 255) for c in [e])
-        def colour(rgb): return b"".join(srgb(v) for v in rgb)
-        quad = {"tl": (0.80, 0.03, 0.03), "tr": (0.03, 0.80, 0.03), "bl": (0.03, 0.03, 0.80), "br": (0.85, 0.85, 0.85)}
-        with open(a.out, "wb") as f:
-            f.write(b"P6 %d %d 255\n" % (w, h))
-            for lower, rows in ((False, h // 2), (True, h - h // 2)):
-                left, right = (quad["bl"], quad["br"]) if lower else (quad["tl"], quad["tr"])
-                row = colour(left) * (w // 2) + colour(right) * (w - w // 2)
-                f.write(row * rows)
-        return 0
     if w < 64 or h < 64 or w % 2 or h % 2:
         raise SystemExit("even sides of at least 64 pixels")
-    preview = open(a.preview, "rb").read() if a.preview else None
+    previews = []
+    for path in a.preview:
+        data = open(path, "rb").read()
+        if data.startswith(b"P6"):
+            pw, ph, pixels = ppm(data)
+            previews.append((pw, ph, False, pixels[:pw * ph * 3]))
+        else:
+            pw, ph = jpeg_size(data)
+            previews.append((pw, ph, True, data))
     raw_bytes = w * h * 2
     make, model = "Photomill", "Synthetic RGGB"
     xyz_to_srgb = [3.240479, -1.537150, -0.498535, -0.969256, 1.875992, 0.041556,
@@ -113,30 +123,37 @@ def main():
                 long_(279, [raw_bytes]), short(284, [1]), short(33421, [2, 2]), byte(33422, [0, 1, 1, 2]),
                 long_(50717, [65535])]
 
-    def directories(raw_ifd, preview_at, strip):
-        raw = raw_entries(strip)
-        if preview is None:
-            return raw + dng, None
-        pw, ph = jpeg_size(preview)
-        pe = [long_(254, [1]), long_(256, [pw]), long_(257, [ph]), short(258, [8, 8, 8]), short(259, [7]),
-              short(262, [6]), long_(273, [preview_at]), short(277, [3]), long_(278, [ph]),
-              long_(279, [len(preview)]), short(284, [1]), long_(330, [raw_ifd])]
-        return pe + dng, raw
+    def preview_entries(preview, offset):
+        pw, ph, jpeg, data = preview
+        return [long_(254, [1]), long_(256, [pw]), long_(257, [ph]), short(258, [8, 8, 8]),
+                short(259, [7 if jpeg else 1]), short(262, [6 if jpeg else 2]), long_(273, [offset]),
+                short(277, [3]), long_(278, [ph]), long_(279, [len(data)]), short(284, [1])]
 
-    ifd0, raw = directories(0, 0, 0)
-    end = 8 + encoded_length(ifd0)
-    raw_ifd = None
-    if raw is not None:
-        raw_ifd = end
-        end += encoded_length(raw)
-    preview_at = end
-    strip = (end + (len(preview) if preview else 0) + 1) & ~1
-    ifd0, raw = directories(raw_ifd or 0, preview_at, strip)
+    def directories(sub_ifds, data_at, strip):
+        raw = raw_entries(strip)
+        if not previews:
+            return [raw + dng]
+        stored = [preview_entries(p, at) for p, at in zip(previews, data_at)]
+        return [stored[0] + dng + [long_(330, sub_ifds)], raw] + stored[1:]
+
+    measured = directories([0] * len(previews), [0] * len(previews), 0)
+    end = 8 + encoded_length(measured[0])
+    sub_ifds = []
+    for directory in measured[1:]:
+        sub_ifds.append(end)
+        end += encoded_length(directory)
+    data_at = []
+    for p in previews:
+        data_at.append(end)
+        end = (end + len(p[3]) + 1) & ~1
+    strip = end
+    final = directories(sub_ifds, data_at, strip)
     head = bytearray(b"II*\0" + struct.pack("<I", 8))
-    head += encode(ifd0, 8)
-    if raw is not None:
-        head += encode(raw, raw_ifd)
-    head += preview or b""
+    head += encode(final[0], 8)
+    for directory, at in zip(final[1:], sub_ifds):
+        head += encode(directory, at)
+    for p, at in zip(previews, data_at):
+        head += b"\0" * (at - len(head)) + p[3]
     head += b"\0" * (strip - len(head))
 
     linear = {"tl": (0.80, 0.03, 0.03), "tr": (0.03, 0.80, 0.03),

@@ -12,13 +12,19 @@
 # Environment: RAW_COPIES (40), DNG45_COUNT (12), VIDEO_COUNT (12), HEIC_COUNT (12).
 #
 # Everything is generated here, nothing is downloaded: copies of the corpus's
-# canon_eos_6d.dng (1224x816, a 1024x683 JPEG preview); 45-megapixel DNGs (8192x5464,
-# uncompressed, orientation 6) written by scripts/bench-media-dng.py in the layout of
-# Sources/Samples/SyntheticDNG.swift, with a full-size preview that is either a photo from
-# `photomill samples` (9 MB, photo-like detail) or SyntheticDNG's own four flat quadrants
-# (1.3 MB); 1080p H.264 5-s MP4/MOV (testsrc2, AAC audio, a keyframe a second as phones
-# write); 12-megapixel HEICs from `photomill samples` photos (heif-enc, with and without a
-# 320-pixel embedded thumbnail as phones write); a 100-megapixel HEIC (11552x8672).
+# canon_eos_6d.dng (1224x816; Adobe's layout: a 256x171 JPEG in IFD0, a 1024x683 one in
+# SubIFD1); 45-megapixel DNGs (8192x5464, uncompressed, orientation 6) written by
+# scripts/bench-media-dng.py in the layout of Sources/Samples/SyntheticDNG.swift, with a
+# photo from `photomill samples` as previews: the DNG Converter's "full size" layout (a
+# 256-px RGB thumbnail in IFD0, a 1024-px JPEG in SubIFD1, the full-size 9 MB JPEG in
+# SubIFD2, as ../shared/corpus/formats/DNG.dng) and a layout whose only preview that
+# reaches 256 px is the full-size JPEG (a 160-px thumbnail besides); 1080p H.264 5-s
+# MP4/MOV (testsrc2, AAC audio, a keyframe a second as phones write); 12-megapixel HEICs
+# from `photomill samples` photos, single-coded (heif-enc, with and without a 320-pixel
+# embedded thumbnail) and as grids of 512-px tiles as iPhones write them (tiles by
+# heif-enc, boxes by scripts/bench-media-heic-grid.py; with and without a 320-px
+# thumbnail); a 100-megapixel HEIC (11552x8672), single-coded and as a grid of 23x17
+# tiles of 512.
 #
 # Each speed figure: files per second over the same N files, median of --runs wall times,
 # with user+sys CPU of the whole process tree, the CPU used by everything else on the
@@ -38,7 +44,7 @@ while [ $# -gt 0 ]; do
     --out) out=$2; shift 2 ;;
     --runs) runs=$2; shift 2 ;;
     --only) only=$2; shift 2 ;;
-    -h|--help) sed -n '2,32p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,36p' "$0"; exit 0 ;;
     *) echo "bench-media.sh: unknown argument $1" >&2; exit 64 ;;
   esac
 done
@@ -47,7 +53,7 @@ video_count=${VIDEO_COUNT:-12} heic_count=${HEIC_COUNT:-12}
 corpus_dng=${CORPUS_DNG:-$repo/../shared/corpus/formats/canon_eos_6d.dng}
 [ -f "$corpus_dng" ] || corpus_dng=/work/shared/corpus/formats/canon_eos_6d.dng
 
-for tool in exiftool vips vipsthumbnail vipsheader ffmpeg heif-enc parallel python3 /usr/bin/time; do
+for tool in exiftool vips vipsthumbnail vipsheader ffmpeg heif-enc heif-info parallel python3 /usr/bin/time; do
   command -v "$tool" >/dev/null || { echo "bench-media.sh: needs $tool (scripts/install-deps.sh)" >&2; exit 69; }
 done
 if [ -z "$bin" ]; then
@@ -62,7 +68,7 @@ in=$out/inputs work=$out/work
 mkdir -p "$in" "$work"
 results=$out/results.tsv summary=$out/summary.txt log=$out/log.txt
 [ -f "$results" ] || printf 'part\tset\tcontender\tfiles\trun\twall_s\tuser_s\tsys_s\tother_cpu_s\tload1\tthumbs_ok\texit\n' >"$results"
-helper=$repo/scripts/bench-media-dng.py
+helper=$repo/scripts/bench-media-dng.py grid_helper=$repo/scripts/bench-media-heic-grid.py
 wants() { [[ ",$only," == *",$1,"* ]]; }
 say() { echo "$*" | tee -a "$summary"; }
 note() { echo "[$(date +%H:%M:%S)] $*" >&2; }
@@ -84,20 +90,21 @@ make_raw() {
   copies "$corpus_dng" "$in/raw-6d" "$raw_copies" 6d dng
   local src=$in/src45
   mkdir -p "$src"
-  if [ ! -f "$src/photo-preview.dng" ]; then
+  if [ ! -f "$src/full-only.dng" ]; then
     note "making 45-MP DNGs"
     "$bin" samples "$src/samples" --count 2 --seed 45 --photo-size 8192x5464 >/dev/null
-    # The preview as a camera stores it: unrotated, no EXIF of its own.
+    # The previews as a camera stores them: unrotated, no EXIF of their own.
     exiftool -q -all= -o "$src/photo.jpg" "$src/samples/IMG_0001.jpg"
-    python3 "$helper" --flat-ppm "$src/flat.ppm" 8192 5464
-    vips jpegsave "$src/flat.ppm" "$src/flat.jpg" --Q 90 --strip
-    rm -f "$src/flat.ppm"
-    python3 "$helper" "$src/flat-preview.dng" 8192 5464 --orientation 6 --preview "$src/flat.jpg"
+    vips thumbnail "$src/photo.jpg" "$src/medium.jpg[Q=90,strip]" 1024
+    vips thumbnail "$src/photo.jpg" "$src/thumb.ppm" 256
+    vips thumbnail "$src/photo.jpg" "$src/small.ppm" 160
     python3 "$helper" "$src/no-preview.dng" 8192 5464 --orientation 6
-    python3 "$helper" "$src/photo-preview.dng" 8192 5464 --orientation 6 --preview "$src/photo.jpg"
+    python3 "$helper" "$src/adobe.dng" 8192 5464 --orientation 6 \
+      --preview "$src/thumb.ppm" --preview "$src/medium.jpg" --preview "$src/photo.jpg"
+    python3 "$helper" "$src/full-only.dng" 8192 5464 --orientation 6 --preview "$src/small.ppm" --preview "$src/photo.jpg"
   fi
-  copies "$src/photo-preview.dng" "$in/raw-45mp-photo" "$dng45_count" dng45p dng
-  copies "$src/flat-preview.dng" "$in/raw-45mp-flat" "$dng45_count" dng45f dng
+  copies "$src/adobe.dng" "$in/raw-45mp-adobe" "$dng45_count" dng45a dng
+  copies "$src/full-only.dng" "$in/raw-45mp-full" "$dng45_count" dng45f dng
 }
 
 make_video() {
@@ -116,7 +123,7 @@ make_video() {
 }
 
 make_heic() {
-  local src=$in/src-heic i j distinct=$(( (heic_count + 1) / 2 ))
+  local src=$in/src-heic i distinct=$(( (heic_count + 1) / 2 ))
   [ -f "$in/heic/.done" ] && [ -f "$in/heic-thumb/.done" ] && return 0
   note "making $distinct distinct 12-MP HEICs (x2 variants)"
   mkdir -p "$src" "$in/heic" "$in/heic-thumb"
@@ -126,17 +133,59 @@ make_heic() {
     heif-enc -q 50 -p preset=medium -o "$src/p$i.heic" "${photos[$i]}" >/dev/null
     heif-enc -q 50 -p preset=medium -t 320 -o "$src/t$i.heic" "${photos[$i]}" >/dev/null
   done
+  cycle "$in/heic" "$src/p%d.heic"
+  cycle "$in/heic-thumb" "$src/t%d.heic"
+}
+
+# cycle DIR PATTERN: HEIC_COUNT files DIR/IMG_NN.heic, copies of the distinct pictures
+# PATTERN names (%d: their number) in turn.
+cycle() {
+  local dir=$1 pattern=$2 j distinct=$(( (heic_count + 1) / 2 ))
   for j in $(seq 0 $((heic_count - 1))); do
-    i=$((j % distinct))
-    cp "$src/p$i.heic" "$in/heic/IMG_$(printf %02d "$j").heic"
-    cp "$src/t$i.heic" "$in/heic-thumb/IMG_$(printf %02d "$j").heic"
+    # shellcheck disable=SC2059
+    cp "$(printf "$pattern" $((j % distinct)))" "$dir/IMG_$(printf %02d "$j").heic"
   done
-  touch "$in/heic/.done" "$in/heic-thumb/.done"
+  touch "$dir/.done"
+}
+
+# grid_heic OUT IMAGE WIDTH HEIGHT TILEDIR [THUMB.heic] [HEIF-ENC OPTIONS...]: IMAGE cut
+# into 512-px tiles (the edges repeated past the picture, as encoders pad), each encoded
+# by heif-enc, assembled into a grid HEIC by scripts/bench-media-heic-grid.py.
+grid_heic() {
+  local out=$1 image=$2 width=$3 height=$4 dir=$5 thumb=$6; shift 6
+  local columns=$(( (width + 511) / 512 )) rows=$(( (height + 511) / 512 )) r c tiles=()
+  rm -rf "$dir"; mkdir -p "$dir"
+  vips embed "$image" "$dir/pad.v" 0 0 $((columns * 512)) $((rows * 512)) --extend copy
+  vips dzsave "$dir/pad.v" "$dir/t" --layout google --tile-size 512 --overlap 0 --depth one --suffix .png
+  rm -f "$dir/pad.v"
+  ls "$dir"/t/0/*/*.png | parallel --will-cite -j2 heif-enc "$@" -o {.}.heic {} ">/dev/null"
+  for r in $(seq 0 $((rows - 1))); do
+    for c in $(seq 0 $((columns - 1))); do tiles+=("$dir/t/0/$r/$c.heic"); done
+  done
+  python3 "$grid_helper" "$out" "$width" "$height" "$columns" "$rows" "${tiles[@]}" ${thumb:+--thumbnail "$thumb"}
+  rm -rf "$dir"
+}
+
+make_heic_grid() {
+  local src=$in/src-heic i distinct=$(( (heic_count + 1) / 2 ))
+  [ -f "$in/heic-grid/.done" ] && [ -f "$in/heic-grid-thumb/.done" ] && return 0
+  make_heic
+  note "making $distinct distinct 12-MP grid HEICs (x2 variants, 48 tiles each)"
+  mkdir -p "$in/heic-grid" "$in/heic-grid-thumb"
+  mapfile -t photos < <(ls "$src"/samples/IMG_*.jpg | head -n "$distinct")
+  for i in "${!photos[@]}"; do
+    vips thumbnail "${photos[$i]}" "$src/small$i.jpg" 320
+    heif-enc -q 50 -p preset=medium -o "$src/small$i.heic" "$src/small$i.jpg" >/dev/null
+    grid_heic "$src/g$i.heic" "${photos[$i]}" 4032 3024 "$src/tiles" "" -q 50 -p preset=medium
+    grid_heic "$src/gt$i.heic" "${photos[$i]}" 4032 3024 "$src/tiles" "$src/small$i.heic" -q 50 -p preset=medium
+  done
+  cycle "$in/heic-grid" "$src/g%d.heic"
+  cycle "$in/heic-grid-thumb" "$src/gt%d.heic"
 }
 
 make_big_heic() {
   local src=$in/src-big
-  [ -f "$src/big-thumb.heic" ] && return 0
+  [ -f "$src/big-grid.heic" ] && return 0
   note "making the 100-MP HEIC (about 30 s per variant with heif-enc's ultrafast preset)"
   mkdir -p "$src"
   # A smooth picture (Perlin noise) encodes in seconds; decoding memory depends on the
@@ -147,6 +196,8 @@ make_big_heic() {
   rm -f "$src/p.v" "$src/p3.v"
   heif-enc -q 50 -p preset=ultrafast -o "$src/big.heic" "$src/big.jpg" >/dev/null
   heif-enc -q 50 -p preset=ultrafast -t 512 -o "$src/big-thumb.heic" "$src/big.jpg" >/dev/null
+  note "making the 100-MP grid HEIC (391 tiles)"
+  grid_heic "$src/big-grid.heic" "$src/big.jpg" 11552 8672 "$src/tiles" "" -q 50 -p preset=ultrafast
 }
 
 # ---------------------------------------------------------------- measuring
@@ -214,6 +265,17 @@ compare() {
     parallel --will-cite -j2 "$shellcmd" ::: "${fr[@]}"
   local sh=$rate
   say "  photomill / shell: $(awk -v a="$pm" -v b="$sh" 'BEGIN{printf "%.2f", a/b}')x"
+  pm_rate=$pm
+}
+
+# also PART SET FILESVAR LABEL SHELLCMD: another shell pipeline on the set `compare` just
+# measured, against the same photomill figure.
+also() {
+  local part=$1 set=$2 filesvar=$3 label=$4 shellcmd=$5
+  local -n fa=$filesvar
+  measure "$part" "$set" "parallel -j2 ($label)" "$work/sh" "$filesvar" -- \
+    parallel --will-cite -j2 "$shellcmd" ::: "${fa[@]}"
+  say "  photomill / $label: $(awk -v a="$pm_rate" -v b="$rate" 'BEGIN{printf "%.2f", a/b}')x"
 }
 
 list() { local -n arr=$1; mapfile -t arr < <(ls "$2"/*.* 2>/dev/null | sort); }
@@ -222,10 +284,18 @@ list() { local -n arr=$1; mapfile -t arr < <(ls "$2"/*.* 2>/dev/null | sort); }
 if wants raw; then
   make_raw
   say ""; say "# 1. RAW thumbnails. Shell: exiftool -b -PreviewImage {} | vipsthumbnail stdin -s 256"
+  say "#    photomill decodes the smallest preview whose longest side reaches 256; exiftool's"
+  say "#    PreviewImage is the one it names so (SubIFD1's in these DNGs)."
   raw_cmd="exiftool -b -PreviewImage {} | vipsthumbnail stdin -s 256 -o $work/sh/{/.}.jpg"
-  list f6d "$in/raw-6d";            compare raw "canon_eos_6d.dng x$raw_copies (1024x683 preview)" f6d "$raw_cmd"
-  list f45p "$in/raw-45mp-photo";   compare raw "45-MP DNG, full-size photo preview (9 MB JPEG) x$dng45_count" f45p "$raw_cmd"
-  list f45f "$in/raw-45mp-flat";    compare raw "45-MP DNG, SyntheticDNG's flat preview (1.3 MB JPEG) x$dng45_count" f45f "$raw_cmd"
+  same_cmd="exiftool -b -ThumbnailTIFF {} | vipsthumbnail stdin -s 256 -o $work/sh/{/.}.jpg"
+  list f6d "$in/raw-6d"
+  compare raw "canon_eos_6d.dng x$raw_copies (photomill: IFD0's 256x171 JPEG; shell: SubIFD1's 1024x683 JPEG)" f6d "$raw_cmd"
+  list f45a "$in/raw-45mp-adobe"
+  compare raw "45-MP DNG, DNG Converter layout x$dng45_count (photomill: IFD0's 256x171 RGB; shell: SubIFD1's 1024x683 JPEG)" f45a "$raw_cmd"
+  also raw "45-MP DNG, DNG Converter layout x$dng45_count, shell on the same 256x171 RGB thumbnail" f45a \
+    "exiftool -b -ThumbnailTIFF, same preview" "$same_cmd"
+  list f45f "$in/raw-45mp-full"
+  compare raw "45-MP DNG, 160-px thumbnail + full-size JPEG x$dng45_count (both: the 8192x5464 9 MB JPEG)" f45f "$raw_cmd"
 fi
 
 if wants video; then
@@ -241,6 +311,9 @@ if wants heic; then
   say ""; say "# 3. HEIC. Shell: vipsthumbnail {} -s 256"
   list fh "$in/heic";        compare heic "12-MP HEIC (4032x3024), no embedded thumbnail x$heic_count" fh "vipsthumbnail {} -s 256 -o $work/sh/{/.}.jpg"
   list fht "$in/heic-thumb"; compare heic "12-MP HEIC (4032x3024), 320-px embedded thumbnail x$heic_count" fht "vipsthumbnail {} -s 256 -o $work/sh/{/.}.jpg"
+  make_heic_grid
+  list fg "$in/heic-grid";        compare heic "12-MP grid HEIC (8x6 tiles of 512), no embedded thumbnail x$heic_count" fg "vipsthumbnail {} -s 256 -o $work/sh/{/.}.jpg"
+  list fgt "$in/heic-grid-thumb"; compare heic "12-MP grid HEIC (8x6 tiles of 512), 320-px embedded thumbnail x$heic_count" fgt "vipsthumbnail {} -s 256 -o $work/sh/{/.}.jpg"
 fi
 
 if wants memory; then
@@ -266,21 +339,25 @@ if wants memory; then
     { grep -E 'thumbnail|error|fail' "$work/rss-out.txt" || true; } | head -3 | sed 's/^/      /' | tee -a "$summary"
   }
   k=hash,metadata,thumbnail,ocr
-  rss "100-MP HEIC 11552x8672, no embedded thumbnail" "$bin" inspect --kinds "$k" "$in/src-big/big.heic"
-  rss "100-MP HEIC 11552x8672, 512-px embedded thumbnail" "$bin" inspect --kinds "$k" "$in/src-big/big-thumb.heic"
-  rss "45-MP DNG 8192x5464, full-size photo preview" "$bin" inspect --kinds "$k" "$in/src45/photo-preview.dng"
-  rss "45-MP DNG 8192x5464, flat preview (SyntheticDNG's)" "$bin" inspect --kinds "$k" "$in/src45/flat-preview.dng"
+  big=$in/src-big
+  rss "100-MP grid HEIC 11552x8672, 23x17 tiles of 512" "$bin" inspect --kinds "$k" "$big/big-grid.heic"
+  rss "100-MP HEIC 11552x8672, one coded image" "$bin" inspect --kinds "$k" "$big/big.heic"
+  rss "100-MP HEIC, one coded image, 512-px embedded thumbnail" "$bin" inspect --kinds "$k" "$big/big-thumb.heic"
+  rss "45-MP DNG 8192x5464, DNG Converter layout (256 RGB, 1024, full size)" "$bin" inspect --kinds "$k" "$in/src45/adobe.dng"
+  rss "45-MP DNG 8192x5464, 160-px thumbnail + full-size preview" "$bin" inspect --kinds "$k" "$in/src45/full-only.dng"
   rss "45-MP DNG 8192x5464, no preview (half-size demosaic)" "$bin" inspect --kinds "$k" "$in/src45/no-preview.dng"
-  say "  by kind, and the tools alone, for comparison:"
-  rss "vipsthumbnail -s 256: 100-MP HEIC, no embedded thumbnail" vipsthumbnail "$in/src-big/big.heic" -s 256 -o "$work/tmp-%s.jpg"
-  rss "vipsthumbnail -s 256: 100-MP HEIC, 512-px embedded thumbnail" vipsthumbnail "$in/src-big/big-thumb.heic" -s 256 -o "$work/tmp-%s.jpg"
-  rss "vips copy (full decode to a .v file): 100-MP HEIC" vips copy "$in/src-big/big.heic" "$work/tmp-big.v"
-  rm -f "$work/tmp-big.v"
-  for kinds in hash metadata thumbnail ocr hash,metadata,thumbnail; do
-    rss "--kinds $kinds: 100-MP HEIC, no embedded thumbnail" "$bin" inspect --kinds "$kinds" "$in/src-big/big.heic"
+  say "  by kind (a worker's OCR is a job of its own), and the tools alone, for comparison:"
+  for kinds in thumbnail ocr; do
+    rss "--kinds $kinds: 100-MP grid HEIC" "$bin" inspect --kinds "$kinds" "$big/big-grid.heic"
   done
-  rss "--kinds thumbnail: 100-MP HEIC, 512-px embedded thumbnail" "$bin" inspect --kinds thumbnail "$in/src-big/big-thumb.heic"
-  rss "--kinds ocr: 100-MP HEIC, 512-px embedded thumbnail" "$bin" inspect --kinds ocr "$in/src-big/big-thumb.heic"
+  rss "vipsthumbnail -s 256: 100-MP grid HEIC" vipsthumbnail "$big/big-grid.heic" -s 256 -o "$work/tmp-%s.jpg"
+  rss "vips copy (libheif decodes the grid whole): 100-MP grid HEIC" vips copy "$big/big-grid.heic" "$work/tmp-big.v"
+  rm -f "$work/tmp-big.v"
+  for kinds in thumbnail ocr; do
+    rss "--kinds $kinds: 100-MP HEIC, one coded image" "$bin" inspect --kinds "$kinds" "$big/big.heic"
+  done
+  rss "vipsthumbnail -s 256: 100-MP HEIC, one coded image" vipsthumbnail "$big/big.heic" -s 256 -o "$work/tmp-%s.jpg"
+  rss "--kinds ocr: 45-MP DNG, DNG Converter layout" "$bin" inspect --kinds ocr "$in/src45/adobe.dng"
   rss "--kinds thumbnail: 45-MP DNG, no preview" "$bin" inspect --kinds thumbnail "$in/src45/no-preview.dng"
   rss "--kinds ocr: 45-MP DNG, no preview" "$bin" inspect --kinds ocr "$in/src45/no-preview.dng"
 fi

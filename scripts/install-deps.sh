@@ -20,11 +20,14 @@ packages=(
   libraw-dev             # camera RAW: embedded previews, demosaicing
   libavformat-dev libavcodec-dev libswscale-dev libavutil-dev   # video: FFmpeg's demuxers, decoders, scaler
   ffmpeg                 # the tests' video fixtures (QuickTime metadata, rotation) and the poster-frame baseline
+  libheif-dev            # HEIF grids decoded tile by tile (libvips decodes them whole)
   libheif-examples       # heif-enc: the tests' HEIC fixtures (with and without irot)
   libraw-bin             # dcraw_emu, raw-identify, simple_dcraw: the RAW tests' independent references
   python3-zmq python3-protobuf   # the Python worker of the protocol conformance suite (Tests/Conformance)
   chromium               # the dashboard's browser tests (Tests/Browser), headless, driven by Playwright
   prometheus             # promtool: `promtool check metrics` on /metrics (Tests/Browser)
+  dpkg-dev lintian       # the Debian package: dpkg-shlibdeps (and strip, by binutils) for it, lintian to check it
+  systemd adduser        # the package check (scripts/check-deb.sh): systemd-analyze verify of the units; postinst's adduser
 )
 
 # Playwright for Python (PyPI), for the python3 on PATH, which the browser tests run; it

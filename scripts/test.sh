@@ -10,3 +10,10 @@ if [ ! -f ../shared/corpus/manifest.json ]; then
   echo "note: ../shared/corpus is absent; the corpus tests will be skipped"
 fi
 swift test --skip-build
+# The Debian package, built in release mode, installed, run and removed for real: as
+# root only (it installs a package and adds a user), otherwise skipped with a note.
+if [ "$(id -u)" -eq 0 ]; then
+  scripts/check-deb.sh
+else
+  echo "note: not root: the Debian package check (scripts/check-deb.sh) is skipped"
+fi

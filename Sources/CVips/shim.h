@@ -51,6 +51,28 @@ static inline int pm_vips_thumbnail_image(VipsImage *in, VipsImage **out, int si
                                 "no_rotate", TRUE, NULL);
 }
 
+/// Shrinks to exactly `width` × `height` with the same colour handling as
+/// pm_vips_thumbnail: what a HEIF grid decoded tile by tile is finished with, so that it
+/// comes out the size and colours libvips' own thumbnail of the whole file has.
+static inline int pm_vips_thumbnail_image_exact(VipsImage *in, VipsImage **out, int width, int height) {
+    return vips_thumbnail_image(in, out, width, "height", height, "size", VIPS_SIZE_FORCE,
+                                "no_rotate", TRUE, NULL);
+}
+
+/// Joins `n` images edge to edge, `across` to a row.
+static inline int pm_vips_arrayjoin(VipsImage **in, int n, VipsImage **out, int across) {
+    return vips_arrayjoin(in, out, n, "across", across, NULL);
+}
+
+/// Averages each `factor` × `factor` block into one pixel.
+static inline int pm_vips_shrink(VipsImage *in, VipsImage **out, int factor) {
+    return vips_shrink(in, out, (double) factor, (double) factor, NULL);
+}
+
+static inline int pm_vips_crop(VipsImage *in, VipsImage **out, int left, int top, int width, int height) {
+    return vips_crop(in, out, left, top, width, height, NULL);
+}
+
 /// Applies EXIF orientation `orientation` (1…8) to the pixels: the result is upright.
 static inline int pm_vips_orient(VipsImage *in, VipsImage **out, int orientation) {
     VipsImage *copy = NULL;

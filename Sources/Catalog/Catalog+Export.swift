@@ -18,7 +18,7 @@ public struct ExportRecord: Sendable, Hashable {
 }
 
 extension Catalog {
-    /// Records of photos with a content hash, in photo order after `photoId` (paging keeps
+    /// Records of photos with a content hash (and not missing), in photo order after `photoId` (paging keeps
     /// memory bounded however large the catalog), or exactly `ids` when given.
     public func exportRecords(afterPhoto photoId: Int64 = 0, limit: Int = 500, ids: [Int64]? = nil) throws(CatalogError) -> [ExportRecord] {
         try read { db in
@@ -30,7 +30,7 @@ extension Catalog {
                 LEFT JOIN metadata m ON m.photoId = p.id
                 LEFT JOIN ocr o ON o.photoId = p.id
                 LEFT JOIN thumbnails th ON th.photoId = p.id
-                WHERE p.md5 IS NOT NULL AND \(filter)
+                WHERE p.md5 IS NOT NULL AND p.missingAt IS NULL AND \(filter)
                 ORDER BY p.id LIMIT ?
                 """, arguments: [ids?.count ?? limit])
             return try rows.map { row in

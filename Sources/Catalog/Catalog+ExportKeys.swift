@@ -15,7 +15,7 @@ extension Catalog {
         try read { db in
             try Row.fetchAll(db, sql: """
                 SELECT p.id, p.md5, EXISTS (SELECT 1 FROM thumbnails th WHERE th.photoId = p.id) AS hasThumbnail
-                FROM photos p WHERE p.md5 IS NOT NULL AND p.id > ? ORDER BY p.id LIMIT ?
+                FROM photos p WHERE p.md5 IS NOT NULL AND p.missingAt IS NULL AND p.id > ? ORDER BY p.id LIMIT ?
                 """, arguments: [photoId, limit]).map { ExportKey(photoId: $0["id"], md5: $0["md5"], hasThumbnail: $0["hasThumbnail"]) }
         }
     }

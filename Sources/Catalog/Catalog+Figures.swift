@@ -30,12 +30,15 @@ extension Catalog {
         }
     }
 
-    /// Tasks per kind and state, from task_counts (docs/catalog.md).
+    /// Tasks per kind and state of photos not missing: task_counts (docs/catalog.md) less
+    /// the tasks of the few missing photos, by their index; no pass over the tasks.
     func taskCounts(_ db: Database) throws -> [Kind: [TaskState: Int]] {
+        let missing = try Self.missingTaskCounts(db)
         var counts: [Kind: [TaskState: Int]] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT kind, state, n FROM task_counts WHERE n > 0") {
             guard let kind = Kind(rawValue: row["kind"]), let state = TaskState(rawValue: row["state"]) else { continue }
-            counts[kind, default: [:]][state] = row["n"]
+            let n = (row["n"] as Int) - (missing[kind]?[state] ?? 0)
+            if n > 0 { counts[kind, default: [:]][state] = n }
         }
         return counts
     }

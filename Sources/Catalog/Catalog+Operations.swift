@@ -25,10 +25,12 @@ public struct TaskFilter: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// SQL conditions on `tasks` aliased `t`. The state is written out, not bound: only
-    /// then can SQLite use the partial index of failed tasks (`tasks_failed`).
+    /// then can SQLite use the partial index of failed tasks (`tasks_failed`). Tasks of
+    /// missing photos never match (`photos_missing` lists the few).
     func condition(state: TaskState) -> (sql: String, arguments: StatementArguments) {
         let kinds = (self.kinds.isEmpty ? Set(Kind.allCases) : self.kinds).sorted()
         var sql = "t.state = '\(state.rawValue)' AND t.kind IN (\(kinds.map { _ in "?" }.joined(separator: ", ")))"
+        sql += " AND t.photoId NOT IN (SELECT id FROM photos WHERE missingAt IS NOT NULL)"
         var arguments = StatementArguments(kinds.map(\.rawValue))
         if let errorClass {
             sql += " AND t.errorClass = ?"

@@ -10,6 +10,9 @@ public struct ScannedFile: Sendable, Hashable {
     public var recognition: Recognition
     /// The photo's XMP sidecar (`NAME.EXT.xmp` or `NAME.xmp` beside it), if it has one.
     public var sidecar: Sidecar?
+    /// A new path whose content is that of this photo, which left its old path: a move or
+    /// a rename. The photo takes the new path and keeps its results.
+    public var movedFrom: Int64?
 
     /// What the scan made of a file.
     public enum Recognition: Sendable, Hashable {
@@ -22,12 +25,14 @@ public struct ScannedFile: Sendable, Hashable {
         case unchanged
     }
 
-    public init(path: String, size: Int64, mtimeNs: Int64, recognition: Recognition, sidecar: Sidecar? = nil) {
+    public init(path: String, size: Int64, mtimeNs: Int64, recognition: Recognition, sidecar: Sidecar? = nil,
+                movedFrom: Int64? = nil) {
         self.path = path
         self.size = size
         self.mtimeNs = mtimeNs
         self.recognition = recognition
         self.sidecar = sidecar
+        self.movedFrom = movedFrom
     }
 
     public var stamp: FileStamp { FileStamp(size: size, mtimeNs: mtimeNs) }
@@ -51,6 +56,8 @@ public struct Sidecar: Sendable, Hashable {
 /// What the catalog already knows of a path, so that the scan reads only new and
 /// changed files.
 public struct KnownFile: Sendable, Hashable {
+    /// The photo's id (so that the scan can tell, at its end, which photos it did not find).
+    public var id: Int64
     public var stamp: FileStamp
     /// The photo's format; nil for a skipped file, and for a photo recorded before
     /// formats were (a catalog of schema v3), which the scan must read once.
@@ -73,6 +80,10 @@ public struct ScanSummary: Sendable, Hashable {
     public var sidecarsChanged = 0
     /// Tasks created or re-queued by this scan.
     public var queuedTasks = 0
+    /// Photos found under a new path with the content they had (kept with their results).
+    public var moved = 0
+    /// Photos the scan no longer found: marked missing, their history kept.
+    public var missing = 0
 
     public init() {}
 
@@ -84,6 +95,8 @@ public struct ScanSummary: Sendable, Hashable {
         sum.skipped += rhs.skipped
         sum.sidecarsChanged += rhs.sidecarsChanged
         sum.queuedTasks += rhs.queuedTasks
+        sum.moved += rhs.moved
+        sum.missing += rhs.missing
         return sum
     }
 }
@@ -93,11 +106,11 @@ extension Catalog {
     public func knownFiles(_ paths: [String]) throws(CatalogError) -> (photos: [String: KnownFile], skipped: [String: FileStamp]) {
         try read { db in
             var photos: [String: KnownFile] = [:], skipped: [String: FileStamp] = [:]
-            let photo = try db.cachedStatement(sql: "SELECT size, mtimeNs, format FROM photos WHERE path = ?")
+            let photo = try db.cachedStatement(sql: "SELECT size, mtimeNs, format, id FROM photos WHERE path = ?")
             let other = try db.cachedStatement(sql: "SELECT size, mtimeNs FROM skipped_files WHERE path = ?")
             for path in paths {
                 if let row = try Row.fetchOne(photo, arguments: [path]) {
-                    photos[path] = KnownFile(stamp: FileStamp(size: row[0], mtimeNs: row[1]),
+                    photos[path] = KnownFile(id: row[3], stamp: FileStamp(size: row[0], mtimeNs: row[1]),
                                              format: (row[2] as String?).flatMap(MediaFormat.init(rawValue:)))
                 } else if let row = try Row.fetchOne(other, arguments: [path]) {
                     skipped[path] = FileStamp(size: row[0], mtimeNs: row[1])
@@ -118,10 +131,14 @@ extension Catalog {
             var summary = ScanSummary()
             var changes = StateChanges()
             let find = try db.cachedStatement(sql: """
-                SELECT id, size, mtimeNs, format, sidecarPath, sidecarSize, sidecarMtimeNs FROM photos WHERE path = ?
+                SELECT id, size, mtimeNs, format, sidecarPath, sidecarSize, sidecarMtimeNs, missingAt FROM photos WHERE path = ?
                 """)
             for file in files {
                 let row = try Row.fetchOne(find, arguments: [file.path])
+                if let row, row["missingAt"] != nil {
+                    // Found again where it was: no longer missing.
+                    try db.execute(sql: "UPDATE photos SET missingAt = NULL WHERE id = ?", arguments: [row["id"] as Int64])
+                }
                 switch file.recognition {
                 case .other:
                     summary.skipped += 1
@@ -143,12 +160,18 @@ extension Catalog {
                 case .media(let format):
                     let wanted = format.mediaType.kinds(of: kinds)
                     guard let row else {
+                        if let id = file.movedFrom,
+                           try movePhoto(db, id: id, file: file, format: format, kinds: kinds, now: now, changes: &changes,
+                                         summary: &summary) {
+                            summary.moved += 1
+                            continue
+                        }
                         summary.added += 1
                         summary.queuedTasks += try insertPhoto(db, file: file, format: format, kinds: wanted, now: now)
                         continue
                     }
                     let id: Int64 = row["id"]
-                    let known = KnownFile(stamp: FileStamp(size: row["size"], mtimeNs: row["mtimeNs"]),
+                    let known = KnownFile(id: id, stamp: FileStamp(size: row["size"], mtimeNs: row["mtimeNs"]),
                                           format: (row["format"] as String?).flatMap(MediaFormat.init(rawValue:)))
                     if known.stamp == file.stamp {
                         // A photo of an older catalog, read for its format once.
@@ -187,6 +210,31 @@ extension Catalog {
         let created = try ensureTasks(db, id: db.lastInsertedRowID, kinds: kinds, now: now)
         try linkLivePhotos(db, stem: Self.stem(of: file.path))
         return created
+    }
+
+    /// The photo `id` takes the path of `file`, its content found there (the scan compared
+    /// it): its results and history stay. A new modification time re-runs the metadata
+    /// (its `fileModificationDate`); a sidecar of another stamp too. False when the photo
+    /// is no longer there to move (the caller then records the file as new).
+    private func movePhoto(_ db: Database, id: Int64, file: ScannedFile, format: MediaFormat, kinds: Set<Kind>, now: Double,
+                           changes: inout StateChanges, summary: inout ScanSummary) throws -> Bool {
+        guard let row = try Row.fetchOne(db, sql: """
+                SELECT path, mtimeNs, sidecarPath, sidecarSize, sidecarMtimeNs FROM photos WHERE id = ? AND size = ?
+                """, arguments: [id, file.size]) else { return false }
+        let oldStem = Self.stem(of: row["path"])
+        try db.execute(sql: "DELETE FROM skipped_files WHERE path = ?", arguments: [file.path])
+        try db.execute(sql: """
+            UPDATE photos SET path = ?, mtimeNs = ?, scannedAt = ?, missingAt = NULL, format = ?, mediaType = ?, stem = ?
+            WHERE id = ?
+            """, arguments: [file.path, file.mtimeNs, now, format.rawValue, format.mediaType.rawValue, Self.stem(of: file.path), id])
+        try updateSidecar(db, id: id, row: row, file: file, kinds: kinds, now: now, changes: &changes, summary: &summary)
+        if row["mtimeNs"] != file.mtimeNs && kinds.contains(.metadata) && format.mediaType.kinds(of: kinds).contains(.metadata) {
+            try requeue(db, id: id, kind: .metadata, now: now, changes: &changes)
+            summary.queuedTasks += 1
+        }
+        try linkLivePhotos(db, stem: oldStem)
+        try linkLivePhotos(db, stem: Self.stem(of: file.path))
+        return true
     }
 
     /// Tasks for kinds the photo never had; returns how many were created.
@@ -291,13 +339,14 @@ extension Catalog {
     /// A path without its extension: `/p/IMG_0001.HEIC` → `/p/IMG_0001`.
     static func stem(of path: String) -> String { (path as NSString).deletingPathExtension }
 
-    /// Records a candidate the scanner could not even stat or open: its tasks fail at
-    /// once with the reason, so it is never dropped silently.
-    public func recordUnreadable(path: String, message: String, kinds: Set<Kind>, now: Double) throws(CatalogError) {
+    /// Records a file the scanner could not even stat or open: its tasks fail at once with
+    /// the reason, so it is never dropped silently. Returns the photo's id.
+    @discardableResult
+    public func recordUnreadable(path: String, message: String, kinds: Set<Kind>, now: Double) throws(CatalogError) -> Int64 {
         try write { db in
             try db.execute(sql: """
                 INSERT INTO photos (path, size, mtimeNs, scannedAt, changedAt) VALUES (?, 0, 0, ?, ?)
-                ON CONFLICT(path) DO UPDATE SET scannedAt = excluded.scannedAt
+                ON CONFLICT(path) DO UPDATE SET scannedAt = excluded.scannedAt, missingAt = NULL
                 """, arguments: [path, now, now])
             let id = try Int64.fetchOne(db, sql: "SELECT id FROM photos WHERE path = ?", arguments: [path])!
             var changes = StateChanges()
@@ -316,6 +365,7 @@ extension Catalog {
                     """, arguments: [id, kind.rawValue, ErrorClass.unreadable.rawValue, message, now])
             }
             try changes.write(db)
+            return id
         }
     }
 }

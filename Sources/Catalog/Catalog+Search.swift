@@ -61,11 +61,16 @@ public struct PhotoHit: Sendable, Hashable, Codable {
     }
 }
 
-/// Photos with the same content.
+/// Photos with the same content: `copies` files, under `paths`.
 public struct DuplicateGroup: Sendable, Hashable, Codable {
     public var md5: String
     public var size: Int64
     public var paths: [String]
+    /// Distinct files: paths that are hard links of one file (one device and inode, as
+    /// lstat(2) says now) count once.
+    public var copies: Int
+    /// The paths that are one file under several names, when some are.
+    public var hardLinks: [[String]]?
 }
 
 extension Catalog {
@@ -73,7 +78,7 @@ extension Catalog {
     /// by path; with `near`, only those within the distance (great circle).
     public func search(_ query: PhotoQuery) throws(CatalogError) -> [PhotoHit] {
         try read { db in
-            var conditions: [String] = []
+            var conditions = ["p.missingAt IS NULL"]
             var arguments: StatementArguments = []
             let text = !query.words.isEmpty
             let fts = Self.ftsQuery(query.words)
@@ -142,7 +147,7 @@ extension Catalog {
                     m.title, m.keywords, m.rating, \(Self.livePhotoPath) AS livePhoto,
                     \(text ? "hit.snippet" : "NULL") AS snippet, \(text ? "hit.textRank" : "NULL") AS textRank
                 FROM \(source) LEFT JOIN metadata m ON m.photoId = p.id
-                \(conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "))
+                WHERE \(conditions.joined(separator: " AND "))
                 ORDER BY textRank IS NULL, textRank, p.path
                 """
             var hits = try Row.fetchAll(db, sql: sql, arguments: selected + arguments).map(PhotoHit.init(row:))
@@ -176,20 +181,35 @@ extension Catalog {
         }.joined(separator: " ")
     }
 
-    /// Groups of two or more photos with the same MD5, largest files first.
+    /// Groups of two or more files (not missing) with the same MD5, largest files first.
+    /// Hard links of one file are one copy: deleting one of them frees nothing, and a file
+    /// with no other copy is no duplicate, however many names it has.
     public func duplicates() throws(CatalogError) -> [DuplicateGroup] {
-        try read { db in
-            var groups: [String: DuplicateGroup] = [:]
+        let named: [String: (size: Int64, paths: [String])] = try read { db in
+            var groups: [String: (size: Int64, paths: [String])] = [:]
             for row in try Row.fetchAll(db, sql: """
                 SELECT md5, size, path FROM photos
                 WHERE md5 IN (SELECT md5 FROM photos WHERE md5 IS NOT NULL GROUP BY md5 HAVING COUNT(*) > 1)
+                    AND missingAt IS NULL
                 ORDER BY path
                 """) {
-                let md5: String = row["md5"]
-                groups[md5, default: DuplicateGroup(md5: md5, size: row["size"], paths: [])].paths.append(row["path"])
+                groups[row["md5"], default: (row["size"], [])].paths.append(row["path"])
             }
-            return groups.values.sorted { ($0.size, $1.paths[0]) > ($1.size, $0.paths[0]) }
+            return groups
         }
+        let groups = named.compactMap { md5, group -> DuplicateGroup? in
+            // A path lstat(2) cannot see counts as a file of its own.
+            var files: [String: [String]] = [:]
+            for path in group.paths {
+                var info = stat()
+                files[lstat(path, &info) == 0 ? "\(info.st_dev):\(info.st_ino)" : path, default: []].append(path)
+            }
+            guard files.count > 1 else { return nil }
+            let links = files.values.filter { $0.count > 1 }.sorted { $0[0] < $1[0] }
+            return DuplicateGroup(md5: md5, size: group.size, paths: group.paths, copies: files.count,
+                                  hardLinks: links.isEmpty ? nil : links)
+        }
+        return groups.sorted { ($0.size, $1.paths[0]) > ($1.size, $0.paths[0]) }
     }
 
     /// Recognised text of the photos after `photoId`, in photo order (empty texts left out).
@@ -197,7 +217,7 @@ extension Catalog {
         try read { db in
             try Row.fetchAll(db, sql: """
                 SELECT p.id, p.path, o.text FROM ocr o JOIN photos p ON p.id = o.photoId
-                WHERE o.photoId > ? AND o.text != '' ORDER BY o.photoId LIMIT ?
+                WHERE o.photoId > ? AND o.text != '' AND p.missingAt IS NULL ORDER BY o.photoId LIMIT ?
                 """, arguments: [photoId, limit]).map { ($0["id"], $0["path"], $0["text"]) }
         }
     }

@@ -10,6 +10,10 @@ public struct CatalogStatus: Sendable {
     public var mediaTypes: [MediaType: Int] = [:]
     /// Files the scans found that are not media (docs/operations.md).
     public var skippedFiles = 0
+    /// Photos the last scan of their folder no longer found; left out of every count above.
+    public var missingPhotos = 0
+    /// Folders the scans could not list (failures, like failed tasks).
+    public var unreadableFolders = 0
     public var workers: [WorkerRow] = []
     /// Kind → why its pending tasks wait (no connected worker offers it), as the coordinator last saw.
     public var waiting: [Kind: String] = [:]
@@ -56,10 +60,18 @@ extension Catalog {
             status.readAt = now
             status.rates = try Self.rates(db, now: now)
             status.counts = try taskCounts(db)
-            for row in try Row.fetchAll(db, sql: "SELECT mediaType, COUNT(*) AS n FROM photos GROUP BY mediaType") {
-                status.photos += row["n"] as Int
-                if let type = (row["mediaType"] as String?).flatMap(MediaType.init(rawValue:)) { status.mediaTypes[type] = row["n"] }
+            status.unreadableFolders = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM unreadable_folders") ?? 0
+            // All by the mediaType index, less the few missing by theirs: no pass over the table.
+            for (sign, sql) in [(1, "SELECT mediaType, COUNT(*) AS n FROM photos GROUP BY mediaType"),
+                                (-1, "SELECT mediaType, COUNT(*) AS n FROM photos INDEXED BY photos_missing WHERE missingAt IS NOT NULL GROUP BY mediaType")] {
+                for row in try Row.fetchAll(db, sql: sql) {
+                    let n = sign * (row["n"] as Int)
+                    status.photos += n
+                    if sign < 0 { status.missingPhotos -= n }
+                    if let type = (row["mediaType"] as String?).flatMap(MediaType.init(rawValue:)) { status.mediaTypes[type, default: 0] += n }
+                }
             }
+            status.mediaTypes = status.mediaTypes.filter { $0.value > 0 }
             status.skippedFiles = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM skipped_files") ?? 0
             status.workers = try Row.fetchAll(db, sql: "SELECT * FROM workers ORDER BY state, id").compactMap(WorkerRow.init(row:))
             status.waiting = try waits(db)
@@ -78,16 +90,29 @@ extension Catalog {
 }
 
 extension Catalog {
-    /// Tasks not yet finished: pending (due or backing off) or leased; pending tasks of a
-    /// kind in `paused` do not count (they wait for `resume`, not for the run).
+    /// Tasks that ended (done or failed) since `time`, by state: what a run did, whatever
+    /// was queued before it began. One pass over the tasks, at the end of a run.
+    public func tasksFinished(since time: Double) throws(CatalogError) -> [TaskState: Int] {
+        try read { db in
+            var finished: [TaskState: Int] = [:]
+            for row in try Row.fetchAll(db, sql: """
+                SELECT state, COUNT(*) AS n FROM tasks WHERE updatedAt >= ? AND (state = 'done' OR state = 'failed') GROUP BY state
+                """, arguments: [time]) {
+                if let state = TaskState(rawValue: row["state"]) { finished[state] = row["n"] }
+            }
+            return finished
+        }
+    }
+
+    /// Tasks not yet finished, of photos not missing: pending (due or backing off) or
+    /// leased; pending tasks of a kind in `paused` do not count (they wait for `resume`, not
+    /// for the run).
     public func unfinishedTaskCount(paused: Set<Kind> = []) throws(CatalogError) -> Int {
         try read { db in
             // From task_counts (docs/catalog.md): no scan of a million tasks.
-            let waiting = paused.map { "'\($0.rawValue)'" }.sorted().joined(separator: ",")
-            return try Int.fetchOne(db, sql: """
-                SELECT COALESCE(SUM(n), 0) FROM task_counts
-                WHERE state = 'leased' OR (state = 'pending' AND kind NOT IN (\(waiting)))
-                """) ?? 0
+            try taskCounts(db).reduce(0) { sum, entry in
+                sum + (entry.value[.leased] ?? 0) + (paused.contains(entry.key) ? 0 : entry.value[.pending] ?? 0)
+            }
         }
     }
 }

@@ -279,6 +279,25 @@ enum Schema {
                     """)
             }
         }
+        migrator.registerMigration("v6-accidents") { db in
+            // Real accidents (issue 14, docs/catalog.md): the catalog says it is photomill's
+            // (SQLite's application_id), so no command ever writes another application's
+            // database; files that leave are marked, not deleted (their history stays) and
+            // found again by size and content when they were moved; folders the scan cannot
+            // list are failures a person sees. photos_size serves the scan's look for a moved
+            // file; no commit writes `size`, so it costs the commits nothing.
+            try db.execute(sql: """
+                PRAGMA application_id = \(applicationId);
+                ALTER TABLE photos ADD COLUMN missingAt REAL;
+                CREATE INDEX photos_missing ON photos(missingAt) WHERE missingAt IS NOT NULL;
+                CREATE INDEX photos_size ON photos(size);
+                CREATE TABLE unreadable_folders (
+                    path TEXT PRIMARY KEY,
+                    message TEXT NOT NULL,
+                    at REAL NOT NULL
+                ) WITHOUT ROWID;
+                """)
+        }
         migrator.registerMigration("v7-steering") { db in
             // Steering (issue 15, docs/catalog.md): kinds an operator paused, and the order
             // pending work is paged in. `tier` is the kind's place in the default order
@@ -301,8 +320,22 @@ enum Schema {
                 CREATE INDEX tasks_queue ON tasks(tier, rank, photoId) WHERE state = 'pending';
                 """)
         }
+        migrator.registerMigration("v8-worker-version") { db in
+            // The software_version each worker's READY carries (issue 17), for `status`:
+            // which build runs where. NULL in the rows of workers seen before.
+            try db.execute(sql: "ALTER TABLE workers ADD COLUMN softwareVersion TEXT")
+        }
         return migrator
     }
+
+    /// SQLite's `application_id` of a photomill catalog: "PMIL" (set by v6-accidents).
+    static let applicationId: Int32 = 0x504D_494C
+
+    /// The migrations of the catalogs made before `application_id` was set: such a file is
+    /// photomill's when it recorded `v1` and nothing else than these.
+    static let migrationsBeforeApplicationId: Set<String> = [
+        "v1", "v2-routing", "v2-violations", "v2-ops", "v3-lean-task-writes", "v4-media", "v5-protocol",
+    ]
 
     /// Count inserted and deleted tasks in `task_counts` (migration v2-ops).
     private static let taskCountInsertDeleteTriggers = """

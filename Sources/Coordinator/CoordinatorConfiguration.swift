@@ -8,6 +8,8 @@ public struct CoordinatorConfiguration: Sendable {
     public var bind: [String]
     /// Folders scanned recursively for photos.
     public var roots: [String]
+    /// Paths the scan never records: the catalog's own files, the exports folder.
+    public var excludedPaths: Set<String> = []
     public var kinds: Set<Kind>
     public var parameters = ProcessingParameters()
     public var heartbeatInterval: Double = 1
@@ -28,8 +30,11 @@ public struct CoordinatorConfiguration: Sendable {
     /// running after it is written alone. Until then the task reads `pending`.
     public var leaseWriteDelay = 0.5
     /// Jobs of each tier paged from the catalog into memory at most (bounds memory whatever
-    /// the catalog's size).
+    /// the catalog's size); more when the connected workers have more slots together
+    /// (`Scheduler.readyQueueLimit`).
     public var readyQueueLimit = 1024
+    /// Bytes of files read for workers fed bytes and not yet handed to libzmq (`FileReaders`).
+    public var readBudget: Int64 = 1 << 30
     /// Return from `run()` once every task is done or failed (the `photomill run` mode).
     public var exitWhenDone = false
     /// How long leases found in the catalog at start wait for their worker to come back.

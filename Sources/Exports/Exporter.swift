@@ -3,7 +3,8 @@ import Foundation
 import PhotomillCore
 
 /// Writes the exports under a root folder, from the catalog alone:
-/// `metadata/{md5}.plist` (binary plist), `thumbs/{md5}.jpg`, `manifest.plist`.
+/// `metadata/{md5}.plist` (binary plist), `thumbs/{md5}.jpg`, `manifest.plist`, and a
+/// `CACHEDIR.TAG`, which keeps the scan (and backup tools that honour it) out.
 /// Each file is written atomically (temporary file, then rename) and only when its
 /// content differs from what is already there, so re-exporting is cheap and a reader
 /// never sees a partial file.
@@ -27,9 +28,10 @@ public final class Exporter: Sendable {
             do {
                 try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
             } catch {
-                throw ExportError(path: url.path, message: "cannot create the export folder: \(error.localizedDescription)")
+                throw ExportError(path: url.path, message: "cannot create the export folder: \(error.fileSystemReason); choose a folder this user may write")
             }
         }
+        try Self.write(Data(CacheDirectoryTag.contents.utf8), to: root.appendingPathComponent(CacheDirectoryTag.name))
         removeLeftovers()
     }
 

@@ -17,6 +17,10 @@ public enum Command: UInt8, Sendable, Hashable, CaseIterable, CustomStringConver
     case heartbeat = 0x07
     /// Either way: going away.
     case disconnect = 0x08
+    /// Coordinator → worker (revision 3): several JOBs without blob frames.
+    case jobs = 0x09
+    /// Worker → coordinator (revision 3): the RESULTs and FAILs of several jobs.
+    case results = 0x0A
 
     /// The name PROTOCOL.md uses: "READY", "JOB", ….
     public var description: String {
@@ -29,9 +33,11 @@ public enum Command: UInt8, Sendable, Hashable, CaseIterable, CustomStringConver
         case .ack: "ACK"
         case .heartbeat: "HEARTBEAT"
         case .disconnect: "DISCONNECT"
+        case .jobs: "JOBS"
+        case .results: "RESULTS"
         }
     }
 
     /// Whether blob frames may follow the body.
-    public var carriesBlobs: Bool { self == .job || self == .result }
+    public var carriesBlobs: Bool { self == .job || self == .result || self == .results }
 }

@@ -67,4 +67,8 @@ public enum FieldBounds {
     public static let disconnectReasonBytes = 0...1_024
     /// Job ids in one ACK, committed and discarded together.
     public static let ackEntries = 1...4_096
+    /// JOBs in one JOBS: no more than a worker's slots can take.
+    public static let batchJobs = 1...1_024
+    /// RESULTs and FAILs in one RESULTS: as many as one ACK settles.
+    public static let batchResults = 1...4_096
 }

@@ -23,13 +23,76 @@ public enum MillCodec {
     /// merge), so the worker decodes the very JOB `encode` would have sent; the
     /// coordinator encodes only what differs per job.
     public static func encodeJob(_ job: Photomill_V1_Job, tail: Data, blobs: [Data]) -> [Data] {
-        var body = serialize(job)
+        var body = job.handEncoded ?? serialize(job)
         body.append(tail)
         return [MillWire.signature, Data([Command.job.rawValue]), body] + blobs
     }
 
     /// The encoding of the fields `tail` sets, to append to JOB bodies (`encodeJob`).
     public static func jobTail(_ tail: Photomill_V1_Job) -> Data { serialize(tail) }
+
+    /// The messages that carry `messages` — JOBs without blob frames (from `encodeJob`), or
+    /// RESULTs and FAILs (from `encode`) — in their order: a lone one as it is, runs of
+    /// several as JOBS or RESULTS (PROTOCOL.md, "Batches"), each within what a receiver
+    /// with `limits` accepts: a body of at most `maxBodyBytes`, at most
+    /// `FieldBounds.batchJobs` or `FieldBounds.batchResults` entries, at most `maxBlobs`
+    /// blob frames. `count`: how many of `messages` each one carries, so that a sender can
+    /// tell which were not sent when a send fails. Nothing is encoded twice: a repeated
+    /// field's encoding is its entries' encodings one after the other, each behind its tag
+    /// and length.
+    public static func batched(_ messages: [[Data]], limits: Limits = .default) -> [(frames: [Data], count: Int)] {
+        guard let first = messages.first else { return [] }
+        let isJobs = first[1].first == Command.job.rawValue
+        let most = isJobs ? FieldBounds.batchJobs.upperBound : FieldBounds.batchResults.upperBound
+        var batches: [(frames: [Data], count: Int)] = []
+        var start = 0, bytes = 0, blobs = 0
+        func close(at end: Int) {
+            guard end > start else { return }
+            let run = messages[start..<end]
+            let frames = run.count == 1 ? run[start] : isJobs ? encodeJobs(run) : encodeResults(run)
+            batches.append((frames, run.count))
+            start = end
+            bytes = 0
+            blobs = 0
+        }
+        for (index, frames) in messages.enumerated() {
+            let entry = entryBytes(frames[2].count)
+            let extra = frames.count - MillWire.fixedFrameCount
+            if bytes + entry > limits.maxBodyBytes || blobs + extra > limits.maxBlobs || index - start == most {
+                close(at: index)
+            }
+            bytes += entry
+            blobs += extra
+        }
+        close(at: messages.count)
+        return batches
+    }
+
+    /// JOBS: each JOB body becomes an entry of `jobs`.
+    private static func encodeJobs(_ jobs: ArraySlice<[Data]>) -> [Data] {
+        var body = WireWriter(capacity: jobs.reduce(0) { $0 + entryBytes($1[2].count) })
+        for job in jobs { body.entry(1, job[2]) }
+        return [MillWire.signature, Data([Command.jobs.rawValue]), body.data]
+    }
+
+    /// RESULTS: the RESULT bodies become `results`, the FAIL bodies `fails`, and each
+    /// RESULT's blob frames follow in its order, its `blob_index` counting from its own
+    /// first frame.
+    private static func encodeResults(_ messages: ArraySlice<[Data]>) -> [Data] {
+        var body = WireWriter(capacity: messages.reduce(0) { $0 + entryBytes($1[2].count) })
+        var blobs: [Data] = []
+        for frames in messages {
+            let isResult = frames[1].first == Command.result.rawValue
+            body.entry(isResult ? 1 : 2, frames[2])
+            if isResult { blobs.append(contentsOf: frames.dropFirst(MillWire.fixedFrameCount)) }
+        }
+        return [MillWire.signature, Data([Command.results.rawValue]), body.data] + blobs
+    }
+
+    /// The bytes an entry of `count` bytes takes in a repeated field: tag, length, itself.
+    private static func entryBytes(_ count: Int) -> Int {
+        1 + WireWriter.varintSize(UInt64(count)) + count
+    }
 
     /// The message these frames hold, with every field validated; anything else is a
     /// violation, never a crash, whatever the bytes.
@@ -47,6 +110,8 @@ public enum MillCodec {
         case .ack: message = .ack(try parse(body, command))
         case .heartbeat: message = .heartbeat(try parse(body, command))
         case .disconnect: message = .disconnect(try parse(body, command))
+        case .jobs: message = .jobs(try parse(body, command))
+        case .results: message = .results(try parse(body, command), blobs: blobs)
         }
         try message.validateFields()
         return message

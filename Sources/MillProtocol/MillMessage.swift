@@ -15,6 +15,11 @@ public enum MillMessage: Sendable, Hashable {
     case ack(Photomill_V1_Ack)
     case heartbeat(Photomill_V1_Heartbeat = .init())
     case disconnect(Photomill_V1_Disconnect)
+    /// Several JOBs, none with blob frames (revision 3).
+    case jobs(Photomill_V1_Jobs)
+    /// Several RESULTs and FAILs (revision 3). `blobs`: the results' thumbnails, each
+    /// result's in a run of its own, in the order of the results (`resultBlobs`).
+    case results(Photomill_V1_Results, blobs: [Data])
 
     public var command: Command {
         switch self {
@@ -26,6 +31,8 @@ public enum MillMessage: Sendable, Hashable {
         case .ack: .ack
         case .heartbeat: .heartbeat
         case .disconnect: .disconnect
+        case .jobs: .jobs
+        case .results: .results
         }
     }
 
@@ -40,13 +47,15 @@ public enum MillMessage: Sendable, Hashable {
         case .ack(let body): body
         case .heartbeat(let body): body
         case .disconnect(let body): body
+        case .jobs(let body): body
+        case .results(let body, _): body
         }
     }
 
     /// The frames after the body.
     public var blobs: [Data] {
         switch self {
-        case .job(_, let blobs), .result(_, let blobs): blobs
+        case .job(_, let blobs), .result(_, let blobs), .results(_, let blobs): blobs
         default: []
         }
     }

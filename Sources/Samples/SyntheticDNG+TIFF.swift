@@ -1,46 +1,44 @@
 import Foundation
 
 extension SyntheticDNG {
-    /// Where each part of the file starts. DNG is a little-endian TIFF: the header, IFD0,
-    /// the raw image's SubIFD when IFD0 is the preview (Adobe's layout), the preview's
-    /// JPEG, then the raw strip last so that it can be streamed.
-    private struct Layout {
-        var rawIFD: Int?
-        var preview = 0
-        var raw = 0
-    }
-
-    /// Every byte before the raw samples: TIFF header, directories, preview.
-    func header(previewBytes: [UInt8]?, rawBytes: Int, file: String) throws(SampleError) -> [UInt8] {
+    /// Every byte before the raw samples. DNG is a little-endian TIFF: the header, IFD0
+    /// (the first preview, or the raw image when there is none), the SubIFDs (the raw
+    /// image, then the other previews), the previews' bytes, then the raw strip last so
+    /// that it can be streamed.
+    func header(previewBytes: [[UInt8]], rawBytes: Int, file: String) throws(SampleError) -> [UInt8] {
         // Directory lengths do not depend on the offsets written into them, so one pass
         // with zero offsets measures the layout and the second writes the real one.
-        func directories(_ layout: Layout) -> (ifd0: [TIFFEntry], raw: [TIFFEntry]?) {
-            let raw = rawEntries(stripOffset: layout.raw, rawBytes: rawBytes)
-            guard let previewBytes, let size = previewSize else { return (raw + dngEntries(), nil) }
-            let preview = previewEntries(size: size, offset: layout.preview, length: previewBytes.count,
-                                         rawIFD: layout.rawIFD ?? 0)
-            return (preview + dngEntries(), raw)
+        func directories(subIFDs: [Int], data: [Int], raw: Int) -> [[TIFFEntry]] {
+            let rawIFD = rawEntries(stripOffset: raw, rawBytes: rawBytes)
+            guard !previews.isEmpty else { return [rawIFD + dngEntries()] }
+            let stored = previews.indices.map { previewEntries(previews[$0], offset: data[$0], length: previewBytes[$0].count) }
+            return [stored[0] + dngEntries() + [.long(330, subIFDs.map(UInt32.init))], rawIFD] + stored.dropFirst()
         }
-        var layout = Layout()
-        let measured = directories(layout)
-        var end = 8 + TIFFEntry.encodedLength(measured.ifd0)
-        if let raw = measured.raw {
-            layout.rawIFD = end
-            end += TIFFEntry.encodedLength(raw)
+        let measured = directories(subIFDs: Array(repeating: 0, count: previews.count), data: Array(repeating: 0, count: previews.count), raw: 0)
+        var subIFDs: [Int] = []
+        var end = 8 + TIFFEntry.encodedLength(measured[0])
+        for directory in measured.dropFirst() {
+            subIFDs.append(end)
+            end += TIFFEntry.encodedLength(directory)
         }
-        layout.preview = end
-        end = (end + (previewBytes?.count ?? 0) + 1) & ~1
-        layout.raw = end
-        guard layout.raw + rawBytes <= Int(UInt32.max) else {
+        var data: [Int] = []
+        for bytes in previewBytes {
+            data.append(end)
+            end = (end + bytes.count + 1) & ~1
+        }
+        let raw = end
+        guard raw + rawBytes <= Int(UInt32.max) else {
             throw SampleError(file: file, message: "\(width)×\(height) needs more than the 4 GiB a TIFF can address")
         }
 
-        let final = directories(layout)
+        let final = directories(subIFDs: subIFDs, data: data, raw: raw)
         var out: [UInt8] = [0x49, 0x49, 42, 0, 8, 0, 0, 0]  // "II", 42, IFD0 at 8
-        out += TIFFEntry.encode(final.ifd0, at: 8)
-        if let raw = final.raw, let offset = layout.rawIFD { out += TIFFEntry.encode(raw, at: offset) }
-        out += previewBytes ?? []
-        out += [UInt8](repeating: 0, count: layout.raw - out.count)
+        out += TIFFEntry.encode(final[0], at: 8)
+        for (directory, offset) in zip(final.dropFirst(), subIFDs) { out += TIFFEntry.encode(directory, at: offset) }
+        for (bytes, offset) in zip(previewBytes, data) {
+            out += [UInt8](repeating: 0, count: offset - out.count) + bytes
+        }
+        out += [UInt8](repeating: 0, count: raw - out.count)
         return out
     }
 
@@ -64,10 +62,11 @@ extension SyntheticDNG {
         ]
     }
 
-    /// The preview in IFD0: a baseline JPEG (TIFF compression 7) of 8-bit YCbCr, or
-    /// uncompressed 8-bit RGB.
-    private func previewEntries(size: (width: Int, height: Int), offset: Int, length: Int, rawIFD: Int) -> [TIFFEntry] {
-        let jpeg = previewEncoding == .jpeg
+    /// A preview's directory: a baseline JPEG (TIFF compression 7) of 8-bit YCbCr, or
+    /// uncompressed 8-bit RGB, marked as a reduced-resolution image.
+    private func previewEntries(_ preview: Preview, offset: Int, length: Int) -> [TIFFEntry] {
+        let jpeg = preview.encoding == .jpeg
+        let size = size(of: preview)
         return [
             .long(254, [1]),                                   // NewSubfileType: reduced-resolution preview
             .long(256, [UInt32(size.width)]),
@@ -80,7 +79,6 @@ extension SyntheticDNG {
             .long(278, [UInt32(size.height)]),
             .long(279, [UInt32(length)]),
             .short(284, [1]),
-            .long(330, [UInt32(rawIFD)]),                      // SubIFDs: the raw image
         ]
     }
 

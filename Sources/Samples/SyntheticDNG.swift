@@ -2,7 +2,7 @@ import Foundation
 import PhotoProcessing
 
 /// A camera RAW of any size that we make ourselves: an uncompressed 16-bit Bayer (RGGB)
-/// DNG 1.4, optionally with an embedded preview (JPEG, or uncompressed RGB).
+/// DNG 1.4, with the embedded previews laid out as Adobe's DNG Converter lays them out.
 ///
 /// photomill has no large RAW file to test and measure with (the corpus's RAWs from
 /// exiftool have their image data stripped), and LibRaw decodes any well-formed DNG
@@ -21,26 +21,38 @@ public struct SyntheticDNG: Sendable {
     /// The EXIF orientation in IFD0 (1…8): how the stored picture is to be turned for
     /// display.
     public var orientation: Int
-    /// The longest side of the embedded preview (the same picture, stored unrotated as
-    /// cameras do), or nil for a DNG without one.
-    public var previewLongestSide: Int?
-    /// How the preview is stored: a JPEG, as nearly every camera does, or 8-bit RGB
-    /// pixels, which LibRaw hands over as a bitmap.
-    public var previewEncoding: PreviewEncoding
-    /// An EXIF Orientation inside the preview JPEG itself, or nil for a JPEG without
-    /// EXIF: lets tests give the preview an orientation that disagrees with the RAW's.
-    public var previewExifOrientation: Int?
+    /// The pictures stored beside the samples (the same picture, unrotated, as cameras
+    /// store it), in file order as the DNG Converter writes them with "full size"
+    /// previews (../shared/corpus/formats/DNG.dng): the first in IFD0, whose SubIFDs are
+    /// the raw image and then the others — a 256-pixel RGB thumbnail, a 1024-pixel JPEG,
+    /// a full-size JPEG. Empty: IFD0 is the raw image.
+    public var previews: [Preview]
     public var make = "Photomill"
     public var model = "Synthetic RGGB"
 
-    public init(width: Int, height: Int, orientation: Int = 1, previewLongestSide: Int? = nil,
-                previewEncoding: PreviewEncoding = .jpeg, previewExifOrientation: Int? = nil) {
+    public init(width: Int, height: Int, orientation: Int = 1, previews: [Preview] = []) {
         self.width = width
         self.height = height
         self.orientation = orientation
-        self.previewLongestSide = previewLongestSide
-        self.previewEncoding = previewEncoding
-        self.previewExifOrientation = previewExifOrientation
+        self.previews = previews
+    }
+
+    /// One embedded picture.
+    public struct Preview: Sendable {
+        /// Its longest side; the other keeps the sensor's aspect.
+        public var longestSide: Int
+        /// A JPEG, as nearly every camera stores its previews, or 8-bit RGB pixels, as the
+        /// DNG Converter stores its thumbnail and LibRaw hands over as a bitmap.
+        public var encoding: PreviewEncoding
+        /// An EXIF Orientation inside the preview JPEG itself, or nil for a JPEG without
+        /// EXIF: lets tests give the preview an orientation that disagrees with the RAW's.
+        public var exifOrientation: Int?
+
+        public init(longestSide: Int, encoding: PreviewEncoding = .jpeg, exifOrientation: Int? = nil) {
+            self.longestSide = longestSide
+            self.encoding = encoding
+            self.exifOrientation = exifOrientation
+        }
     }
 
     public enum PreviewEncoding: Sendable {
@@ -48,10 +60,9 @@ public struct SyntheticDNG: Sendable {
         case uncompressedRGB
     }
 
-    /// The preview's stored size: the sensor's aspect, `previewLongestSide` on the long side.
-    public var previewSize: (width: Int, height: Int)? {
-        guard let side = previewLongestSide else { return nil }
-        let scale = Double(side) / Double(max(width, height))
+    /// A preview's stored size: the sensor's aspect, its `longestSide` on the long side.
+    public func size(of preview: Preview) -> (width: Int, height: Int) {
+        let scale = Double(preview.longestSide) / Double(max(width, height))
         return (max(2, Int((Double(width) * scale).rounded())), max(2, Int((Double(height) * scale).rounded())))
     }
 
@@ -65,13 +76,13 @@ public struct SyntheticDNG: Sendable {
             throw SampleError(file: url.path, message: "orientation \(orientation) is not 1…8")
         }
         let rawBytes = width * height * 2
-        let preview: [UInt8]?
+        let encoded: [[UInt8]]
         do {
-            preview = try previewBytes()
+            encoded = try previews.map(bytes(of:))
         } catch {
-            throw SampleError(file: url.path, message: "cannot encode the preview: \(error.message)")
+            throw SampleError(file: url.path, message: "cannot encode a preview: \(error.message)")
         }
-        let head = try header(previewBytes: preview, rawBytes: rawBytes, file: url.path)
+        let head = try header(previewBytes: encoded, rawBytes: rawBytes, file: url.path)
 
         guard FileManager.default.createFile(atPath: url.path, contents: nil),
               let handle = try? FileHandle(forWritingTo: url) else {
@@ -117,11 +128,11 @@ public struct SyntheticDNG: Sendable {
         return row
     }
 
-    /// The preview's bytes: the quadrants in their sRGB colours, stored unrotated, as a
-    /// baseline JPEG (with an EXIF block only when `previewExifOrientation` asks for
-    /// one) or as packed RGB.
-    private func previewBytes() throws(VipsError) -> [UInt8]? {
-        guard let size = previewSize else { return nil }
+    /// A preview's bytes: the quadrants in their sRGB colours, stored unrotated, as a
+    /// baseline JPEG (with an EXIF block only when `exifOrientation` asks for one) or as
+    /// packed RGB.
+    private func bytes(of preview: Preview) throws(VipsError) -> [UInt8] {
+        let size = size(of: preview)
         let rowBytes = size.width * 3
         var pixels = [UInt8]()
         pixels.reserveCapacity(rowBytes * size.height)
@@ -136,11 +147,11 @@ public struct SyntheticDNG: Sendable {
             let rows = lowerHalf ? size.height - size.height / 2 : size.height / 2
             for _ in 0..<rows { pixels.append(contentsOf: row) }
         }
-        guard previewEncoding == .jpeg else { return pixels }
+        guard preview.encoding == .jpeg else { return pixels }
         let jpeg = try ImageEncoder.jpeg(RGBImage(width: size.width, height: size.height, pixels: pixels), quality: 90)
-        guard let previewExifOrientation else { return jpeg }
+        guard let orientation = preview.exifOrientation else { return jpeg }
         var fields = ExifFields()
-        fields.orientation = previewExifOrientation
+        fields.orientation = orientation
         return ExifWriter.insert(ExifWriter.payload(fields), intoJPEG: jpeg)
     }
 }

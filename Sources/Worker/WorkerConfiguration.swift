@@ -18,6 +18,8 @@ public struct WorkerConfiguration: Sendable {
     /// Prefix rewrites from the coordinator's paths to this host's, e.g. /volume1/photos → /mnt/photos.
     public var pathMap: [(from: String, to: String)]
     public var heartbeatInterval: Double = 1
+    /// READY's `software_version`; the CLI adds the commit it was built from.
+    public var softwareVersion = PhotomillVersion.software
     /// Heartbeat intervals of silence after which the coordinator counts as gone.
     public var liveness: Int = 3
     public var reconnectInitial: Double = 1
@@ -37,6 +39,13 @@ public struct WorkerConfiguration: Sendable {
             self.secretKey = secretKey
         }
     }
+
+    /// Jobs taken on beyond the slots: for a worker fed bytes, one, so that the next file
+    /// travels while the slots work and a slot does not wait for its next file's transfer
+    /// (with one slot per worker, 12-megapixel photos fed as bytes came to 0.88-0.92 of
+    /// paths without it, docs/benchmarks.md); none for a worker that reads paths, whose
+    /// jobs arrive in microseconds. READY offers `slots + prefetch`.
+    public var prefetch: Int { pathRoots.isEmpty ? 1 : 0 }
 
     /// The roots in the coordinator's namespace (READY.path_roots): each root with the
     /// prefix map undone, so that the coordinator sends paths only for files under them.

@@ -10,15 +10,20 @@ public final class ZMQContext: @unchecked Sendable {
     // reassigned after init.
     let handle: UnsafeMutableRawPointer
 
-    public init(ioThreads: Int = 1) throws(ZMQError) {
+    /// `maxSockets`: more sockets than libzmq's default of 1023 (a benchmark that plays
+    /// a thousand workers in one process).
+    public init(ioThreads: Int = 1, maxSockets: Int? = nil) throws(ZMQError) {
         guard let threads = Int32(exactly: ioThreads), threads >= 0 else {
             throw ZMQError(code: .invalidArgument, operation: "context ioThreads \(ioThreads)")
         }
         guard let handle = zmq_ctx_new() else { throw ZMQError.last("zmq_ctx_new") }
-        guard zmq_ctx_set(handle, ZMQ_IO_THREADS, threads) == 0 else {
-            let error = ZMQError.last("context ioThreads \(ioThreads)")
-            zmq_ctx_term(handle)
-            throw error
+        for (option, value, name) in [(ZMQ_IO_THREADS, threads, "ioThreads"), (ZMQ_MAX_SOCKETS, Int32(clamping: maxSockets ?? 0), "maxSockets")]
+        where option == ZMQ_IO_THREADS || maxSockets != nil {
+            guard zmq_ctx_set(handle, option, value) == 0 else {
+                let error = ZMQError.last("context \(name) \(value)")
+                zmq_ctx_term(handle)
+                throw error
+            }
         }
         self.handle = handle
     }

@@ -73,7 +73,7 @@ struct CoordinatorBench {
         guard let first = echoes.compactMap(\.firstJob).min(), let last = echoes.compactMap(\.lastAck).max() else {
             throw BenchError("the echo workers got no job or no ACK")
         }
-        return Figures(committed: echoes.reduce(0) { $0 + $1.committed }, seconds: last - first, coordinatorCPUSeconds: cpu,
+        return Figures(committed: echoes.reduce(0) { $0 + $1.totalCommitted }, seconds: last - first, coordinatorCPUSeconds: cpu,
                        processCPUSeconds: processCPU, threadCPUSeconds: threads, scrapeSeconds: scrapes)
     }
 }

@@ -29,43 +29,24 @@ struct MemoryBench {
     private func measure(tasks: Int, in directory: URL) throws -> Figures {
         let url = directory.appendingPathComponent("memory-\(tasks).sqlite")
         try makeCatalog(tasks: tasks, at: url)
-        let empty = directory.appendingPathComponent("memory-empty")
-        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
-        let socket = directory.appendingPathComponent("memory-\(tasks).sock").path
-
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: photomill)
-        process.arguments = ["coordinator", "--bind", "ipc://" + socket, "--catalog", url.path, "--no-exports",
-                             "--log-level", "error", empty.path]
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let sampler = RSSSampler(root: process.processIdentifier)
-        sampler.start()
-        defer { if process.isRunning { process.terminate() } }
-        while !FileManager.default.fileExists(atPath: socket) {
-            guard process.isRunning else { throw BenchError("photomill coordinator exited (\(process.terminationStatus)) before binding") }
-            usleep(10_000)
-        }
+        let coordinator = try CoordinatorProcess(photomill, catalog: url, name: "memory-\(tasks)", in: directory)
 
         let start = MonotonicInstant.now()
         let context = try ZMQContext()
-        let echoes = (0..<workers).map { EchoWorker(endpoint: "ipc://" + socket, id: "memory-echo-\($0)", slots: slots) }
+        let echoes = (0..<workers).map { EchoWorker(endpoint: coordinator.endpoint, id: "memory-echo-\($0)", slots: slots) }
         for echo in echoes { echo.start(context: context) }
         let catalog = try Catalog(path: url.path)
         while try catalog.status().count(.hash, .done) < tasks {
-            guard process.isRunning else { throw BenchError("photomill coordinator exited (\(process.terminationStatus)) mid-run") }
+            guard coordinator.isRunning else { throw BenchError("photomill coordinator exited mid-run") }
             usleep(100_000)
         }
         let seconds = MonotonicInstant.now() - start
-        process.terminate()                               // SIGTERM: a clean stop, DISCONNECT to the echo workers
-        process.waitUntilExit()
-        sampler.stop()
+        let peakRSS = try coordinator.stop()
         for echo in echoes { try echo.join() }
         withExtendedLifetime(context) {}
-        guard process.terminationStatus == 0 else { throw BenchError("photomill coordinator exited \(process.terminationStatus)") }
         let bytes = (try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
         try? FileManager.default.removeItem(at: url)
-        return Figures(tasks: tasks, catalogMB: Double(bytes) / 1e6, peakRSS: sampler.rootPeak, seconds: seconds)
+        return Figures(tasks: tasks, catalogMB: Double(bytes) / 1e6, peakRSS: peakRSS, seconds: seconds)
     }
 
     /// `tasks` photos with a hash task each: all but the last `pending` done, with their
@@ -81,8 +62,6 @@ struct MemoryBench {
             UPDATE tasks SET state = 'done', attempts = 1, recipe = 'echo' WHERE photoId <= \(last);
             INSERT INTO attempts (photoId, kind, worker, leaseToken, startedAt, endedAt, outcome)
                 SELECT photoId, kind, 'history', 'h' || photoId, 0, 0, 'done' FROM tasks WHERE photoId <= \(last);
-            DELETE FROM task_counts;
-            INSERT INTO task_counts (kind, state, n) SELECT kind, state, COUNT(*) FROM tasks GROUP BY kind, state;
-            """)
+            """ + recountTasks)
     }
 }

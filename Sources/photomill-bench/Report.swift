@@ -51,6 +51,14 @@ enum Report {
         let perThread = f.threadCPUSeconds.sorted { $0.value > $1.value }
             .filter { $0.value > 0 }.map { "\($0.key) \(String(format: "%.1f", $0.value / Double(f.committed) * 1e6))" }
         print("  CPU per result by thread (µs): " + perThread.joined(separator: ", "))
+        // What the CPU per result allows, whatever else the machine runs meanwhile: the
+        // cores shared by every thread, and the busiest thread on a core of its own.
+        let cores = Double(ProcessInfo.processInfo.activeProcessorCount)
+        if let busiest = f.threadCPUSeconds.filter({ $0.key != "pm-sampler" }).max(by: { $0.value < $1.value }), busiest.value > 0 {
+            print("  bounds from CPU per result: \(Int(cores)) cores ÷ whole process "
+                  + "\(Int(cores * Double(f.committed) / f.processCPUSeconds))/s; \(busiest.key) on a core of its own "
+                  + "\(Int(Double(f.committed) / busiest.value))/s")
+        }
     }
 
     static func memory(_ figures: [MemoryBench.Figures], pending: Int) {
@@ -86,5 +94,50 @@ enum Report {
         print(row("pause returned → last job of the paused kind", String(format: "%.0f ms", f.pauseSeconds * 1000))
               + String(format: "  (the command: %.0f ms)", f.pauseCommandSeconds * 1000))
         print("  jobs of the paused kind sent 0.5-2.5 s after the pause: \(f.jobsAfterPause); pending when prioritized: \(f.pendingAtPrioritize)")
+    }
+
+    static func workers(_ figures: [ThousandBench.Figures], slots: Int) {
+        print("\nmany workers: `photomill coordinator` (ipc) and simulated workers × \(slots) slots, heartbeating once a second")
+        print(row("", "idle CPU", "RSS idle MB", "results/s", "fairness"))
+        for f in figures {
+            print(row("\(f.workers) workers", String(format: "%.1f %%", f.idleCPU * 100), String(format: "%.0f", f.idleRSS),
+                      "\(Int(f.perSecond))", String(format: "%.3f", f.fairness)))
+            let threads = f.idleThreads.sorted { $0.value > $1.value }.filter { $0.value >= 0.0005 }
+                .map { "\($0.key) \(String(format: "%.1f", $0.value * 100))" }
+            print("  idle CPU by thread (% of a core): " + threads.joined(separator: ", "))
+            print("  RSS: \(String(format: "%.0f", f.baseRSS)) MB before any worker, \(String(format: "%.0f", f.idleRSS)) MB with them "
+                  + "(\(String(format: "%.0f", (f.idleRSS - f.baseRSS) * 1024 / Double(f.workers))) kB a worker), peak \(String(format: "%.0f", f.peakRSS)) MB")
+            print("  \(f.committed) results in \(String(format: "%.2f", f.seconds)) s; coordinator CPU per result "
+                  + "\(String(format: "%.1f", f.cpuPerResult * 1e6)) µs, simulated workers "
+                  + "\(String(format: "%.1f", f.benchCPUPerResult * 1e6)) µs; jobs per worker \(f.fewestJobs)–\(f.mostJobs)")
+            let busy = f.workThreads.sorted { $0.value > $1.value }.filter { $0.value >= 1e-7 }
+                .map { "\($0.key) \(String(format: "%.1f", $0.value * 1e6))" }
+            print("  coordinator CPU per result by thread (µs): " + busy.joined(separator: ", "))
+            if let detection = f.detection {
+                print("  a worker fallen silent dropped \(String(format: "%.2f", detection)) s after its last message (liveness: 3 × 1 s)")
+            }
+        }
+        if let two = figures.first(where: { $0.workers == 2 }), let most = figures.max(by: { $0.workers < $1.workers }), most.workers > 2 {
+            print("  \(most.workers) workers ÷ 2 workers, results/s: \(String(format: "%.2f", most.perSecond / two.perSecond))")
+        }
+    }
+
+    static func bytes(stream: Double, bytes: BytesBench.Cluster, paths: BytesBench.Cluster,
+                      photos: [(bytes: BytesBench.Cluster, paths: BytesBench.Cluster)], workers: Int) {
+        print("\nbytes: tcp loopback, CURVE, first lease to last result")
+        print(row("", "MB/s", "files/s"))
+        print(row("libzmq alone: one CURVE stream of 32 MiB messages", String(format: "%.0f", stream), ""))
+        print(row("1 worker fed bytes, hash, \(bytes.files) files of \(String(format: "%.0f", bytes.megabytes / Double(bytes.files))) MB",
+                  String(format: "%.0f", bytes.megabytesPerSecond), String(format: "%.2f", bytes.filesPerSecond)))
+        print(row("1 worker reading the paths, hash, the same files", String(format: "%.0f", paths.megabytesPerSecond),
+                  String(format: "%.2f", paths.filesPerSecond)))
+        for (index, run) in photos.enumerated() {
+            print(row("\(workers) workers fed bytes, 12 MP hash+metadata+thumbnail (run \(index + 1))",
+                      String(format: "%.1f", run.bytes.megabytesPerSecond), String(format: "%.2f", run.bytes.filesPerSecond)))
+            print(row("\(workers) workers reading the paths, the same (run \(index + 1))",
+                      String(format: "%.1f", run.paths.megabytesPerSecond), String(format: "%.2f", run.paths.filesPerSecond)))
+        }
+        print("  fed bytes ÷ libzmq alone: \(String(format: "%.2f", bytes.megabytesPerSecond / stream)); 12 MP fed bytes ÷ paths: "
+              + photos.map { String(format: "%.3f", $0.bytes.filesPerSecond / $0.paths.filesPerSecond) }.joined(separator: ", "))
     }
 }

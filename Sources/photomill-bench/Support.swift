@@ -60,22 +60,27 @@ final class ThreadCPUSampler: @unchecked Sendable {
         lock.withLock { last.merge(reading) { $1 } }
     }
 
-    private static func read() -> [Int: (name: String, seconds: Double)] {
-        let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
-        var readings: [Int: (name: String, seconds: Double)] = [:]
-        for task in tasks {
-            guard let tid = Int(task),
-                  let name = try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8),
-                  let stat = try? String(contentsOfFile: "/proc/self/task/\(task)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { continue }
-            // After "pid (comm) ": state is field 3, utime 14, stime 15.
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { continue }
-            readings[tid] = (name.trimmingCharacters(in: .whitespacesAndNewlines), (user + system) / ticks)
-        }
-        return readings
+    private static func read() -> [Int: (name: String, seconds: Double)] { processThreadCPU(nil) }
+}
+
+/// CPU seconds (user + system) of each thread of a process (this one when nil), by
+/// thread id, with the thread's name, from /proc.
+func processThreadCPU(_ pid: Int32?) -> [Int: (name: String, seconds: Double)] {
+    let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
+    let root = "/proc/" + (pid.map(String.init) ?? "self") + "/task"
+    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
+    var readings: [Int: (name: String, seconds: Double)] = [:]
+    for task in tasks {
+        guard let tid = Int(task),
+              let name = try? String(contentsOfFile: "\(root)/\(task)/comm", encoding: .utf8),
+              let stat = try? String(contentsOfFile: "\(root)/\(task)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { continue }
+        // After "pid (comm) ": state is field 3, utime 14, stime 15.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { continue }
+        readings[tid] = (name.trimmingCharacters(in: .whitespacesAndNewlines), (user + system) / ticks)
     }
+    return readings
 }
 
 /// CPU time of the children waited for so far.

@@ -8,8 +8,8 @@ struct Bench: ParsableCommand {
         abstract: "Measure photomill against its limits and against the tools a user would use instead.",
         discussion: "Build first with `swift build -c release`; the bench runs the photomill binary beside it.")
 
-    @Option(help: "Comma-separated parts to run: processing, ocr, coordinator, memory, catalog, zmq, dashboard, steering.")
-    var only = "processing,ocr,coordinator,memory,zmq"
+    @Option(help: "Comma-separated parts to run: processing, ocr, coordinator, memory, catalog, zmq, workers, bytes, dashboard, steering.")
+    var only = "processing,ocr,coordinator,memory,zmq,workers,bytes"
 
     @Option(help: ArgumentHelp("A folder of JPEGs to measure processing on (default: 12-megapixel photos of `photomill samples`).", valueName: "DIR"))
     var folder: String?
@@ -47,7 +47,25 @@ struct Bench: ParsableCommand {
     @Option(help: "Pending tasks of the steering part's catalog.")
     var steeringTasks = 200_000
 
-    private static let parts: Set<String> = ["processing", "ocr", "coordinator", "memory", "catalog", "zmq", "dashboard", "steering"]
+    @Option(help: ArgumentHelp("Numbers of simulated workers the workers benchmark connects, one after the other.", valueName: "N,N,..."))
+    var simulatedWorkers = "2,1000"
+
+    @Option(help: "Slots (credits) of each simulated worker.")
+    var simulatedSlots = 4
+
+    @Option(help: "Trivial tasks the simulated workers clear, for each number of them.")
+    var simulatedTasks = 100_000
+
+    @Option(help: "How many large files the bytes benchmark hashes.")
+    var largeFiles = 24
+
+    @Option(help: "Size of each large file, in MB (at most 64: one blob frame).")
+    var largeFileMB = 48
+
+    @Option(help: ArgumentHelp("Another build's photomill binary for the parts that run it as processes (workers, bytes, memory), to compare builds with this bench.", valueName: "PATH"))
+    var photomill: String?
+
+    private static let parts: Set<String> = ["processing", "ocr", "coordinator", "memory", "catalog", "zmq", "workers", "bytes", "dashboard", "steering"]
 
     func validate() throws {
         guard ["ipc", "tcp"].contains(transport) else { throw ValidationError("--transport must be ipc or tcp, not '\(transport)'") }
@@ -58,9 +76,19 @@ struct Bench: ParsableCommand {
         guard let sizes = memorySizes, sizes.allSatisfy({ $0 > memoryPending }) else {
             throw ValidationError("--memory-catalogs: comma-separated task counts, each above --memory-pending (\(memoryPending))")
         }
-        guard photos > 0, samples > 0, repeats > 0, trivialTasks > 0, echoWorkers > 0, echoSlots > 0 else {
+        guard photos > 0, samples > 0, repeats > 0, trivialTasks > 0, echoWorkers > 0, echoSlots > 0, simulatedSlots > 0,
+              simulatedTasks > 0, largeFiles > 0 else {
             throw ValidationError("counts must be positive")
         }
+        guard let counts = simulatedCounts, counts.allSatisfy({ (1...4_000).contains($0) }) else {
+            throw ValidationError("--simulated-workers: comma-separated numbers from 1 to 4000, such as 2,1000")
+        }
+        guard (1...64).contains(largeFileMB) else { throw ValidationError("--large-file-mb must be 1 to 64 (one blob frame), not \(largeFileMB)") }
+    }
+
+    private var simulatedCounts: [Int]? {
+        let counts = simulatedWorkers.split(separator: ",").map { Int($0) }
+        return counts.isEmpty || counts.contains(nil) ? nil : counts.compactMap { $0 }
     }
 
     private var memorySizes: [Int]? {
@@ -74,9 +102,9 @@ struct Bench: ParsableCommand {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { if ProcessInfo.processInfo.environment["PHOTOMILL_BENCH_KEEP"] == nil { try? FileManager.default.removeItem(at: directory) } }
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        let photomill = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        let photomill = self.photomill ?? URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
             .deletingLastPathComponent().appendingPathComponent("photomill").path
-        if !parts.isDisjoint(with: ["processing", "ocr", "memory"]) {
+        if !parts.isDisjoint(with: ["processing", "ocr", "memory", "workers", "bytes"]) {
             guard FileManager.default.isExecutableFile(atPath: photomill) else {
                 throw BenchError("no photomill binary beside the bench at \(photomill): run `swift build -c release` first")
             }
@@ -117,6 +145,26 @@ struct Bench: ParsableCommand {
             let figures = try MemoryBench(photomill: photomill, sizes: memorySizes!, pending: memoryPending,
                                           workers: echoWorkers, slots: echoSlots).run(in: directory)
             Report.memory(figures, pending: memoryPending)
+        }
+        if parts.contains("workers") {
+            let figures = try ThousandBench(photomill: photomill, counts: simulatedCounts!, slots: simulatedSlots, tasks: simulatedTasks)
+                .run(in: directory)
+            Report.workers(figures, slots: simulatedSlots)
+        }
+        if parts.contains("bytes") {
+            let bench = BytesBench(photomill: photomill, files: largeFiles, fileMB: largeFileMB, slots: 2)
+            let stream = try bench.curveStream()
+            let large = try bench.largeFiles(in: directory)
+            let bytes = try bench.cluster(large, kinds: "hash", workers: 1, slots: 2, byPath: false, in: directory)
+            let paths = try bench.cluster(large, kinds: "hash", workers: 1, slots: 2, byPath: true, in: directory)
+            try? FileManager.default.removeItem(at: large)
+            let set = try folder.map(PhotoSet.folder) ?? PhotoSet.photos(photomill, count: photos, in: directory)
+            var photoRuns: [(bytes: BytesBench.Cluster, paths: BytesBench.Cluster)] = []
+            for _ in 0..<repeats {
+                photoRuns.append((try bench.cluster(set.directory, kinds: "hash,metadata,thumbnail", workers: cores, slots: 1, byPath: false, in: directory),
+                                  try bench.cluster(set.directory, kinds: "hash,metadata,thumbnail", workers: cores, slots: 1, byPath: true, in: directory)))
+            }
+            Report.bytes(stream: stream, bytes: bytes, paths: paths, photos: photoRuns, workers: cores)
         }
         if parts.contains("zmq") {
             let window = echoWorkers * echoSlots

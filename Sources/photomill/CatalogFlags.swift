@@ -1,6 +1,7 @@
 import ArgumentParser
 import Catalog
 import Foundation
+import Logging
 
 /// `--catalog FILE`, shared by every command that uses the catalog.
 struct CatalogFlags: ParsableArguments {
@@ -11,19 +12,36 @@ struct CatalogFlags: ParsableArguments {
         catalog ?? ProcessInfo.processInfo.environment["PHOTOMILL_CATALOG"] ?? "photomill.sqlite"
     }
 
-    /// Opens the catalog or exits with a message that says what to do: 66 for a missing
-    /// catalog, 74 for one of a newer schema, `unusable` for one that cannot be opened (the
-    /// long-running commands, whose failures all exit 1, pass 1). `mustExist`: a command
-    /// that changes a catalog (retry, reprocess) never creates one from a typo.
-    func open(_ mode: Catalog.Mode, mustExist: Bool = false, unusable: Int32 = 74) throws -> Catalog {
+    /// Opens the catalog or exits with a message that says what to do, and the status of
+    /// docs/operations.md's table (`CatalogError.exitCode`). `mustExist`: a command that
+    /// changes a catalog (retry, reprocess, forget) never creates one from a typo. A write
+    /// that waits for another process's lock on the file says so, on stderr or in `logger`.
+    func open(_ mode: Catalog.Mode, mustExist: Bool = false, logger: Logger? = nil) throws -> Catalog {
         do throws(CatalogError) {
             if mustExist && !FileManager.default.fileExists(atPath: path) {
                 throw CatalogError(.missing, path: path, "no catalog here (run `photomill run` first, or pass --catalog)")
             }
-            return try Catalog(path: path, mode: mode)
+            let path = self.path
+            return try Catalog(path: path, mode: mode) { busy in
+                switch busy {
+                case .waiting(let seconds):
+                    let message = "the catalog is locked by another process (a `sqlite3` shell or a backup holding a write transaction?); waiting"
+                    if let logger {
+                        logger.warning("\(message)", metadata: ["catalog": "\(path)", "seconds": "\(Int(seconds))"])
+                    } else {
+                        printError("photomill: catalog \(path): \(message) (\(Int(seconds)) s so far)")
+                    }
+                case .released(let seconds):
+                    if let logger {
+                        logger.warning("the catalog's lock was let go; going on", metadata: ["catalog": "\(path)", "seconds": "\(Int(seconds))"])
+                    } else {
+                        printError("photomill: catalog \(path): the lock was let go after \(Int(seconds)) s; going on")
+                    }
+                }
+            }
         } catch {
             printError("photomill: \(error)")
-            throw ExitCode(error.code == .missing ? 66 : error.code == .newerSchema ? 74 : unusable)
+            throw error.exitCode
         }
     }
 }

@@ -26,28 +26,61 @@ struct ClusterFlags: ParsableArguments {
         }
     }
 
-    var exportRoot: URL? {
+    /// `--exports`, else `photomill-exports` beside the catalog; but never inside a scanned
+    /// folder by default (`cd ~/Pictures && photomill run .` would scan its own exports):
+    /// then beside the outermost scanned folder that holds it (`~/photomill-exports`).
+    func exportRoot(roots: [String]) throws -> URL? {
         guard !noExports else { return nil }
         if let exports { return URL(fileURLWithPath: exports) }
-        return URL(fileURLWithPath: catalog.path).deletingLastPathComponent().appendingPathComponent("photomill-exports")
+        let beside = URL(fileURLWithPath: catalog.path).standardizedFileURL.deletingLastPathComponent()
+            .appendingPathComponent("photomill-exports")
+        let scanned = roots.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        guard let outer = scanned.filter({ beside.path.isPath(under: $0) }).min(by: { $0.count < $1.count }) else { return beside }
+        guard outer != "/" else {
+            printError("photomill: the default exports folder \(beside.path) would lie inside the scanned folder /; pass --exports DIR, or --no-exports")
+            throw ExitCode.usage
+        }
+        return URL(fileURLWithPath: outer).deletingLastPathComponent().appendingPathComponent("photomill-exports")
     }
 
-    func configuration(bind: [String], roots: [String]) -> CoordinatorConfiguration {
+    /// The coordinator's configuration; the scan leaves out the catalog's files and the exports.
+    func configuration(bind: [String], roots: [String], exportRoot: URL?) -> CoordinatorConfiguration {
         var configuration = CoordinatorConfiguration(bind: bind, roots: roots, kinds: processing.kinds)
         configuration.parameters = processing.parameters
         if let leaseSeconds {
             for kind in Kind.allCases { configuration.deadlines[kind] = leaseSeconds }
         }
+        let catalogPath = URL(fileURLWithPath: catalog.path).standardizedFileURL.path
+        configuration.excludedPaths = Set(["", "-wal", "-shm", "-journal", "-lock"].map { catalogPath + $0 })
+        if let exportRoot { configuration.excludedPaths.insert(exportRoot.standardizedFileURL.path) }
         return configuration
     }
 }
 
 func validateRoots(_ directories: [String]) throws {
     guard !directories.isEmpty else { throw ValidationError("name at least one photo folder") }
+}
+
+/// Before anything starts: every photo folder exists, is a folder and may be listed, or
+/// the command exits 66 naming it.
+func checkRoots(_ directories: [String], command: String) throws {
     for directory in directories {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw ValidationError("\(directory): no such folder")
+        var info = stat()
+        let problem: String?
+        if stat(directory, &info) != 0 {
+            problem = errno == ENOENT ? "no such folder (check the path; mount the share first if it is on one)"
+                : "cannot reach it: \(String(cString: strerror(errno)))"
+        } else if info.st_mode & S_IFMT != S_IFDIR {
+            problem = "not a folder; name the folder that holds the photos"
+        } else if let folder = opendir(directory) {
+            closedir(folder)
+            problem = nil
+        } else {
+            problem = "cannot list it: \(String(cString: strerror(errno))); run as a user who may read it"
+        }
+        if let problem {
+            printError("photomill \(command): \(directory): \(problem)")
+            throw ExitCode.noInput
         }
     }
 }

@@ -12,8 +12,8 @@ extension Photomill {
             commandName: "coordinator",
             abstract: "Scan photo folders and serve their jobs to workers until stopped.",
             discussion: """
-                Workers connect with `photomill worker --connect ENDPOINT`. tcp:// runs CURVE: \\
-                --key and --allow (docs/deploy.md), or --insecure. SIGHUP re-reads the allow-list. \\
+                Workers connect with `photomill worker --connect ENDPOINT`. tcp:// runs CURVE: \
+                --key and --allow (docs/deploy.md), or --insecure. SIGHUP re-reads the allow-list. \
                 SIGTERM or SIGINT: commit what has come in, hand back what is still out, and exit.
                 """)
 
@@ -37,18 +37,26 @@ extension Photomill {
         }
 
         func run() async throws {
+            try checkRoots(directories, command: "coordinator")
             let logger = Logs.make("photomill.coordinator", level: log.logLevel)
             let httpConfiguration = try http.checkedConfiguration(command: "coordinator")
-            var configuration = cluster.configuration(bind: bind, roots: directories)
+            let exportRoot = try cluster.exportRoot(roots: directories)
+            var configuration = cluster.configuration(bind: bind, roots: directories, exportRoot: exportRoot)
             do {
                 configuration.security = try security.security(logger: logger)
             } catch {
                 printError("photomill coordinator: \(error)")
-                throw ExitCode(64)
+                throw ExitCode.usage
             }
-            let catalog = try cluster.catalog.open(.readWrite, unusable: 1)
-            let stack = try CoordinatorStack(configuration: configuration, catalog: catalog, exportRoot: cluster.exportRoot,
+            let catalog = try cluster.catalog.open(.exclusive, logger: logger)
+            defer { catalog.close() }
+            let stack: CoordinatorStack
+            do {
+                stack = try CoordinatorStack(configuration: configuration, catalog: catalog, exportRoot: exportRoot,
                                              http: httpConfiguration, logger: logger)
+            } catch {
+                throw fail("coordinator", error, fallback: .cannotCreate)
+            }
             stack.dashboard?.onListening = { address in
                 logger.info("dashboard listening", metadata: ["http.url": "http://\(address)/"])
             }
@@ -59,11 +67,11 @@ extension Photomill {
             do {
                 try await stack.group(with: reloads.map { [$0] } ?? [], logger: logger).run()
             } catch {
-                printError("photomill coordinator: \(error)")
-                throw ExitCode(1)
+                throw fail("coordinator", error)
             }
             if let scan = stack.coordinator.outcome?.scan {
-                logger.info("stopped", metadata: ["scan.new": "\(scan.added)", "scan.changed": "\(scan.changed)", "scan.unchanged": "\(scan.unchanged)"])
+                logger.info("stopped", metadata: ["scan.new": "\(scan.added)", "scan.changed": "\(scan.changed)", "scan.unchanged": "\(scan.unchanged)",
+                                                  "scan.moved": "\(scan.moved)", "scan.missing": "\(scan.missing)"])
             }
         }
     }

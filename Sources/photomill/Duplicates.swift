@@ -5,7 +5,11 @@ import Foundation
 extension Photomill {
     struct Duplicates: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List groups of photos with the same content (MD5), largest files first.")
+            abstract: "List groups of photos with the same content (MD5), largest files first.",
+            discussion: """
+                Hard links of one file (one inode) are one copy, marked as such: deleting one of \
+                them frees nothing. Missing photos are left out.
+                """)
 
         @OptionGroup var catalog: CatalogFlags
 
@@ -19,11 +23,16 @@ extension Photomill {
             defer { out.flush() }
             let lines = JSONLines()
             for group in groups {
-                redundant += group.paths.count - 1
-                bytes += group.size * Int64(group.paths.count - 1)
+                redundant += group.copies - 1
+                bytes += group.size * Int64(group.copies - 1)
                 if json { out.append(lines.line(group)); continue }
-                out.append("\(group.md5)  \(group.paths.count) copies of \(group.size) bytes")
-                for path in group.paths { out.append("  " + path) }
+                out.append("\(group.md5)  \(group.copies) copies of \(group.size) bytes")
+                // A hard link is named after the first name of its file.
+                var linkOf: [String: String] = [:]
+                for link in group.hardLinks ?? [] { for path in link.dropFirst() { linkOf[path] = link[0] } }
+                for path in group.paths {
+                    out.append("  " + path + (linkOf[path].map { "  (hard link of \($0): the same file)" } ?? ""))
+                }
             }
             if !json { out.append("\(groups.count) groups; \(redundant) redundant files, \(bytes) bytes") }
         }

@@ -43,12 +43,8 @@ extension Photomill {
                     let pages = try writeText(catalog, to: URL(fileURLWithPath: ocrText))
                     print("recognised text of \(pages) photos: \(ocrText)")
                 }
-            } catch let error as CatalogError {
-                printError("photomill export: \(error)")
-                throw ExitCode(74)
             } catch {
-                printError("photomill export: \(error)")
-                throw ExitCode(73)
+                throw fail("export", error, fallback: .cannotCreate)
             }
         }
 

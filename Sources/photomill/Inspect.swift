@@ -57,7 +57,7 @@ extension Photomill {
             }
             if failures > 0 || failedThumbnailWrites > 0 {
                 if !json { printError("photomill: \(failures) of \(files.count) files had failures") }
-                throw ExitCode(1)
+                throw ExitCode.someFailed
             }
         }
     }

@@ -30,7 +30,7 @@ extension Photomill {
                     try KeyFile.generate(out)
                 } catch {
                     printError("photomill keys generate: \(error)")
-                    throw ExitCode(1)
+                    throw ExitCode.cannotCreate
                 }
                 print("wrote \(out).key (secret, mode 0600) and \(out).pub (public)")
             }

@@ -51,6 +51,7 @@ extension Photomill {
             parameters.thumbnailSize = thumbnailSize
             parameters.ocrLanguage = ocrLanguage
             let catalog = try catalog.open(.readWrite, mustExist: true)
+            defer { catalog.close() }
             let counts = try catalog.reprocess(matching: filters.filter(), currentRecipes: outdated ? parameters.recipes : nil,
                                                dryRun: dryRun, now: WallClock.now())
             print(RequeueReport(counts: counts, dryRun: dryRun).render(json: json, verb: dryRun ? "would requeue" : "requeued",

@@ -24,6 +24,7 @@ extension Photomill {
 
         func run() throws {
             let catalog = try catalog.open(.readWrite, mustExist: true)
+            defer { catalog.close() }
             try errorClass.check(in: catalog)
             let counts = try catalog.retryFailed(matching: filters.filter(errorClass: errorClass.errorClass), dryRun: dryRun,
                                                  now: WallClock.now())

@@ -13,16 +13,18 @@ extension Photomill {
         static let configuration = CommandConfiguration(
             abstract: "Process photo folders with a coordinator and local worker processes.",
             discussion: """
-                Scans the folders into the catalog, starts WORKERS worker processes that talk \\
-                to the coordinator over ZeroMQ (ipc), shows progress, and exits when every task \\
-                is done or failed: 0 when all are done, 1 when some failed (see `photomill \\
-                status`). A re-run over an unchanged tree does no work.
+                Scans the folders into the catalog, starts WORKERS worker processes that talk \
+                to the coordinator over ZeroMQ (ipc), shows progress, and exits when every task \
+                is done or failed: 0 when all are done, 1 when some failed (see `photomill \
+                failed`), 130 when stopped by a signal first (run it again to go on); the other \
+                statuses are in docs/operations.md. A re-run over an unchanged tree does no work. \
+                One coordinator per catalog: a second `run` on a catalog in use exits 75.
                 """)
 
         @Option(help: "Local worker processes (default: one per core).")
         var workers: Int = ProcessInfo.processInfo.activeProcessorCount
 
-        @Option(help: "Slots per worker (default: cores ÷ workers, at least 1).")
+        @Option(help: "Slots per worker (default: cores / workers, at least 1).")
         var slots: Int?
 
         @OptionGroup var cluster: ClusterFlags
@@ -38,22 +40,32 @@ extension Photomill {
         }
 
         func run() async throws {
+            try checkRoots(directories, command: "run")
             let logger = Logs.make("photomill.run", level: "warning")
-            let started = MonotonicInstant.now()
+            let started = MonotonicInstant.now(), startedAt = WallClock.now()
             let httpConfiguration = try http.checkedConfiguration(command: "run")
-            let catalog = try cluster.catalog.open(.readWrite, unusable: 1)
+            let exportRoot = try cluster.exportRoot(roots: directories)
+            let catalog = try cluster.catalog.open(.exclusive, logger: logger)
+            defer { catalog.close() }
             let socketDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("photomill-\(getpid())")
             try FileManager.default.createDirectory(at: socketDirectory, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: socketDirectory) }
             let endpoint = "ipc://\(socketDirectory.path)/coordinator.sock"
 
-            var configuration = cluster.configuration(bind: [endpoint], roots: directories)
+            var configuration = cluster.configuration(bind: [endpoint], roots: directories, exportRoot: exportRoot)
             configuration.exitWhenDone = true
             // Leases found in the catalog belong to workers of an earlier process, which
             // cannot reach this run's private socket: release them at once.
             configuration.orphanGrace = 0
-            let stack = try CoordinatorStack(configuration: configuration, catalog: catalog, exportRoot: cluster.exportRoot,
+            let stack: CoordinatorStack
+            let resumed: Int
+            do {
+                resumed = try catalog.unfinishedTaskCount()
+                stack = try CoordinatorStack(configuration: configuration, catalog: catalog, exportRoot: exportRoot,
                                              http: httpConfiguration, logger: logger)
+            } catch {
+                throw fail("run", error, fallback: .cannotCreate)
+            }
             stack.dashboard?.onListening = { address in printError("photomill run: dashboard at http://\(address)/") }
             let slotsPerWorker = slots ?? max(1, ProcessInfo.processInfo.activeProcessorCount / workers)
             let pool = LocalWorkers(count: workers, endpoint: endpoint, slots: slotsPerWorker,
@@ -64,21 +76,30 @@ extension Photomill {
             do {
                 try await stack.group(with: [pool, ProgressReporter(catalog: catalog)], logger: logger).run()
             } catch {
-                printError("photomill run: \(error)")
-                throw ExitCode(1)
+                throw fail("run", error)
             }
-            let status = try catalog.status()
-            let summary = RunSummary(status: status, scan: stack.coordinator.outcome?.scan ?? ScanSummary(),
-                                     elapsed: MonotonicInstant.now() - started, exportRoot: cluster.exportRoot,
-                                     failures: try catalog.failedTasks(limit: 20), restartedWorkers: pool.restarts)
+            let outcome = stack.coordinator.outcome
+            let summary: RunSummary
+            do {
+                summary = RunSummary(status: try catalog.status(), scan: outcome?.scan ?? ScanSummary(), resumed: resumed,
+                                     finished: try catalog.tasksFinished(since: startedAt),
+                                     elapsed: MonotonicInstant.now() - started, exportRoot: exportRoot,
+                                     failures: try catalog.failedTasks(limit: 20), folders: try catalog.unreadableFolders(),
+                                     restartedWorkers: pool.restarts)
+            } catch {
+                throw fail("run", error)
+            }
             print(summary.text())
+            guard outcome?.completed == true else {
+                let left = summary.status.total(.pending) + summary.status.total(.leased)
+                printError("photomill run: interrupted with \(left) tasks still to do; run the same command again to go on")
+                throw ExitCode.interrupted
+            }
             if let failures = stack.exports?.failures, failures > 0 {
                 printError("photomill run: \(failures) export batches could not be written (causes above); the catalog holds every result, `photomill export` writes them again")
-                throw ExitCode(1)
+                throw ExitCode.someFailed
             }
-            // Pending tasks of a paused kind wait for `resume`, not for this run.
-            let waiting = status.paused.keys.reduce(0) { $0 + status.count($1, .pending) }
-            if status.total(.failed) > 0 || status.total(.pending) > waiting || status.total(.leased) > 0 { throw ExitCode(1) }
+            if summary.status.total(.failed) > 0 || !summary.folders.isEmpty { throw ExitCode.someFailed }
         }
     }
 }

@@ -10,7 +10,8 @@ extension Photomill {
             discussion: """
                 Writes JPEG, PNG, TIFF and HEIC photos with EXIF (cameras, dates, GPS, all \
                 eight orientations), pages of printed text for OCR and, from ten files on, a \
-                few broken files, plus samples.json listing what each file holds.
+                few broken files, plus samples.json listing what each file holds. Refuses to \
+                replace a file of the folder (exit 73) unless --force.
                 """)
 
         @Option(help: "How many files to write.")
@@ -22,6 +23,9 @@ extension Photomill {
         @Option(help: ArgumentHelp("Make every photo a JPEG of this size, e.g. 4000x3000 (for benchmarks).",
                                    valueName: "WIDTHxHEIGHT"))
         var photoSize: String?
+
+        @Flag(help: "Replace files of the folder that have the names of samples.")
+        var force = false
 
         @Argument(help: "Folder to write into (created if missing).")
         var directory: String
@@ -42,19 +46,27 @@ extension Photomill {
 
         func run() throws {
             let folder = URL(fileURLWithPath: directory)
+            let generator = SampleGenerator(seed: seed, photoSize: parsedPhotoSize)
+            let names = generator.plan(count: count).map(\.file) + [SampleManifest.fileName]
+            let taken = names.filter { FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path) }
+            if !force && !taken.isEmpty {
+                let listed = taken.prefix(3).joined(separator: ", ") + (taken.count > 3 ? " and \(taken.count - 3) more" : "")
+                printError("photomill samples: \(folder.path) already holds \(listed), which samples would replace; choose an empty folder, or pass --force to replace them")
+                throw ExitCode.cannotCreate
+            }
             let start = MonotonicInstant.now()
             // A progress line only for a person watching; logs and pipes get the summary.
             let showProgress = isatty(STDERR_FILENO) != 0
             let specs: [SampleSpec]
             do {
-                specs = try SampleGenerator(seed: seed, photoSize: parsedPhotoSize).write(count: count, to: folder) { done, total in
+                specs = try generator.write(count: count, to: folder) { done, total in
                     guard showProgress else { return }
                     FileHandle.standardError.write(Data("\rwriting samples: \(done)/\(total)".utf8))
                 }
             } catch {
                 if showProgress { FileHandle.standardError.write(Data("\n".utf8)) }
-                printError("photomill: \(error)")
-                throw ExitCode(1)
+                printError("photomill samples: \(error)")
+                throw ExitCode.cannotCreate
             }
             if showProgress { FileHandle.standardError.write(Data("\n".utf8)) }
             let broken = specs.filter { $0.broken != nil }.count

@@ -55,6 +55,7 @@ extension Photomill {
 }
 
 /// `status --json`: {"photos": N, "mediaTypes": {"photo": N, "raw": N, "video": N}, "skippedFiles": N,
+/// "missingPhotos": N, "unreadableFolders": N,
 /// "tasks": {"hash": {"pending": N, …}, …},
 /// "throughput": {"hash": {"lastMinute": N, "perSecond": x, "etaSeconds": s}, …}, "etaSeconds": s, "workers": […],
 /// "waiting": {"ocr": "…"}, "paused": {"ocr": {"reason": "…", "since": "…"}}, "droppedMessages": {…}}.
@@ -62,6 +63,8 @@ struct StatusReport: Encodable {
     struct Worker: Encodable {
         let id: String
         let host: String
+        /// READY's software_version; absent for workers seen before the catalog recorded it.
+        let softwareVersion: String?
         let state: WorkerRow.State
         let slots: Int
         let inFlight: Int
@@ -82,6 +85,10 @@ struct StatusReport: Encodable {
     let mediaTypes: [String: Int]
     /// Files found that are not media: skipped, never failed.
     let skippedFiles: Int
+    /// Photos the scan no longer finds: left out of `photos` and `tasks`.
+    let missingPhotos: Int
+    /// Folders the scan could not list (`photomill failed` names them).
+    let unreadableFolders: Int
     let tasks: [String: [String: Int]]
     let throughput: [String: Rate]
     let etaSeconds: Double?
@@ -98,6 +105,8 @@ struct StatusReport: Encodable {
         photos = status.photos
         mediaTypes = Dictionary(uniqueKeysWithValues: status.mediaTypes.map { ($0.key.rawValue, $0.value) })
         skippedFiles = status.skippedFiles
+        missingPhotos = status.missingPhotos
+        unreadableFolders = status.unreadableFolders
         var tasks: [String: [String: Int]] = [:]
         var throughput: [String: Rate] = [:]
         for kind in Kind.allCases where status.counts[kind] != nil {
@@ -114,8 +123,8 @@ struct StatusReport: Encodable {
             .map { ($0.key.rawValue, $0.value) })
         paused = PauseReport(paused: status.paused, changed: []).paused
         workers = status.workers.map {
-            Worker(id: $0.id, host: $0.host, state: $0.state, slots: $0.slots, inFlight: $0.inFlight, done: $0.done,
-                   failed: $0.failed, lastSeen: isoTime($0.lastSeen),
+            Worker(id: $0.id, host: $0.host, softwareVersion: $0.softwareVersion, state: $0.state, slots: $0.slots,
+                   inFlight: $0.inFlight, done: $0.done, failed: $0.failed, lastSeen: isoTime($0.lastSeen),
                    secondsSinceSeen: (max(0, status.readAt - $0.lastSeen) * 10).rounded() / 10)
         }
         droppedMessages = status.violations
@@ -134,6 +143,10 @@ struct StatusReport: Encodable {
     func text() -> String {
         var lines = ["\(photos) photos\(mediaTypeBreakdown) · \(readAt)"]
         if skippedFiles > 0 { lines.append(skippedLine(skippedFiles)) }
+        if missingPhotos > 0 {
+            lines.append("missing: \(missingPhotos) photos no longer found, left out below (`photomill forget --missing` removes them)")
+        }
+        if unreadableFolders > 0 { lines.append("unreadable: \(unreadableFolders) folders the scan cannot list (`photomill failed`)") }
         lines.append(columns(["kind", "pending", "leased", "done", "failed", "per min", "ETA"]))
         for kind in Kind.allCases {
             guard let counts = tasks[kind.rawValue], let rate = throughput[kind.rawValue] else { continue }
@@ -157,10 +170,14 @@ struct StatusReport: Encodable {
             let row = { (cells: [String]) in
                 cells[0].padding(toLength: max(10, cells[0].count), withPad: " ", startingAt: 0) + cells.dropFirst().map(cell).joined()
             }
-            lines.append(row(["host", "slots", "in flight", "done", "failed", "last seen"]) + "  worker")
-            for worker in connected {
+            let versions = connected.map { $0.softwareVersion ?? "?" }
+            let width = (versions + ["version"]).map(\.count).max()!
+            let version = { (text: String) in text.padding(toLength: width, withPad: " ", startingAt: 0) }
+            lines.append(row(["host", "slots", "in flight", "done", "failed", "last seen"]) + "  " + version("version") + "  worker")
+            for (worker, software) in zip(connected, versions) {
                 lines.append(row([worker.host, String(worker.slots), String(worker.inFlight), String(worker.done),
-                                  String(worker.failed), String(format: "%.1fs ago", worker.secondsSinceSeen)]) + "  " + worker.id)
+                                  String(worker.failed), String(format: "%.1fs ago", worker.secondsSinceSeen)])
+                             + "  " + version(software) + "  " + worker.id)
             }
         }
         if !droppedMessages.isEmpty {

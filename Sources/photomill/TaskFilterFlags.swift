@@ -47,6 +47,6 @@ struct ErrorClassFlag: ParsableArguments {
         guard present[errorClass] == nil else { return }
         let listed = present.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key) (\($0.value))" }.joined(separator: ", ")
         printError("photomill: --class '\(name)' is not an error class of this catalog; failed tasks have: \(listed.isEmpty ? "none" : listed)")
-        throw ExitCode(64)
+        throw ExitCode.usage
     }
 }

@@ -37,7 +37,7 @@ extension Photomill {
         @Option(name: .customLong("map"), help: ArgumentHelp("The coordinator's FROM is TO on this host (repeatable); TO must lie under a --root.", valueName: "FROM=TO"))
         var maps: [String] = []
 
-        @Option(help: ArgumentHelp("How often, in milliseconds, this worker and the coordinator prove they are alive on this connection (PROTOCOL.md, \"Heartbeating\"): 100–60000; each side takes the other for dead after three intervals of silence.", valueName: "MS"))
+        @Option(help: ArgumentHelp("How often, in milliseconds, this worker and the coordinator prove they are alive on this connection (PROTOCOL.md, \"Heartbeating\"): 100-60000; each side takes the other for dead after three intervals of silence.", valueName: "MS"))
         var heartbeatInterval: UInt32 = 1000
 
         @OptionGroup var security: WorkerSecurityFlags
@@ -81,11 +81,12 @@ extension Photomill {
                     return (parts[0], parts[1])
                 })
             configuration.heartbeatInterval = Double(heartbeatInterval) / 1000
+            configuration.softwareVersion = VersionReport.software
             do {
                 configuration.security = try security.security()
             } catch {
                 printError("photomill worker: \(error)")
-                throw ExitCode(64)
+                throw ExitCode.usage
             }
             let service = WorkerService(configuration: configuration, logger: logger)
             logger.info("worker connecting", metadata: [
@@ -100,8 +101,7 @@ extension Photomill {
             do {
                 try await group.run()
             } catch {
-                printError("photomill worker: \(error)")
-                throw ExitCode(1)
+                throw fail("worker", error)
             }
         }
     }

@@ -225,7 +225,8 @@ import Testing
             for (path, md5) in md5s { try db.execute(sql: "UPDATE photos SET md5 = ? WHERE path = ?", arguments: [md5, path]) }
         }
         let groups = try catalog.duplicates()
-        #expect(groups == [DuplicateGroup(md5: "m2", size: 99, paths: ["/a/2.jpg", "/b/2.jpg", "/c/2.jpg"]),
-                           DuplicateGroup(md5: "m1", size: 10, paths: ["/a/1.jpg", "/b/1.jpg"])])
+        // Paths lstat(2) cannot see are files of their own (IntegrationTests' FilesThatLeaveTests has hard links).
+        #expect(groups == [DuplicateGroup(md5: "m2", size: 99, paths: ["/a/2.jpg", "/b/2.jpg", "/c/2.jpg"], copies: 3),
+                           DuplicateGroup(md5: "m1", size: 10, paths: ["/a/1.jpg", "/b/1.jpg"], copies: 2)])
     }
 }

@@ -14,11 +14,11 @@ import Testing
 
     /// A catalog as the last release before `v3-lean-task-writes` left it, with tasks
     /// in every state and attempts of several outcomes.
-    private func olderCatalog() throws -> DatabaseQueue {
+    private func olderCatalog(upTo migration: String = "v2-ops") throws -> DatabaseQueue {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         let queue = try DatabaseQueue(path: path, configuration: configuration)
-        try Schema.migrator.migrate(queue, upTo: "v2-ops")
+        try Schema.migrator.migrate(queue, upTo: migration)
         try queue.write { db in
             for id in 1...3 {
                 try db.execute(sql: "INSERT INTO photos (id, path, size, mtimeNs, scannedAt, changedAt) VALUES (?, ?, 10, 1, 1, 1)",
@@ -139,5 +139,69 @@ import Testing
             try db.execute(sql: "INSERT INTO attempts (photoId, kind, startedAt, endedAt, outcome) VALUES (1, 'hash', 1, 2, 'stale')")
             try db.execute(sql: "UPDATE tasks SET state = 'leased' WHERE photoId = 1 AND kind = 'hash'")
         }
+    }
+
+    /// v8-worker-version: rows of workers seen before keep everything and have no version;
+    /// a worker's version is written with its row and read back as it was given.
+    @Test func upgradeAddsTheWorkersSoftwareVersion() throws {
+        let older = try DatabaseQueue(path: path)
+        try Schema.migrator.migrate(older, upTo: "v5-protocol")
+        try older.write { db in
+            try db.execute(sql: """
+                INSERT INTO workers (id, host, slots, kinds, ocrLanguages, state, connectedAt, lastSeen, done)
+                VALUES ('old', 'h1', 2, 'hash', '', 'gone', 1, 2, 7)
+                """)
+        }
+        try older.close()
+
+        let catalog = try Catalog(path: path)
+        let before = try #require(try catalog.status().workers.first)
+        #expect(before.id == "old" && before.host == "h1" && before.done == 7 && before.softwareVersion == nil)
+        var batch = CommitBatch()
+        batch.workers = [WorkerRow(id: "new", host: "h2", softwareVersion: "photomill/0.2.0+0a5e650c1d2e", slots: 1, kinds: "hash",
+                                   ocrLanguages: "", state: .connected, connectedAt: 3, lastSeen: 3, inFlight: 0, done: 0, failed: 0)]
+        _ = try catalog.commit(batch, now: 3)
+        try catalog.pool.read { db in
+            let stored = try Row.fetchAll(db, sql: "SELECT id, softwareVersion FROM workers ORDER BY id")
+            #expect(stored.map { [$0["id"], $0["softwareVersion"]] as [String?] } == [["new", "photomill/0.2.0+0a5e650c1d2e"], ["old", nil]])
+        }
+    }
+
+    /// A catalog of the last schema before `application_id` (v5-protocol), recognised by its
+    /// migrations: a reading command opens it, upgrading it first, and then it says it is
+    /// photomill's.
+    @Test func aCatalogFromBeforeTheApplicationIdIsRecognisedAndUpgraded() throws {
+        let older = try olderCatalog(upTo: "v5-protocol")
+        #expect(try older.read { db in try Int32.fetchOne(db, sql: "PRAGMA application_id") } == 0)
+        let before = try older.read(dump)
+        try older.close()
+        let catalog = try Catalog(path: path, mode: .readOnly)
+        let (after, id) = try catalog.pool.read { db in (try dump(db), try Int32.fetchOne(db, sql: "PRAGMA application_id")) }
+        #expect(after == before)
+        // "PMIL" read as a big-endian 32-bit integer, as SQLite stores the id.
+        #expect(id == "PMIL".utf8.reduce(Int32(0)) { $0 << 8 | Int32($1) })
+    }
+
+    /// Another GRDB application's database with a `v1` migration and tables named `photos`
+    /// and `tasks`: not photomill's, refused, and left as it was.
+    @Test func aLookAlikeDatabaseOfAnotherApplicationIsRefusedUntouched() throws {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: "CREATE TABLE photos (id INTEGER PRIMARY KEY, url TEXT); CREATE TABLE tasks (id INTEGER PRIMARY KEY, title TEXT)")
+        }
+        let queue = try DatabaseQueue(path: path)
+        try migrator.migrate(queue)
+        try queue.close()
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        for mode in [Catalog.Mode.readOnly, .readWrite, .exclusive] {
+            do {
+                _ = try Catalog(path: path, mode: mode)
+                Issue.record("opened in \(mode)")
+            } catch {
+                #expect(error.code == .notACatalog && error.message.contains("not a photomill catalog"), "\(error)")
+            }
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal") && !FileManager.default.fileExists(atPath: path + "-lock"))
     }
 }

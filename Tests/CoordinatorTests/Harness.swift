@@ -35,6 +35,8 @@ struct Harness {
     /// Lease tokens the "catalog" no longer holds: their results are reported stale.
     var stale: Set<String> = []
     private(set) var jobs: [(order: JobOrder, peer: Data)] = []
+    /// Each `.sendJobs`: the jobs one worker got in one message (or, as bytes, one each).
+    private(set) var jobMessages: [(orders: [JobOrder], peer: Data)] = []
     private(set) var messages: [(message: ControlMessage, peer: Data)] = []
     private(set) var commits: [CommitBatch] = []
     /// The batch handed to the committer and not yet settled, with its ACKs.
@@ -127,7 +129,9 @@ struct Harness {
     mutating func run(_ actions: [SchedulerAction]) {
         for action in actions {
             switch action {
-            case .sendJob(let order, let peer): jobs.append((order, peer))
+            case .sendJobs(let orders, let peer):
+                jobs += orders.map { ($0, peer) }
+                jobMessages.append((orders, peer))
             case .send(let message, let peer): messages.append((message, peer))
             case .commit(let batch, let acks, _):
                 precondition(inCommit == nil, "the scheduler committed while the committer was busy")
@@ -182,6 +186,7 @@ struct Harness {
 
     mutating func forgetSends() {
         jobs.removeAll()
+        jobMessages.removeAll()
         messages.removeAll()
     }
 }

@@ -90,6 +90,19 @@ struct FormatsCorpusTests {
         print("formats: \(agreed)/\(compared) exiftool fields agree (\(String(format: "%.1f", rate * 100)) %); differing: \(disagreements)")
     }
 
+    /// Each stripped RAW as the only file of a fresh process, asked for a picture only:
+    /// the RAW path may then be the first to touch libvips (a DNG or RW2 with no preview
+    /// large enough decodes nothing before LibRaw), which once crashed on clearing
+    /// libvips' error buffer before libvips was initialised.
+    @Test(arguments: ["DNG.dng", "Panasonic.rw2", "Nikon.nef"], ["thumbnail", "ocr"])
+    func strippedRawAloneFailsClassified(name: String, kind: String) throws {
+        let outcome = try PhotomillBinary.run(["inspect", "--json", "--kinds", kind, name], in: Self.formats)
+        #expect(outcome.status == 1, "\(name) --kinds \(kind): exit \(outcome.status): \(outcome.stderr)")
+        let object = try #require(try PhotomillBinary.jsonLines(outcome).first)
+        let failure = try #require((object["errors"] as? [String: [String: String]])?[kind])
+        #expect(failure["class"] == "corrupt" && failure["message"]?.contains(name) == true, "\(failure)")
+    }
+
     /// iphone_7.heic: EXIF orientation 6 and no `irot`. Its thumbnail must equal the
     /// picture as stored, turned 90° clockwise by the vips command.
     @Test(.enabled(if: Tool.isAvailable("vips"), "the vips command is not installed"))

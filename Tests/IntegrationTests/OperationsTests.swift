@@ -46,12 +46,13 @@ import Testing
         let throughput = try #require(status["throughput"] as? [String: [String: Any]])
         #expect(Set(throughput.keys) == ["hash", "metadata", "thumbnail", "ocr"])
         let workers = try #require(status["workers"] as? [[String: Any]])
-        let expected = try CatalogQuery.rows(fixture.catalog, "SELECT id, host, slots, done, failed FROM workers ORDER BY id")
+        let expected = try CatalogQuery.rows(fixture.catalog, "SELECT id, host, slots, done, failed, softwareVersion FROM workers ORDER BY id")
         #expect(workers.count == 2 && expected.count == 2)
         for row in expected {
             let worker = try #require(workers.first { $0["id"] as? String == row[0] })
             #expect(worker["host"] as? String == row[1] && worker["slots"] as? Int == Int(row[2]))
             #expect(worker["done"] as? Int == Int(row[3]) && worker["failed"] as? Int == Int(row[4]))
+            #expect(worker["softwareVersion"] as? String == row[5] && row[5].hasPrefix("photomill/"), "\(row)")
             #expect(worker["state"] as? String == "gone", "the run is over")
         }
         // Jobs done by the two workers: one per photo for hash+metadata, one for its

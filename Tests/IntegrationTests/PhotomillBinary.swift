@@ -25,10 +25,12 @@ enum PhotomillBinary {
         var lines: [String] { stdout.split(separator: "\n").map(String.init) }
     }
 
-    static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> Outcome {
+    /// `launcher`: a command that runs photomill, given in full (`Unprivileged.launcher`).
+    static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
+                    launcher: [String] = []) throws -> Outcome {
         let process = Process()
-        process.executableURL = url
-        process.arguments = arguments
+        process.executableURL = launcher.first.map(URL.init(fileURLWithPath:)) ?? url
+        process.arguments = Array(launcher.dropFirst()) + arguments
         if let directory { process.currentDirectoryURL = directory }
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }

@@ -50,6 +50,45 @@ import Testing
         for worker in workers { #expect(worker.wait(seconds: 60) != nil) }
     }
 
+    /// A worker killed with a batch of finished results it had not sent yet
+    /// (PHOTOMILL_FAULT_CRASH_WITH_RESULTS holds them back until it holds 4, then SIGKILL):
+    /// its four jobs — one JOBS to its four free slots — are taken back when it falls silent
+    /// and redone by another worker; each of their tasks has one `worker-lost` attempt from
+    /// the dead worker and one `done` from the other, nothing is committed twice.
+    @Test func workerKilledWithABatchNotSentHasItRedone() throws {
+        let bench = try FaultBench(count: 40, seed: 25)
+        let endpoint = "tcp://127.0.0.1:\(freePort())"
+        let coordinator = try BackgroundProcess.coordinator(endpoint, bench)
+        #expect(eventually(seconds: 60) { ((try? bench.count("SELECT COUNT(*) FROM tasks")) ?? 0) == bench.files.count * 2 })
+        let doomed = try BackgroundProcess.worker(endpoint, root: bench.photos, slots: 4,
+                                                  environment: ["PHOTOMILL_FAULT_CRASH_WITH_RESULTS": "4"])
+        #expect(doomed.wait(seconds: 60) != nil, "the worker did not die: \(doomed.stderr)")
+        let diedAt = Date()
+        #expect(doomed.stderr.contains("dying with 4 results not sent"), "\(doomed.stderr)")
+        let other = try BackgroundProcess.worker(endpoint, root: bench.photos, slots: 2)
+        #expect(bench.waitUntilFinished(), "\(coordinator.stderr)")
+        let recovery = Date().timeIntervalSince(diedAt)
+
+        let ledger = try bench.ledger()
+        ledger.expectNothingLost("a batch lost with its worker")
+        let byDoomed = { (outcome: String) in
+            try bench.count("SELECT COUNT(*) FROM attempts WHERE outcome = '\(outcome)' AND worker LIKE '%-\(doomed.pid)-%'")
+        }
+        // 4 jobs × 2 kinds (hash, metadata), all lost with the worker; none done by it.
+        #expect(try byDoomed("worker-lost") == 8, "\(ledger)")
+        #expect(try byDoomed("done") == 0)
+        #expect(try bench.count("""
+            SELECT COUNT(*) FROM attempts a WHERE a.outcome = 'done' AND EXISTS (SELECT 1 FROM attempts b
+                WHERE b.photoId = a.photoId AND b.kind = a.kind AND b.outcome = 'worker-lost' AND b.worker LIKE '%-\(doomed.pid)-%')
+            """) == 8, "each lost task done afterwards, once")
+        FaultReport.record("worker SIGKILL with a batch not sent", injected: 1, affected: 4, lost: ledger.lost,
+                           twice: ledger.committedTwice, recovery: recovery, note: "4 jobs of one JOBS; from the death to all done")
+        coordinator.signal(SIGTERM)
+        #expect(coordinator.wait(seconds: 30) == 0, "\(coordinator.stderr)")
+        other.signal(SIGTERM)
+        #expect(other.wait(seconds: 60) != nil)
+    }
+
     /// A worker frozen with SIGSTOP while it holds a job (its socket open, its process
     /// hung): the coordinator takes the job back when the worker falls silent and another
     /// worker does it; after SIGCONT the frozen worker's late result is recorded as stale

@@ -29,7 +29,7 @@ struct EnvelopeViolationTests {
         #expect(violation([Data()] + readyFrames)?.reason == .wrongSignature)
     }
 
-    @Test("unknown command byte", arguments: [[0x00], [0x09], [0xFF], [], [0x01, 0x01], [0x31]] as [[UInt8]])
+    @Test("unknown command byte", arguments: [[0x00], [0x0B], [0xFF], [], [0x01, 0x01], [0x31]] as [[UInt8]])
     func unknownCommand(_ command: [UInt8]) {
         var frames = readyFrames
         frames[1] = Data(command)
@@ -89,7 +89,7 @@ struct EnvelopeViolationTests {
         #expect(violation(Array(repeating: Data([1]), count: 17))?.reason == .tooManyFrames)
     }
 
-    @Test("blob frames on a command that takes none", arguments: [Command.ready, .extend, .fail, .ack, .heartbeat, .disconnect])
+    @Test("blob frames on a command that takes none", arguments: [Command.ready, .extend, .fail, .ack, .heartbeat, .disconnect, .jobs])
     func blobsWhereNoneBelong(_ command: Command) throws {
         let message = try #require(Samples.all.first { $0.command == command })
         #expect(violation(MillCodec.encode(message) + [Data([1, 2, 3])])?.reason == .unexpectedBlob)

@@ -47,7 +47,7 @@ struct MutationTests {
             }
             // Half get a true envelope, so that random bodies reach the protobuf decoder.
             if Bool.random(using: &random) {
-                frames = [MillWire.signature, Data([UInt8.random(in: 1...8, using: &random)])] + frames
+                frames = [MillWire.signature, Data([UInt8.random(in: 1...10, using: &random)])] + frames
             }
             do {
                 let message = try MillCodec.decode(frames)

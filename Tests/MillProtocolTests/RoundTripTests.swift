@@ -1,5 +1,5 @@
 import Foundation
-import MillProtocol
+@testable import MillProtocol
 import PhotomillCore
 import SwiftProtobuf
 import Testing
@@ -36,10 +36,37 @@ struct RoundTripTests {
         }
     }
 
+    @Test("a JOB's fields written by hand are the bytes SwiftProtobuf writes, whatever their values")
+    func handEncodedJob() throws {
+        var random = SplitMix64(seed: 0x10B)
+        let texts = ["", "a", "/photos/2024/IMG_0001.jpg", "/Fotos/Grüße/😀 ü.heic", String(repeating: "p", count: 4_096),
+                     String(repeating: "é", count: 200)]
+        let numbers: [Int64] = [0, 1, 127, 128, 16_383, 16_384, Int64(Int32.max), .max, -1, .min]
+        for _ in 0..<500 {
+            var job = Photomill_V1_Job()
+            job.jobID = random.pick(texts)
+            job.photoID = random.pick(numbers)
+            job.path = random.pick(texts)
+            job.fileSize = UInt64(bitPattern: random.pick(numbers))
+            job.fileMtimeNs = random.pick(numbers)
+            job.kinds = (0..<random.int(in: 0...4)).map { _ in random.pick([.hash, .metadata, .thumbnail, .ocr, .unspecified, .UNRECOGNIZED(-5), .UNRECOGNIZED(300)]) }
+            job.leaseToken = random.pick(texts)
+            job.fileInBlobs = random.chance(0.5)
+            job.sidecarPath = random.pick(texts)
+            job.sidecarInBlobs = random.chance(0.5)
+            job.sidecarError = random.pick(texts)
+            let hand = try #require(job.handEncoded)
+            #expect(hand == (try job.serializedBytes() as Data), "\(job)")
+        }
+        // With fields it does not write by hand, it steps aside.
+        #expect(Samples.job.handEncoded == nil)
+    }
+
     @Test("the command bytes are the ones PROTOCOL.md lists")
     func commandBytes() {
-        #expect(Command.allCases.map(\.rawValue) == Array(0x01...0x08))
-        #expect(Command.allCases.map(\.description) == ["READY", "JOB", "EXTEND", "RESULT", "FAIL", "ACK", "HEARTBEAT", "DISCONNECT"])
+        #expect(Command.allCases.map(\.rawValue) == Array(0x01...0x0A))
+        #expect(Command.allCases.map(\.description) == ["READY", "JOB", "EXTEND", "RESULT", "FAIL", "ACK", "HEARTBEAT", "DISCONNECT",
+                                                       "JOBS", "RESULTS"])
     }
 
     @Test("blobs arrive in order and keep their bytes")

@@ -17,19 +17,30 @@ final class RawDecoderCorpusTests {
 
     private func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
-    /// exiftool's PreviewImage of `file`, shrunk to 256 by the vips command: the path of a PNG.
-    private func referencePreview(of file: String) throws -> String {
-        try RawTestImages.shell("exiftool -b -PreviewImage '\(file)' > '\(path("preview.jpg"))'")
-        // exiftool reports PreviewImageLength 57901 for the 1024×683 preview in SubIFD1.
-        #expect((try FileManager.default.attributesOfItem(atPath: path("preview.jpg"))[.size] as? Int) == 57901)
-        try RawTestImages.shell("vips thumbnail '\(path("preview.jpg"))' '\(path("reference.png"))' 256")
+    /// exiftool's `tag` of `file` (e.g. "IFD0:PreviewImage"), shrunk to `side` by the vips
+    /// command: the path of a PNG.
+    private func referencePreview(of file: String, tag: String = "IFD0:PreviewImage", side: Int = 256) throws -> String {
+        try RawTestImages.shell("exiftool -b -\(tag) '\(file)' > '\(path("preview.jpg"))'")
+        try RawTestImages.shell("vips thumbnail '\(path("preview.jpg"))' '\(path("reference.png"))' \(side)")
         return path("reference.png")
     }
 
-    @Test("At 256 pixels the picture is the embedded preview, shrunk as the vips command shrinks it")
-    func previewAt256() throws {
-        let reference = try RawTestImages.load(try referencePreview(of: canon.path))
-        let picture = try RawTestImages.decode(canon, longestSide: 256).get()
+    /// canon_eos_6d.dng, as Adobe's DNG Converter wrote it, holds a 256×171 JPEG in IFD0
+    /// (exiftool: IFD0:PreviewImage, 9624 bytes) and a 1024×683 one in SubIFD1 (57901
+    /// bytes, what `exiftool -b -PreviewImage` extracts and LibRaw 0.20 hands over).
+    @Test("The picture is the smallest embedded preview that is large enough, shrunk as the vips command shrinks it",
+          arguments: [(256, "IFD0:PreviewImage", 9624), (600, "SubIFD1:PreviewImage", 57901), (1024, "SubIFD1:PreviewImage", 57901)])
+    func smallestLargeEnoughPreview(side: Int, tag: String, length: Int) throws {
+        let reference = try RawTestImages.load(try referencePreview(of: canon.path, tag: tag, side: side))
+        #expect((try FileManager.default.attributesOfItem(atPath: path("preview.jpg"))[.size] as? Int) == length)
+        let bytes = try Data(contentsOf: canon)
+        let chosen = try #require(bytes.withUnsafeBytes { RawDecoder.previewCandidates(in: .memory($0), format: .dng, longestSide: side) }?
+            .candidates.first)
+        let start = try #require(Int(try Fixtures.run("exiftool", ["-s3", "-\(tag)Start", canon.path]).output
+            .trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(chosen.preview.range == start..<(start + length), "exiftool's \(tag)Start and length")
+
+        let picture = try RawTestImages.decode(canon, longestSide: side).get()
         #expect((picture.width, picture.height) == (reference.width, reference.height))
         #expect(picture.bands == 3)
         // A rendering of the samples differs from Adobe's preview by 12 on average.

@@ -1,4 +1,5 @@
 import Foundation
+import PhotomillCore
 import Testing
 @testable import PhotoProcessing
 
@@ -15,10 +16,14 @@ enum RawTestImages {
         return decode(bytes, path: url.path, longestSide: longestSide, pixelLimit: pixelLimit)
     }
 
+    /// The format is what `MediaFormat` makes of the bytes, as `PhotoProcessor` decides it.
     static func decode(_ bytes: Data, path: String, longestSide: Int, pixelLimit: Int = 200_000_000) -> Result<VipsImageRef, ProcessingError> {
-        bytes.withUnsafeBytes { buffer in
+        let format = MediaFormat(sniffing: Array(bytes.prefix(MediaFormat.headLength)),
+                                 fileExtension: (path as NSString).pathExtension) ?? .dng
+        return bytes.withUnsafeBytes { buffer in
             Result { () throws(ProcessingError) in
-                try RawDecoder.picture(of: buffer, path: path, longestSide: longestSide, pixelLimit: pixelLimit)
+                try RawDecoder.picture(of: .memory(buffer), format: format, path: path, longestSide: longestSide,
+                                       pixelLimit: pixelLimit)
             }
         }
     }

@@ -38,7 +38,8 @@ final class RawSyntheticDNGTests {
     private func decode(_ bytes: Data, longestSide: Int, pixelLimit: Int = 200_000_000) -> Result<VipsImageRef, ProcessingError> {
         bytes.withUnsafeBytes { buffer in
             Result { () throws(ProcessingError) in
-                try RawDecoder.picture(of: buffer, path: "synthetic.dng", longestSide: longestSide, pixelLimit: pixelLimit)
+                try RawDecoder.picture(of: .memory(buffer), format: .dng, path: "synthetic.dng", longestSide: longestSide,
+                                       pixelLimit: pixelLimit)
             }
         }
     }
@@ -73,7 +74,7 @@ final class RawSyntheticDNGTests {
     @Test("exiftool validates the DNG; raw-identify and dcraw_emu read its size, preview, pattern and orientation",
           .enabled(if: toolsInstalled, "exiftool or libraw-bin is not installed"))
     func generatorWritesAValidDNG() throws {
-        let url = try write(SyntheticDNG(width: 1024, height: 768, orientation: 6, previewLongestSide: 512), "six.dng")
+        let url = try write(SyntheticDNG(width: 1024, height: 768, orientation: 6, previews: [.init(longestSide: 512)]), "six.dng")
 
         let tags = try SampleTestTools.run("exiftool", ["-s3", "-Validate", "-SubIFD:ImageWidth", "-SubIFD:ImageHeight",
                                                         "-SubIFD:BitsPerSample", "-SubIFD:CFAPattern2", "-IFD0:Orientation",
@@ -124,7 +125,8 @@ final class RawSyntheticDNGTests {
     func everyOrientationIsUpright(orientation: Int) throws {
         let turned = orientation >= 5
         for preview in [320, nil] {
-            let url = try write(SyntheticDNG(width: 640, height: 480, orientation: orientation, previewLongestSide: preview),
+            let url = try write(SyntheticDNG(width: 640, height: 480, orientation: orientation,
+                                             previews: preview.map { [.init(longestSide: $0)] } ?? []),
                                 "o\(orientation).dng")
             // LibRaw's own tool agrees with the table worked out by hand.
             #expect(try dcrawCorners(url) == Self.uprightCorners[orientation], "dcraw_emu, orientation \(orientation)")
@@ -139,8 +141,7 @@ final class RawSyntheticDNGTests {
           .enabled(if: toolsInstalled && SampleTestTools.path(of: "simple_dcraw") != nil && SampleTestTools.path(of: "vips") != nil,
                    "libraw-bin or libvips-tools is not installed"))
     func bitmapPreview() throws {
-        let url = try write(SyntheticDNG(width: 640, height: 480, orientation: 6, previewLongestSide: 320,
-                                         previewEncoding: .uncompressedRGB), "bitmap.dng")
+        let url = try write(SyntheticDNG(width: 640, height: 480, orientation: 6, previews: [.init(longestSide: 320, encoding: .uncompressedRGB)]), "bitmap.dng")
         #expect(try SampleTestTools.run("exiftool", ["-s3", "-Validate", url.path]).stdout == Data("OK\n".utf8))
         let identify = String(decoding: try SampleTestTools.run("raw-identify", ["-v", url.path]).stdout, as: UTF8.self)
         for line in ["Thumb size:   320 x 240", "Image flip: 6"] {
@@ -170,8 +171,7 @@ final class RawSyntheticDNGTests {
     @Test("The RAW's orientation wins over the preview JPEG's own EXIF",
           .enabled(if: toolsInstalled, "exiftool is not installed"))
     func rawOrientationBeatsThePreviewsExif() throws {
-        let url = try write(SyntheticDNG(width: 640, height: 480, orientation: 6, previewLongestSide: 320,
-                                         previewExifOrientation: 3), "disagree.dng")
+        let url = try write(SyntheticDNG(width: 640, height: 480, orientation: 6, previews: [.init(longestSide: 320, exifOrientation: 3)]), "disagree.dng")
         let preview = directory.appendingPathComponent("preview.jpg").path
         let extract = try SampleTestTools.run("sh", ["-c", "exiftool -b -PreviewImage '\(url.path)' > '\(preview)'"])
         try #require(extract.status == 0)
@@ -186,7 +186,7 @@ final class RawSyntheticDNGTests {
     @Test("The preview is used only when it is large enough; damaged samples fail, and say so as dcraw_emu does",
           .enabled(if: toolsInstalled, "libraw-bin is not installed"))
     func previewOrSamples() throws {
-        let url = try write(SyntheticDNG(width: 1024, height: 768, previewLongestSide: 320), "preview.dng")
+        let url = try write(SyntheticDNG(width: 1024, height: 768, previews: [.init(longestSide: 320)]), "preview.dng")
         let whole = try Data(contentsOf: url)
         let identify = String(decoding: try SampleTestTools.run("raw-identify", ["-v", url.path]).stdout, as: UTF8.self)
         #expect(identify.contains("Thumb size:   320 x 240"), "raw-identify -v: \(identify)")
@@ -215,7 +215,7 @@ final class RawSyntheticDNGTests {
     @Test("Over the pixel limit, the RAW is refused before anything is unpacked",
           .enabled(if: toolsInstalled, "libraw-bin is not installed"))
     func pixelLimit() throws {
-        let url = try write(SyntheticDNG(width: 2000, height: 1000, previewLongestSide: 300), "two-mp.dng")
+        let url = try write(SyntheticDNG(width: 2000, height: 1000, previews: [.init(longestSide: 300)]), "two-mp.dng")
         let identify = String(decoding: try SampleTestTools.run("raw-identify", ["-v", url.path]).stdout, as: UTF8.self)
         let fullSize = identify.split(separator: "\n").first { $0.hasPrefix("Full size:") }
         #expect(fullSize?.split(separator: " ").suffix(3) == ["2000", "x", "1000"], "raw-identify -v: \(identify)")
@@ -254,7 +254,7 @@ final class RawSyntheticDNGTests {
 
     @Test("Truncated and bit-flipped DNGs give a picture or a classified error", .timeLimit(.minutes(2)))
     func damagedCopies() throws {
-        let url = try write(SyntheticDNG(width: 512, height: 384, orientation: 8, previewLongestSide: 200), "fuzz.dng")
+        let url = try write(SyntheticDNG(width: 512, height: 384, orientation: 8, previews: [.init(longestSide: 200)]), "fuzz.dng")
         let whole = try Data(contentsOf: url)
         let headers = 4095  // directories, the preview JPEG, the first raw rows
         var random = SplitMix64(seed: 0xD6)

@@ -30,6 +30,11 @@ struct WorkerStateMachineTests {
         Machine.JobArrival(jobID: id, token: "token-" + id, kinds: [.hash], deadline: deadline)
     }
 
+    /// Job `id`'s outcome, its frames standing for the encoding a slot made.
+    static func finished(_ id: String) -> Machine.Finished {
+        Machine.Finished(jobID: id, frames: [Data(id.uppercased().utf8)])
+    }
+
     static func sends(_ actions: [Machine.Action]) -> [Machine.Outbound] {
         actions.compactMap { if case .send(let outbound) = $0 { outbound } else { nil } }
     }
@@ -83,17 +88,49 @@ struct WorkerStateMachineTests {
         #expect(machine.jobArrived(Self.job("a"), at: now) == .run)
         #expect(machine.jobArrived(Self.job("b"), at: now) == .run)
         #expect(machine.jobArrived(Self.job("c"), at: now) == .run)
-        #expect(Self.sends(machine.jobFinished(jobID: "b", frames: [Data("B".utf8)], at: now)) == [.result(jobID: "b", frames: [Data("B".utf8)])])
-        _ = machine.jobFinished(jobID: "a", frames: [Data("A".utf8)], at: now)
+        #expect(Self.sends(machine.jobsFinished([Self.finished("b")], at: now)) == [.results([Self.finished("b")])])
+        _ = machine.jobsFinished([Self.finished("a")], at: now)
         machine.acknowledged(["b"], at: now)
         // The coordinator goes silent; c finishes during the backoff.
         _ = run(&machine, for: 3.2)
         guard case .backoff = machine.state else { Issue.record("not backing off: \(machine.state)"); return }
-        #expect(machine.jobFinished(jobID: "c", frames: [Data("C".utf8)], at: now) == [], "held for the next connection")
+        #expect(machine.jobsFinished([Self.finished("c")], at: now) == [], "held for the next connection")
         let reconnect = run(&machine, for: 1).map(\.action)
-        #expect(reconnect == [.connect(routingId: Data("w#2".utf8)), .send(.ready),
-                              .send(.result(jobID: "a", frames: [Data("A".utf8)])), .send(.result(jobID: "c", frames: [Data("C".utf8)]))])
+        #expect(reconnect == [.connect(routingId: Data("w#2".utf8)), .send(.ready), .send(.results([Self.finished("a"), Self.finished("c")]))])
         #expect(machine.unacknowledgedCount == 2)
+    }
+
+    @Test("results finished while the loop was busy go out together, in order; nothing waits for more")
+    mutating func resultsTogether() {
+        var machine = Self.machine()
+        _ = machine.start(at: now)
+        for id in ["a", "b", "c", "d"] { _ = machine.jobArrived(Self.job(id), at: now) }
+        #expect(machine.jobsFinished([Self.finished("b"), Self.finished("a"), Self.finished("c")], at: now)
+                == [.send(.results([Self.finished("b"), Self.finished("a"), Self.finished("c")]))])
+        #expect(machine.jobsFinished([], at: now) == [], "no empty message")
+        // The next one goes alone, at once: no timer holds a result back for company.
+        now += 0.001
+        #expect(machine.jobsFinished([Self.finished("d")], at: now) == [.send(.results([Self.finished("d")]))])
+        #expect(machine.unacknowledgedCount == 4)
+        machine.acknowledged(["a", "b", "c", "d"], at: now)
+        #expect(machine.unacknowledgedCount == 0)
+    }
+
+    @Test("results whose ACK is overdue go again together, each ten intervals after it was sent")
+    mutating func overdueTogether() {
+        var machine = Self.machine()
+        _ = machine.start(at: now)
+        for id in ["a", "b", "c"] { _ = machine.jobArrived(Self.job(id), at: now) }
+        _ = machine.jobsFinished([Self.finished("a"), Self.finished("b")], at: now)
+        now += 5
+        _ = machine.jobsFinished([Self.finished("c")], at: now)
+        let again = run(&machine, for: 12, heard: true).compactMap { entry -> (Double, [String])? in
+            if case .send(.results(let finished)) = entry.action { return (entry.at, finished.map(\.jobID)) }
+            return nil
+        }
+        // a and b were sent at 0, c at 5: overdue past 10 s and 15 s.
+        #expect(again.map(\.1) == [["a", "b"], ["c"]])
+        #expect(zip(again.map(\.0), [5.1, 10.1]).allSatisfy { abs($0 - $1) < 0.01 }, "\(again)")
     }
 
     @Test("EXTEND goes out when half the deadline passed, and again every half deadline")
@@ -123,7 +160,7 @@ struct WorkerStateMachineTests {
             now += 0.1
             machine.heartbeatReceived(at: now)
             _ = machine.jobArrived(Self.job("j\(index)"), at: now)
-            _ = machine.jobFinished(jobID: "j\(index)", frames: [Data()], at: now)
+            _ = machine.jobsFinished([.init(jobID: "j\(index)", frames: [Data()])], at: now)
             busy += machine.tick(at: now).filter { $0 == .send(.heartbeat) }.count
         }
         #expect(busy == 0)
@@ -134,11 +171,11 @@ struct WorkerStateMachineTests {
         var machine = Self.machine()
         _ = machine.start(at: now)
         _ = machine.jobArrived(Self.job("a"), at: now)
-        _ = machine.jobFinished(jobID: "a", frames: [Data("A".utf8)], at: now)
-        let again = run(&machine, for: 12, heard: true).filter { $0.action == .send(.result(jobID: "a", frames: [Data("A".utf8)])) }.map(\.at)
+        _ = machine.jobsFinished([Self.finished("a")], at: now)
+        let again = run(&machine, for: 12, heard: true).filter { $0.action == .send(.results([Self.finished("a")])) }.map(\.at)
         #expect(again.count == 1 && again.first.map { abs($0 - 10.1) < 0.01 } == true, "\(again)")
         machine.acknowledged(["a"], at: now)
-        #expect(run(&machine, for: 12, heard: true).allSatisfy { if case .send(.result) = $0.action { false } else { true } })
+        #expect(run(&machine, for: 12, heard: true).allSatisfy { if case .send(.results) = $0.action { false } else { true } })
     }
 
     @Test("stopping: new JOBs are handed back, the jobs in hand finish and are ACKed, then DISCONNECT")
@@ -149,7 +186,7 @@ struct WorkerStateMachineTests {
         #expect(machine.stop(at: now) == [.closeQueue])
         #expect(machine.jobArrived(Self.job("late"), at: now) == .refuse(.send(.refuse(jobID: "late", token: "token-late"))))
         #expect(run(&machine, for: 1).isEmpty, "still working on a")
-        #expect(Self.sends(machine.jobFinished(jobID: "a", frames: [Data("A".utf8)], at: now)) == [.result(jobID: "a", frames: [Data("A".utf8)])])
+        #expect(Self.sends(machine.jobsFinished([Self.finished("a")], at: now)) == [.results([Self.finished("a")])])
         #expect(run(&machine, for: 1).isEmpty, "waiting for the ACK")
         #expect(machine.disconnectReceived(reason: "coordinator stopping", at: now) == [], "a draining worker keeps waiting")
         machine.acknowledged(["a"], at: now)

@@ -13,11 +13,15 @@ extension PhotoMetadata {
         "contentIdentifier",
     ]
 
-    var databaseArguments: StatementArguments {
-        [dateTaken, fileModificationDate, pixelWidth, pixelHeight, cameraMake, cameraModel,
-         orientation, gpsLatitude, gpsLongitude, aperture, shutterSpeed, iso, focalLength, lensModel,
-         duration, videoCodec, frameRate, title, description, keywords.map(Self.keywordsColumn), rating, label,
-         contentIdentifier]
+    /// The values of `columns`, in order.
+    var databaseValues: [DatabaseValue] {
+        let values: [(any DatabaseValueConvertible)?] = [
+            dateTaken, fileModificationDate, pixelWidth, pixelHeight, cameraMake, cameraModel,
+            orientation, gpsLatitude, gpsLongitude, aperture, shutterSpeed, iso, focalLength, lensModel,
+            duration, videoCodec, frameRate, title, description, keywords.map(Self.keywordsColumn), rating, label,
+            contentIdentifier,
+        ]
+        return values.map { $0?.databaseValue ?? .null }
     }
 
     /// Read by column name (a row may hold other columns, such as photoId; `mediaType` is

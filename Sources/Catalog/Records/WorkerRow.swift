@@ -5,6 +5,9 @@ import PhotomillCore
 public struct WorkerRow: Sendable, Hashable, Codable {
     public var id: String
     public var host: String
+    /// READY's `software_version` ("photomill/0.2.0+0a5e650c1d2e"); nil in rows written
+    /// before migration v8-worker-version.
+    public var softwareVersion: String?
     public var slots: Int
     /// Comma-separated kinds the worker accepts.
     public var kinds: String
@@ -17,10 +20,11 @@ public struct WorkerRow: Sendable, Hashable, Codable {
     public var done: Int
     public var failed: Int
 
-    public init(id: String, host: String, slots: Int, kinds: String, ocrLanguages: String, state: State,
+    public init(id: String, host: String, softwareVersion: String?, slots: Int, kinds: String, ocrLanguages: String, state: State,
                 connectedAt: Double, lastSeen: Double, inFlight: Int, done: Int, failed: Int) {
         self.id = id
         self.host = host
+        self.softwareVersion = softwareVersion
         self.slots = slots
         self.kinds = kinds
         self.ocrLanguages = ocrLanguages
@@ -39,18 +43,19 @@ public struct WorkerRow: Sendable, Hashable, Codable {
 
     init?(row: Row) {
         guard let state = State(rawValue: row["state"]) else { return nil }
-        self.init(id: row["id"], host: row["host"], slots: row["slots"], kinds: row["kinds"], ocrLanguages: row["ocrLanguages"],
-                  state: state, connectedAt: row["connectedAt"], lastSeen: row["lastSeen"], inFlight: row["inFlight"],
-                  done: row["done"], failed: row["failed"])
+        self.init(id: row["id"], host: row["host"], softwareVersion: row["softwareVersion"], slots: row["slots"],
+                  kinds: row["kinds"], ocrLanguages: row["ocrLanguages"], state: state, connectedAt: row["connectedAt"],
+                  lastSeen: row["lastSeen"], inFlight: row["inFlight"], done: row["done"], failed: row["failed"])
     }
 
     func upsert(_ db: Database) throws {
         try db.cachedStatement(sql: """
-            INSERT INTO workers (id, host, slots, kinds, ocrLanguages, state, connectedAt, lastSeen, inFlight, done, failed)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT(id) DO UPDATE SET host = excluded.host, slots = excluded.slots, kinds = excluded.kinds,
-                ocrLanguages = excluded.ocrLanguages, state = excluded.state, lastSeen = excluded.lastSeen,
-                inFlight = excluded.inFlight, done = excluded.done, failed = excluded.failed
-            """).execute(arguments: [id, host, slots, kinds, ocrLanguages, state.rawValue, connectedAt, lastSeen, inFlight, done, failed])
+            INSERT INTO workers (id, host, softwareVersion, slots, kinds, ocrLanguages, state, connectedAt, lastSeen, inFlight, done, failed)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT(id) DO UPDATE SET host = excluded.host, softwareVersion = excluded.softwareVersion,
+                slots = excluded.slots, kinds = excluded.kinds, ocrLanguages = excluded.ocrLanguages, state = excluded.state,
+                lastSeen = excluded.lastSeen, inFlight = excluded.inFlight, done = excluded.done, failed = excluded.failed
+            """).execute(arguments: [id, host, softwareVersion, slots, kinds, ocrLanguages, state.rawValue, connectedAt, lastSeen,
+                                     inFlight, done, failed])
     }
 }

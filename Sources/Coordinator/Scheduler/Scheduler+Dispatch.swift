@@ -22,7 +22,7 @@ extension Scheduler {
     }
 
     private mutating func pageRequest(_ tier: Int, at now: ClockReading) -> PageRequest? {
-        let limit = configuration.readyQueueLimit
+        let limit = readyQueueLimit
         guard queues[tier].jobs.count < limit / 4, now.monotonic >= queues[tier].nextRefill else { return nil }
         if queues[tier].reachedEnd {
             guard queues[tier].jobs.isEmpty else { return nil }
@@ -76,21 +76,33 @@ extension Scheduler {
         available = kinds
     }
 
-    /// Hands queued jobs to the workers with free credit, most credit first (a worker takes
-    /// the part of a job it offers), then heartbeats the workers it has sent nothing for an
-    /// interval. Each job's lease is granted here, at `now`.
+    /// Hands queued jobs to the workers with free credit, the one that has waited longest
+    /// for work first (`CreditQueue`), so that none waits behind the others; each takes
+    /// the most urgent job it can take part of (`takeNext`). A worker's jobs of one turn go
+    /// out together (JOBS, PROTOCOL.md "Batches"): a worker with many free slots and tiny
+    /// work gets them in one message. Then heartbeats the workers it has sent nothing for
+    /// an interval. Each job's lease is granted here, at `now`.
     mutating func dispatch(at now: ClockReading) -> [SchedulerAction] {
         var actions: [SchedulerAction] = []
-        if queues.jobCount > 0 {
-            for session in sessions.values.sorted(by: { $0.credit > $1.credit }) {
-                while session.credit > 0, let job = takeNext(for: session) {
-                    actions.append(grant(job, to: session, at: now))
-                }
+        // Served, and with credit left (the queues ran dry, or it offers nothing queued):
+        // first in line again next time.
+        var waiting: [Data] = []
+        while queues.jobCount > 0, let peer = withCredit.popFirst() {
+            guard let session = sessions[peer] else { continue }
+            var orders: [JobOrder] = []
+            while session.credit > 0, let job = takeNext(for: session) {
+                orders.append(grant(job, to: session, at: now))
             }
+            if !orders.isEmpty { actions.append(.sendJobs(orders, to: peer)) }
+            if session.credit > 0 { waiting.append(peer) }
         }
-        for (peer, session) in sessions where now.monotonic - session.lastSent >= session.heartbeatInterval {
-            actions.append(.send(.heartbeat, to: peer))
-            session.lastSent = now.monotonic
+        withCredit.prepend(waiting)
+        for session in heartbeats.due(at: now.monotonic) where sessions[session.routingId] === session {
+            if now.monotonic - session.lastSent >= session.heartbeatInterval {
+                actions.append(.send(.heartbeat, to: session.routingId))
+                session.lastSent = now.monotonic
+            }
+            heartbeats.schedule(session, at: session.lastSent + session.heartbeatInterval)
         }
         return actions
     }
@@ -112,9 +124,15 @@ extension Scheduler {
         return queues[best.tier].jobs.take(at: best.index, kinds: best.kinds)
     }
 
+    /// Keeps `withCredit` in step with a session whose credit changed (outside dispatch):
+    /// one that gains credit joins the back of the line.
+    mutating func creditChanged(_ session: WorkerSession) {
+        if session.credit > 0 { withCredit.append(session.routingId) } else { withCredit.remove(session.routingId) }
+    }
+
     /// The lease of `job` for `session`, and the order to send it. The lease runs for the
     /// job's longest deadline plus the worker's grace; the JOB carries the deadlines alone.
-    private mutating func grant(_ job: PendingJob, to session: WorkerSession, at now: ClockReading) -> SchedulerAction {
+    private mutating func grant(_ job: PendingJob, to session: WorkerSession, at now: ClockReading) -> JobOrder {
         let (jobID, token) = tokens.next()
         let deadline: Double = (job.kinds.map(configuration.deadline(for:)).max() ?? 60) + session.leaseGrace
         let lease = Lease(photoId: job.photoId, kinds: job.kinds, token: token, worker: session.workerId,
@@ -126,8 +144,7 @@ extension Scheduler {
         session.holding.insert(token)
         session.lastSent = now.monotonic
         changedWorkers.insert(session.routingId)
-        let order = JobOrder(jobID: jobID, token: token, job: job, fileInBlobs: !session.reads(job.path))
-        return .sendJob(order, to: session.routingId)
+        return JobOrder(jobID: jobID, token: token, job: job, fileInBlobs: !session.reads(job.path))
     }
 
     /// A job `dispatch` granted never left: its credit comes back. A job the socket
@@ -136,8 +153,10 @@ extension Scheduler {
     mutating func jobNotSent(_ order: JobOrder, because reason: NotSent, at now: ClockReading) {
         guard let flight = inFlight.removeValue(forKey: order.token) else { return }
         tokenForJob[order.jobID] = nil
-        let session = flight.routingId.flatMap { sessions[$0] }
-        session?.holding.remove(order.token)
+        if let session = flight.routingId.flatMap({ sessions[$0] }) {
+            session.holding.remove(order.token)
+            creditChanged(session)
+        }
         switch reason {
         case .unreachable:
             batch.leases.removeAll { $0.token == order.token }

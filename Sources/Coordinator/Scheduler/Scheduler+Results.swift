@@ -57,6 +57,7 @@ extension Scheduler {
         inFlight[token] = nil
         tokenForJob[flight.jobID] = nil
         session.holding.remove(token)
+        creditChanged(session)
         changedWorkers.insert(session.routingId)
         return flight
     }

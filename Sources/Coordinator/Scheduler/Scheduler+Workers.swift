@@ -16,7 +16,7 @@ extension Scheduler {
         }
         guard hello.protocolVersion >= MillWire.minimumWorkerProtocolVersion else {
             let detail = "worker \(hello.workerId) on \(hello.host) speaks protocol revision \(hello.protocolVersion); "
-                + "this coordinator needs \(MillWire.minimumWorkerProtocolVersion) (RAW, video, sidecars): upgrade photomill there"
+                + "this coordinator needs \(MillWire.minimumWorkerProtocolVersion) (JOBS and RESULTS, many jobs a message): upgrade photomill there"
             reject(peer, reason: "old-protocol", detail: detail, at: now)
             return [.send(.disconnect(reason: detail), to: peer)]
         }
@@ -27,7 +27,9 @@ extension Scheduler {
         // The same worker on a new connection: its jobs are still running there and their
         // results will come on this connection, so its leases move with it.
         if let old = sessions.first(where: { $0.value.workerId == hello.workerId })?.key {
+            totalSlots -= sessions[old]?.slots ?? 0
             sessions[old] = nil
+            withCredit.remove(old)
         }
         let session = WorkerSession(routingId: peer, hello: hello, publicKey: key, at: now)
         for (token, var flight) in inFlight where flight.lease.worker == hello.workerId {
@@ -36,6 +38,10 @@ extension Scheduler {
             session.holding.insert(token)
         }
         sessions[peer] = session
+        totalSlots += session.slots
+        creditChanged(session)
+        // Due at once: READY is answered in this turn (PROTOCOL.md, READY).
+        heartbeats.schedule(session, at: now.monotonic)
         changedWorkers.insert(peer)
         logger.info("worker ready", metadata: [
             "worker.id": "\(session.workerId)", "worker.host": "\(session.host)", "worker.slots": "\(session.slots)",
@@ -122,6 +128,8 @@ extension Scheduler {
     mutating func drop(_ peer: Data, reason: Release.Reason, message: String) -> [SchedulerAction] {
         guard let session = sessions.removeValue(forKey: peer) else { return [] }
         if reason == .workerLost { counts.workersLost += 1 }
+        totalSlots -= session.slots
+        withCredit.remove(peer)
         for token in session.holding {
             guard let flight = inFlight.removeValue(forKey: token) else { continue }
             tokenForJob[flight.jobID] = nil

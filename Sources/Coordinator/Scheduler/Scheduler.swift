@@ -32,6 +32,11 @@ struct Scheduler {
     /// The shortest heartbeat interval of the connected workers (the configured one when
     /// none is): the loop must look that often.
     var shortestInterval: Double
+    /// The slots of the connected workers together.
+    var totalSlots = 0
+    /// Sessions with free credit, longest waiting first: dispatch looks at those alone.
+    var withCredit = CreditQueue()
+    var heartbeats = HeartbeatSchedule()
 
     // Leases (Scheduler+Leases.swift)
     /// Jobs out, by lease token.
@@ -106,6 +111,11 @@ struct Scheduler {
         actions += refill(at: now)
         return actions
     }
+
+    /// Jobs of a tier paged in at most: the configured limit, or as many as the connected workers
+    /// have slots, so that a thousand workers of four slots each are not left waiting on a
+    /// queue of 1,024 (a job waits in it as a few dozen bytes and a path).
+    var readyQueueLimit: Int { Swift.max(configuration.readyQueueLimit, totalSlots) }
 
     /// What was dropped as malformed or unexpected, by reason, since the start.
     var violationCounts: [String: Int] { violations.counts }

@@ -10,6 +10,8 @@ import PhotomillCore
 struct WorkerHello: Sendable, Hashable {
     var workerId: String
     var host: String
+    /// READY.software_version, for `status` only (PROTOCOL.md: no decision depends on it).
+    var softwareVersion: String = ""
     var slots: Int
     /// The kinds it offers that this revision knows.
     var kinds: Set<Kind>
@@ -53,7 +55,7 @@ enum WorkerMessage: Sendable {
     }
 }
 
-/// A job to send: the service builds the JOB (and reads the file when the worker takes
+/// A job to send: the service builds the JOB (and has the file read when the worker takes
 /// it as bytes), then tells the scheduler if it could not (`Scheduler.jobNotSent`).
 struct JobOrder: Sendable, Hashable {
     var jobID: String
@@ -91,7 +93,8 @@ enum ControlMessage: Sendable, Hashable {
 
 /// What the scheduler asks its service to do, in order.
 enum SchedulerAction: Sendable {
-    case sendJob(JobOrder, to: Data)
+    /// The jobs one worker is granted in a turn, in order (JOBS for those it reads itself).
+    case sendJobs([JobOrder], to: Data)
     case send(ControlMessage, to: Data)
     /// Write the batch in one transaction (on the committer's thread), then call
     /// `Scheduler.committed` with its report and these ACKs. `wall`: its timestamp.

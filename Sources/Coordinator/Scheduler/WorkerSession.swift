@@ -8,6 +8,7 @@ final class WorkerSession {
     let routingId: Data
     let workerId: String
     let host: String
+    let softwareVersion: String
     let slots: Int
     let kinds: Set<Kind>
     let ocrLanguages: Set<String>
@@ -36,6 +37,7 @@ final class WorkerSession {
         self.routingId = routingId
         workerId = hello.workerId
         host = hello.host
+        softwareVersion = hello.softwareVersion
         slots = hello.slots
         kinds = hello.kinds
         ocrLanguages = hello.ocrLanguages
@@ -61,7 +63,7 @@ final class WorkerSession {
     }
 
     func row(state: WorkerRow.State) -> WorkerRow {
-        WorkerRow(id: workerId, host: host, slots: slots, kinds: Kind.list(kinds),
+        WorkerRow(id: workerId, host: host, softwareVersion: softwareVersion, slots: slots, kinds: Kind.list(kinds),
                   ocrLanguages: ocrLanguages.sorted().joined(separator: ","), state: state,
                   connectedAt: connectedAt, lastSeen: lastSeenWall, inFlight: holding.count, done: done, failed: failed)
     }

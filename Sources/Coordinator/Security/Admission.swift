@@ -15,7 +15,7 @@ public struct AllowList: Sendable, Equatable {
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
         } catch {
-            throw AdmissionError(path, "cannot read the allow-list: \((error as NSError).localizedDescription)")
+            throw AdmissionError(path, "cannot read the allow-list: \(error.fileSystemReason)")
         }
         return try parse(text, file: path)
     }

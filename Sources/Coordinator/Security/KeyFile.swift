@@ -50,6 +50,12 @@ public enum KeyFile {
 
     /// The public key in `path` (a NAME.pub), for `flag`.
     public static func publicKey(_ path: String, flag: String) throws(Failure) -> String {
+        if kind(of: path) == .secret {
+            throw Failure(description: """
+                \(flag) \(path): this is a secret key (a NAME.key); \(flag) takes the coordinator's public key, \
+                its NAME.pub. Keep the secret key on its own host, mode 0600
+                """)
+        }
         let key = try firstKey(path, flag: flag)
         guard (try? Curve.z85Decode(key))?.count == 32 else {
             throw Failure(description: "\(flag) \(path): not a Z85 public key (40 characters); give the NAME.pub written by `photomill keys generate`")
@@ -63,6 +69,12 @@ public enum KeyFile {
         guard stat(path, &info) == 0 else {
             throw Failure(description: "\(flag) \(path): \(String(cString: strerror(errno)))")
         }
+        if kind(of: path) == .public {
+            throw Failure(description: """
+                \(flag) \(path): this is a public key (a NAME.pub); \(flag) takes a secret key, the NAME.key \
+                written beside it by `photomill keys generate`
+                """)
+        }
         guard info.st_mode & 0o077 == 0 else {
             throw Failure(description: "\(flag) \(path): a secret key must not be readable by group or others (mode \(String(info.st_mode & 0o777, radix: 8))); run chmod 600 \(path)")
         }
@@ -71,6 +83,23 @@ public enum KeyFile {
             throw Failure(description: "\(flag) \(path): not a Z85 secret key (40 characters); give the NAME.key written by `photomill keys generate`")
         }
         return (publicKey, secret)
+    }
+
+    enum Kind { case secret, `public`, unknown }
+
+    /// What `photomill keys generate` made the file: a NAME.key starts with its "secret key"
+    /// comment; a NAME.pub is one line, the key and its label. (The 40 characters alone
+    /// cannot tell: any 32 bytes are a secret key.)
+    static func kind(of path: String) -> Kind {
+        guard let data = FileManager.default.contents(atPath: path) else { return .unknown }
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        if lines.contains(where: { $0.hasPrefix("#") && $0.contains("CURVE secret key") }) { return .secret }
+        let keys = lines.filter { !$0.isEmpty && !$0.hasPrefix("#") }
+        if path.hasSuffix(".pub") { return .public }
+        if keys.count == 1, keys[0].split(separator: " ").count >= 2, keys[0].prefix(while: { !$0.isWhitespace }).utf8.count == Curve.keyLength {
+            return .public
+        }
+        return .unknown
     }
 
     private static func firstKey(_ path: String, flag: String) throws(Failure) -> String {

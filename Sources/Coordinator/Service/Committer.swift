@@ -6,13 +6,12 @@ import PhotomillCore
 /// socket loop goes on receiving and dispatching while SQLite commits the previous batch.
 ///
 /// One batch is in the committer at a time. The loop submits a batch with the ACKs that
-/// must wait for it, and learns that it is done through a pipe it polls (`wakeDescriptor`);
+/// must wait for it, and learns that it is done through a pipe it polls (`wake`);
 /// it then collects the report and sends the ACKs. While a batch is being written the
 /// loop's next batch grows, so batches get larger exactly when SQLite is the bottleneck.
 final class Committer: @unchecked Sendable {
-    // @unchecked: `work`, `done` and `stopping` are guarded by `condition`; the pipe's
-    // write end is used by the committer's thread only, its read end and `isBusy` by the
-    // loop only; `thread` is set once, in `init`.
+    // @unchecked: `work`, `done` and `stopping` are guarded by `condition`; `isBusy` is
+    // the loop's only; `wake` is thread-safe; `thread` is set once, in `init`.
     struct Work {
         var batch: CommitBatch
         var acks: [PendingAck]
@@ -24,9 +23,8 @@ final class Committer: @unchecked Sendable {
         var acks: [PendingAck]
     }
 
-    /// The file descriptor the coordinator polls: readable when a batch is done.
-    let wakeDescriptor: Int32
-    private let signalDescriptor: Int32
+    /// The coordinator polls its descriptor: readable when a batch is done.
+    let wake: WakePipe
     private let catalog: Catalog
     private let retry: RetryPolicy
     private let metrics: CoordinatorMetrics?
@@ -39,25 +37,15 @@ final class Committer: @unchecked Sendable {
     private var thread: OwnedThread<Void>?
 
     init(catalog: Catalog, retry: RetryPolicy, metrics: CoordinatorMetrics? = nil) throws {
-        var descriptors: [Int32] = [0, 0]
-        guard pipe(&descriptors) == 0 else {
-            throw CatalogError(.unusable, path: catalog.path, "cannot create the committer's pipe: \(String(cString: strerror(errno)))")
+        do {
+            wake = try WakePipe()
+        } catch {
+            throw CatalogError(.unusable, path: catalog.path, "the committer \(error)")
         }
-        for descriptor in descriptors {
-            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(descriptor, F_SETFL, O_NONBLOCK)
-        }
-        wakeDescriptor = descriptors[0]
-        signalDescriptor = descriptors[1]
         self.catalog = catalog
         self.retry = retry
         self.metrics = metrics
         thread = OwnedThread(name: "pm-committer") { [self] in serve() }
-    }
-
-    deinit {
-        close(wakeDescriptor)
-        close(signalDescriptor)
     }
 
     /// Hands a batch over; only when not busy.
@@ -73,8 +61,7 @@ final class Committer: @unchecked Sendable {
     /// The finished batch, if there is one; `wait` blocks until the batch in flight is
     /// done. Empties the pipe, whose bytes only say "look".
     func collect(wait: Bool = false) -> Done? {
-        var bytes = [UInt8](repeating: 0, count: 16)
-        while read(wakeDescriptor, &bytes, bytes.count) > 0 {}
+        wake.drain()
         guard isBusy else { return nil }
         let finished: Done? = condition.withLock {
             while wait && done == nil { condition.wait() }
@@ -116,8 +103,7 @@ final class Committer: @unchecked Sendable {
                 done = Done(report: report, acks: next.acks)
                 condition.broadcast()
             }
-            var byte: UInt8 = 1
-            _ = write(signalDescriptor, &byte, 1)
+            wake.signal()
         }
     }
 }

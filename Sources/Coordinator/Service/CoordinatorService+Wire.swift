@@ -8,7 +8,7 @@ import SwiftProtobuf
 
 extension WorkerHello {
     init(_ ready: Photomill_V1_Ready) {
-        self.init(workerId: ready.workerID, host: ready.host, slots: Int(ready.slots),
+        self.init(workerId: ready.workerID, host: ready.host, softwareVersion: ready.softwareVersion, slots: Int(ready.slots),
                   kinds: Set(ready.kinds.compactMap(Kind.init)), ocrLanguages: Set(ready.ocrLanguages),
                   pathRoots: ready.pathRoots, protocolVersion: ready.protocolVersion,
                   heartbeatInterval: Double(ready.heartbeatIntervalMs) / 1000)
@@ -16,21 +16,36 @@ extension WorkerHello {
 }
 
 extension WorkerMessage {
-    /// Any command but READY (which is `WorkerHello`).
+    /// What a message from a worker says, one entry per job (a RESULTS holds many).
+    static func all(_ message: MillMessage) -> [WorkerMessage] {
+        guard case .results(let batch, let blobs) = message, let slices = batch.blobsByResult(blobs) else { return [Self(message)] }
+        return zip(batch.results, slices).map { result, slice in Self.result(result, blobs: Array(slice)) }
+            + batch.fails.map(Self.fail)
+    }
+
+    private static func result(_ result: Photomill_V1_Result, blobs: [Data]) -> WorkerMessage {
+        .result(jobID: result.jobID, token: result.leaseToken, reports: result.results.compactMap { KindReport($0, blobs: blobs) })
+    }
+
+    private static func fail(_ fail: Photomill_V1_Fail) -> WorkerMessage {
+        .fail(jobID: fail.jobID, token: fail.leaseToken, errorClass: ErrorClass(rawValue: fail.errorClass),
+              message: fail.message, retryable: fail.retryable)
+    }
+
+    /// Any single command but READY (which is `WorkerHello`) and RESULTS (`all`).
     init(_ message: MillMessage) {
         switch message {
         case .result(let result, let blobs):
-            self = .result(jobID: result.jobID, token: result.leaseToken, reports: result.results.compactMap { KindReport($0, blobs: blobs) })
+            self = Self.result(result, blobs: blobs)
         case .fail(let fail):
-            self = .fail(jobID: fail.jobID, token: fail.leaseToken, errorClass: ErrorClass(rawValue: fail.errorClass),
-                         message: fail.message, retryable: fail.retryable)
+            self = Self.fail(fail)
         case .extend(let extend):
             self = .extend(jobID: extend.jobID, token: extend.leaseToken, extraSeconds: Double(extend.extraMs) / 1000)
         case .heartbeat:
             self = .heartbeat
         case .disconnect:
             self = .disconnect
-        case .ready, .job, .ack:
+        case .ready, .job, .jobs, .ack, .results:
             self = .unexpected(message.command)
         }
     }

@@ -53,6 +53,8 @@ public final class CoordinatorService: @unchecked Sendable {
     public struct Outcome: Sendable {
         public var scan: ScanSummary
         public var violations: [String: Int]
+        /// With `exitWhenDone`: no task was left to do. False when stopped before (a signal).
+        public var completed = false
     }
 
     /// Binds, scans and serves, on the calling thread, until `stop()` (or, with
@@ -85,24 +87,30 @@ public final class CoordinatorService: @unchecked Sendable {
         onBound?(boundEndpoints)
         let committer = try Committer(catalog: catalog, retry: configuration.retry, metrics: metrics)
         defer { committer.stop() }
-        var loop = Loop(service: self, router: router, committer: committer,
+        let readers = try FileReaders(budget: configuration.readBudget)
+        defer { readers.stop() }
+        var loop = Loop(service: self, router: router, committer: committer, readers: readers,
                         scheduler: Scheduler(configuration: configuration, logger: logger, at: .now()))
         try catalog.forgetWorkers()
         try loop.perform(loop.scheduler.start())
         loop.scheduler.adopt((try? catalog.outstandingLeases()) ?? [], at: .now())
 
-        let scanner = Scanner(catalog: catalog, roots: configuration.roots, kinds: configuration.kinds, logger: logger)
+        let scanner = Scanner(catalog: catalog, roots: configuration.roots, kinds: configuration.kinds,
+                              excluded: configuration.excludedPaths, logger: logger)
         defer { scanner.stop() }
 
         var poller = Poller()
         let socketIndex = poller.register(router)
-        let committedIndex = poller.register(fileDescriptor: committer.wakeDescriptor)
+        let committedIndex = poller.register(fileDescriptor: committer.wake.descriptor)
+        let readIndex = poller.register(fileDescriptor: readers.wake.descriptor)
         var lastDoneCheck = MonotonicInstant.distantPast
+        var completed = false
         if try catalog.unfinishedTaskCount() > 0 { announceWork() }
         while !isStopping {
             for ready in try poller.poll(timeoutMilliseconds: loop.scheduler.pollTimeout(at: .now())) {
                 if ready.index == socketIndex { try loop.receiveAll() }
                 if ready.index == committedIndex, let done = committer.collect() { try loop.settle(done) }
+                if ready.index == readIndex { for read in readers.collect() { loop.send(read) } }
             }
             if let admission, admission.generation != admittedGeneration {
                 admittedGeneration = admission.generation
@@ -117,12 +125,15 @@ public final class CoordinatorService: @unchecked Sendable {
             if configuration.exitWhenDone && scanner.finished && loop.scheduler.isIdle && now - lastDoneCheck > 0.2 {
                 lastDoneCheck = now
                 try loop.flushAndWait()
-                if try catalog.unfinishedTaskCount(paused: Set(loop.scheduler.paused.keys)) == 0 { break }
+                if try catalog.unfinishedTaskCount(paused: Set(loop.scheduler.paused.keys)) == 0 {
+                    completed = true
+                    break
+                }
                 announceWork()     // e.g. `photomill retry` during the scan
             }
         }
         try loop.shutdown(grace: configuration.exitWhenDone ? 0 : 5)
-        return Outcome(scan: scanner.summary, violations: loop.scheduler.violationCounts)
+        return Outcome(scan: scanner.summary, violations: loop.scheduler.violationCounts, completed: completed)
     }
 
     private func announceWork() {
@@ -136,13 +147,15 @@ public final class CoordinatorService: @unchecked Sendable {
         let service: CoordinatorService
         let router: ZMQSocket
         let committer: Committer
+        let readers: FileReaders
         var scheduler: Scheduler
         var jobs: JobEncoder
 
-        init(service: CoordinatorService, router: ZMQSocket, committer: Committer, scheduler: Scheduler) {
+        init(service: CoordinatorService, router: ZMQSocket, committer: Committer, readers: FileReaders, scheduler: Scheduler) {
             self.service = service
             self.router = router
             self.committer = committer
+            self.readers = readers
             self.scheduler = scheduler
             jobs = JobEncoder(configuration: scheduler.configuration)
         }
@@ -152,8 +165,11 @@ public final class CoordinatorService: @unchecked Sendable {
         mutating func perform(_ actions: [SchedulerAction]) throws {
             for action in actions {
                 switch action {
-                case .sendJob(let order, let peer):
-                    sendJob(order, to: peer)
+                case .sendJobs(let orders, let peer):
+                    // Files the worker gets as bytes are read off this thread (`FileReaders`),
+                    // and each goes in a JOB of its own when read (`send(_:)`).
+                    for order in orders where order.fileInBlobs { readers.submit(FileReaders.Request(order: order, peer: peer)) }
+                    sendJobs(orders.filter { !$0.fileInBlobs }, to: peer)
                 case .send(let message, let peer):
                     send(MillCodec.encode(message.wire), to: peer)
                 case .commit(let batch, let acks, let wall):
@@ -177,25 +193,35 @@ public final class CoordinatorService: @unchecked Sendable {
             }
         }
 
-        /// A worker that cannot read the file's path gets its bytes, read here (checked
-        /// against the scan's size and mtime) and sent as blob frames.
-        private mutating func sendJob(_ order: JobOrder, to peer: Data) {
-            var blobs: [Data] = []
-            var sidecar = BlobTransfer.SidecarPayload.none
-            if order.fileInBlobs {
-                switch BlobTransfer.payload(of: order.job) {
-                case .success(let payload):
-                    (blobs, sidecar) = payload
-                case .failure(.unreadable(let text)):
-                    return scheduler.jobNotSent(order, because: .fileUnreadable(.unreadable, text), at: .now())
-                case .failure(.changed(let text)):
-                    return scheduler.jobNotSent(order, because: .fileUnreadable(.fileChanged, text), at: .now())
+        /// Jobs whose files the worker reads itself: one JOB, or as few JOBS as fit the
+        /// limits (`MillCodec.batched`).
+        private mutating func sendJobs(_ orders: [JobOrder], to peer: Data) {
+            guard !orders.isEmpty else { return }
+            var next = 0
+            for (frames, count) in MillCodec.batched(orders.map { jobs.frames($0, blobs: []) }) {
+                if !send(frames, to: peer) {
+                    for order in orders[next..<next + count] { scheduler.jobNotSent(order, because: .unreachable, at: .now()) }
                 }
+                next += count
             }
-            if !send(jobs.frames(order, blobs: blobs, sidecar: sidecar), to: peer) {
-                scheduler.jobNotSent(order, because: .unreachable, at: .now())
-            } else if !blobs.isEmpty {
-                service.metrics?.sent(blobs)
+        }
+
+        /// A file a worker gets as bytes, read by the `FileReaders` (checked against the
+        /// scan's size and mtime), sent as the JOB's blob frames.
+        mutating func send(_ read: FileReaders.Read) {
+            defer { readers.release(read) }
+            let order = read.request.order
+            switch read.payload {
+            case .success(let (blobs, sidecar)):
+                if !send(jobs.frames(order, blobs: blobs, sidecar: sidecar), to: read.request.peer) {
+                    scheduler.jobNotSent(order, because: .unreachable, at: .now())
+                } else {
+                    service.metrics?.sent(blobs)
+                }
+            case .failure(.unreadable(let text)):
+                scheduler.jobNotSent(order, because: .fileUnreadable(.unreadable, text), at: .now())
+            case .failure(.changed(let text)):
+                scheduler.jobNotSent(order, because: .fileUnreadable(.fileChanged, text), at: .now())
             }
         }
 
@@ -222,12 +248,18 @@ public final class CoordinatorService: @unchecked Sendable {
                     scheduler.reject(peer, reason: error.reason.rawValue, detail: error.description, at: now)
                     continue
                 }
-                if case .result(let result, _) = message { service.metrics?.processed(result.results) }
+                if let metrics = service.metrics {
+                    switch message {
+                    case .result(let result, _): metrics.processed(result.results)
+                    case .results(let batch, _): for result in batch.results { metrics.processed(result.results) }
+                    default: break
+                    }
+                }
                 if case .ready(let ready) = message {
                     let allowed = security.map { security in key.map(security.admission.allows) ?? false } ?? true
                     try perform(scheduler.ready(WorkerHello(ready), from: peer, key: key, keyAllowed: allowed, at: now))
                 } else {
-                    try perform(scheduler.received(WorkerMessage(message), from: peer, at: now))
+                    for each in WorkerMessage.all(message) { try perform(scheduler.received(each, from: peer, at: now)) }
                 }
             }
         }

@@ -736,6 +736,40 @@ public nonisolated struct Photomill_V1_Ack: Sendable {
   public init() {}
 }
 
+/// Command 0x09, coordinator → worker (revision 3): several JOBs in one message, each spending
+/// one credit, in the order given. Only jobs without blob frames (`file_in_blobs` false)
+/// travel this way; a message has at least one.
+public nonisolated struct Photomill_V1_Jobs: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var jobs: [Photomill_V1_Job] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// Command 0x0A, worker → coordinator (revision 3): the RESULTs and FAILs of several jobs in
+/// one message, each returning its job's credit, as if sent one by one in the order given
+/// (results first, then fails). The blob frames follow in the order of the results; a
+/// thumbnail's `blob_index` counts from the first frame of its own result, which owns as many
+/// frames as it references.
+public nonisolated struct Photomill_V1_Results: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var results: [Photomill_V1_Result] = []
+
+  public var fails: [Photomill_V1_Fail] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
 /// Command 0x07, either way: "I am alive", sent only when a peer has sent nothing else for a
 /// heartbeat interval. Empty today; fields may be added.
 public nonisolated struct Photomill_V1_Heartbeat: Sendable {
@@ -1777,6 +1811,71 @@ nonisolated extension Photomill_V1_Ack: SwiftProtobuf.Message, SwiftProtobuf._Me
   public static func ==(lhs: Photomill_V1_Ack, rhs: Photomill_V1_Ack) -> Bool {
     if lhs.committed != rhs.committed {return false}
     if lhs.discarded != rhs.discarded {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Photomill_V1_Jobs: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".Jobs"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}jobs\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeRepeatedMessageField(value: &self.jobs) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.jobs.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.jobs, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Photomill_V1_Jobs, rhs: Photomill_V1_Jobs) -> Bool {
+    if lhs.jobs != rhs.jobs {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Photomill_V1_Results: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".Results"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}results\0\u{1}fails\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeRepeatedMessageField(value: &self.results) }()
+      case 2: try { try decoder.decodeRepeatedMessageField(value: &self.fails) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.results.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.results, fieldNumber: 1)
+    }
+    if !self.fails.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.fails, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Photomill_V1_Results, rhs: Photomill_V1_Results) -> Bool {
+    if lhs.results != rhs.results {return false}
+    if lhs.fails != rhs.fails {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -3,10 +3,23 @@
 /// logged, and the value came from an untrusted peer).
 struct FieldChecker {
     let command: Command
+    /// Prepended to every field path: `jobs[3].` for an entry of a batch.
+    var prefix = ""
+
+    init(command: Command) {
+        self.command = command
+    }
+
+    /// The checker of one entry of a batch (JOBS, RESULTS), naming its fields `field…`.
+    func entry(_ field: String) -> FieldChecker {
+        var entry = self
+        entry.prefix += field + "."
+        return entry
+    }
 
     func violation(_ path: String, _ problem: String,
                    reason: ProtocolViolation.Reason = .invalidField) -> ProtocolViolation {
-        ProtocolViolation(reason, command: command, field: path, "\(command).\(path): \(problem)")
+        ProtocolViolation(reason, command: command, field: prefix + path, "\(command).\(prefix)\(path): \(problem)")
     }
 
     /// Ids and tokens are compared byte for byte and appear in logs and SQL: printable

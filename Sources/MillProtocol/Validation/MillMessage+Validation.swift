@@ -14,6 +14,8 @@ extension MillMessage {
         case .ack(let ack): try ack.validate(check)
         case .heartbeat: break
         case .disconnect(let disconnect): try disconnect.validate(check)
+        case .jobs(let jobs): try jobs.validate(check)
+        case .results(let results, let blobs): try results.validate(check, blobs: blobs)
         }
     }
 }

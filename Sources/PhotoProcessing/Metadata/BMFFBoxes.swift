@@ -7,11 +7,16 @@ struct BMFFReader {
     let bytes: UnsafeRawBufferPointer
 
     /// One box: its four-character type, its payload's place in `bytes` (after the size,
-    /// type and, for `uuid` boxes, the 16-byte extended type), and that extended type.
+    /// type and, for `uuid` boxes, the 16-byte extended type), that extended type, and
+    /// where the whole box starts.
     struct Box {
         let type: String
         let payload: Range<Int>
         let uuid: [UInt8]?
+        let start: Int
+
+        /// The whole box: header and payload.
+        var whole: Range<Int> { start..<payload.upperBound }
     }
 
     /// The boxes that follow one another in `range`. A box that claims more bytes than
@@ -39,7 +44,7 @@ struct BMFFReader {
             }
             guard size >= header, header <= end - at else { break }
             let boxEnd = size > end - at ? end : at + size
-            result.append(Box(type: type, payload: (at + header)..<boxEnd, uuid: uuid))
+            result.append(Box(type: type, payload: (at + header)..<boxEnd, uuid: uuid, start: at))
             at = boxEnd
         }
         return result

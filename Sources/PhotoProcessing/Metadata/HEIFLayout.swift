@@ -56,41 +56,30 @@ public struct HEIFLayout: Sendable, Equatable {
 
     /// Nil when `bytes` has no `meta` box with a primary item.
     public init?(_ bytes: UnsafeRawBufferPointer) {
-        let reader = BMFFReader(bytes: bytes)
-        guard let meta = reader.first("meta", in: 0..<bytes.count), meta.count > 4 else { return nil }
-        let children = reader.boxes(in: (meta.lowerBound + 4)..<meta.upperBound)
-        func child(_ type: String) -> Range<Int>? { children.first { $0.type == type }?.payload }
-        guard let pitm = child("pitm"), let primary = Self.itemID(reader, fullBox: pitm) else { return nil }
+        guard let items = HEIFItems(bytes) else { return nil }
+        self.init(items)
+    }
 
-        if let iprp = child("iprp") {
-            let properties = reader.boxes(in: iprp)
-            if let ipco = properties.first(where: { $0.type == "ipco" }),
-               let ipma = properties.first(where: { $0.type == "ipma" }) {
-                let list = reader.boxes(in: ipco.payload)
-                var rotated = false
-                for index in Self.associations(reader, ipma: ipma.payload, item: primary) where index < list.count {
-                    let property = list[index], at = property.payload.lowerBound
-                    switch property.type {
-                    case "ispe" where primarySize == nil:
-                        if let width = reader.uint32(at: at + 4), let height = reader.uint32(at: at + 8),
-                           width > 0, height > 0 {
-                            primarySize = PixelSize(width: Int(width), height: Int(height))
-                        }
-                    case "irot":
-                        rotation = Int((reader.uint8(at: at) ?? 0) & 3) * 90
-                        rotated = true
-                    case "imir":
-                        mirror = (reader.uint8(at: at) ?? 0) & 1 == 0 ? .topBottom : .leftRight
-                        mirrorsBeforeRotating = !rotated
-                    default: break
-                    }
+    init(_ items: HEIFItems) {
+        let reader = items.reader
+        var rotated = false
+        for (property, _) in items.properties(of: items.primary) {
+            let at = property.payload.lowerBound
+            switch property.type {
+            case "ispe" where primarySize == nil:
+                if let width = reader.uint32(at: at + 4), let height = reader.uint32(at: at + 8), width > 0, height > 0 {
+                    primarySize = PixelSize(width: Int(width), height: Int(height))
                 }
+            case "irot":
+                rotation = Int((reader.uint8(at: at) ?? 0) & 3) * 90
+                rotated = true
+            case "imir":
+                mirror = (reader.uint8(at: at) ?? 0) & 1 == 0 ? .topBottom : .leftRight
+                mirrorsBeforeRotating = !rotated
+            default: break
             }
         }
-        if let iinf = child("iinf"), let iloc = child("iloc"),
-           let item = Self.exifItem(reader, iinf: iinf, iref: child("iref"), primary: primary),
-           let data = Self.itemData(reader, iloc: iloc, idat: child("idat"), item: item),
-           data.count > 4 {
+        if let item = Self.exifItem(items), let data = items.data(of: item), data.count > 4 {
             let start = 4 + Int(UInt32(data[0]) << 24 | UInt32(data[1]) << 16 | UInt32(data[2]) << 8 | UInt32(data[3]))
             // The offset should point at the TIFF header; some writers count the
             // "Exif\0\0" in front of it, some do not: look for the header from there.
@@ -100,103 +89,12 @@ public struct HEIFLayout: Sendable, Equatable {
         }
     }
 
-    /// `pitm`: the primary item's ID (16 bits in version 0, 32 after).
-    private static func itemID(_ reader: BMFFReader, fullBox: Range<Int>) -> UInt32? {
-        guard let version = reader.uint8(at: fullBox.lowerBound) else { return nil }
-        return version == 0 ? reader.uint16(at: fullBox.lowerBound + 4).map(UInt32.init)
-            : reader.uint32(at: fullBox.lowerBound + 4)
-    }
-
-    /// `ipma`: the (0-based) `ipco` indices of `item`'s properties, in the file's order.
-    private static func associations(_ reader: BMFFReader, ipma: Range<Int>, item: UInt32) -> [Int] {
-        guard let version = reader.uint8(at: ipma.lowerBound), let flags = reader.uint32(at: ipma.lowerBound),
-              let count = reader.uint32(at: ipma.lowerBound + 4) else { return [] }
-        let wideIndex = flags & 1 == 1
-        var at = ipma.lowerBound + 8
-        for _ in 0..<min(Int(count), 65536) {
-            let id: UInt32?
-            if version < 1 { id = reader.uint16(at: at).map(UInt32.init); at += 2 } else { id = reader.uint32(at: at); at += 4 }
-            guard let id, let n = reader.uint8(at: at) else { return [] }
-            at += 1
-            var indices: [Int] = []
-            for _ in 0..<Int(n) {
-                guard let raw = wideIndex ? reader.uint16(at: at).map(Int.init) : reader.uint8(at: at).map(Int.init) else { return [] }
-                at += wideIndex ? 2 : 1
-                let index = raw & (wideIndex ? 0x7FFF : 0x7F)
-                if index > 0 { indices.append(index - 1) }
-            }
-            if id == item { return indices }
-        }
-        return []
-    }
-
     /// The item of type "Exif" that describes the primary image (a `cdsc` reference to
     /// it), else the first "Exif" item.
-    private static func exifItem(_ reader: BMFFReader, iinf: Range<Int>, iref: Range<Int>?, primary: UInt32) -> UInt32? {
-        guard let version = reader.uint8(at: iinf.lowerBound) else { return nil }
-        let entries = reader.span(iinf.lowerBound + (version == 0 ? 6 : 8), iinf.upperBound)
-        var exifItems: [UInt32] = []
-        for infe in reader.boxes(in: entries) where infe.type == "infe" {
-            let at = infe.payload.lowerBound
-            guard let infeVersion = reader.uint8(at: at), infeVersion >= 2 else { continue }
-            let id = infeVersion == 2 ? reader.uint16(at: at + 4).map(UInt32.init) : reader.uint32(at: at + 4)
-            let typeAt = at + (infeVersion == 2 ? 8 : 10)
-            guard let id, typeAt + 4 <= infe.payload.upperBound else { continue }
-            if String(decoding: UnsafeRawBufferPointer(rebasing: reader.bytes[typeAt..<(typeAt + 4)]), as: UTF8.self) == "Exif" {
-                exifItems.append(id)
-            }
-        }
-        guard let iref, let version = reader.uint8(at: iref.lowerBound) else { return exifItems.first }
-        let wide = version != 0
-        for reference in reader.boxes(in: reader.span(iref.lowerBound + 4, iref.upperBound)) where reference.type == "cdsc" {
-            var at = reference.payload.lowerBound
-            func id() -> UInt32? {
-                defer { at += wide ? 4 : 2 }
-                return wide ? reader.uint32(at: at) : reader.uint16(at: at).map(UInt32.init)
-            }
-            guard let from = id(), exifItems.contains(from), let count = reader.uint16(at: at) else { continue }
-            at += 2
-            for _ in 0..<count where id() == primary { return from }
-        }
-        return exifItems.first
-    }
-
-    /// `iloc`: the item's bytes, its extents put together, from the file (construction
-    /// method 0) or the `idat` box (1). At most 16 MB.
-    private static func itemData(_ reader: BMFFReader, iloc: Range<Int>, idat: Range<Int>?, item: UInt32) -> [UInt8]? {
-        var at = iloc.lowerBound
-        guard let version = reader.uint8(at: at), let sizes = reader.uint8(at: at + 4),
-              let sizes2 = reader.uint8(at: at + 5) else { return nil }
-        let offsetSize = Int(sizes >> 4), lengthSize = Int(sizes & 15)
-        let baseSize = Int(sizes2 >> 4), indexSize = version >= 1 ? Int(sizes2 & 15) : 0
-        at += 6
-        let count: Int
-        if version < 2 { count = Int(reader.uint16(at: at) ?? 0); at += 2 } else { count = Int(reader.uint32(at: at) ?? 0); at += 4 }
-        for _ in 0..<min(count, 65536) {
-            let id: UInt32?
-            if version < 2 { id = reader.uint16(at: at).map(UInt32.init); at += 2 } else { id = reader.uint32(at: at); at += 4 }
-            var method = 0
-            if version >= 1 { method = Int((reader.uint16(at: at) ?? 0) & 15); at += 2 }
-            at += 2   // data_reference_index
-            guard let id, let base = reader.unsigned(at: at, length: baseSize),
-                  let extents = reader.uint16(at: at + baseSize) else { return nil }
-            at += baseSize + 2
-            var data: [UInt8] = []
-            for _ in 0..<extents {
-                at += indexSize
-                guard let offset = reader.unsigned(at: at, length: offsetSize),
-                      let length = reader.unsigned(at: at + offsetSize, length: lengthSize) else { return nil }
-                at += offsetSize + lengthSize
-                guard id == item else { continue }
-                let origin: UInt64 = method == 1 ? UInt64(idat?.lowerBound ?? Int.max) : 0
-                let (start, overflow) = origin.addingReportingOverflow(base &+ offset)
-                guard !overflow, method <= 1, length <= 16 << 20, start <= UInt64(reader.bytes.count),
-                      length <= UInt64(reader.bytes.count) - start, data.count + Int(length) <= 16 << 20 else { return nil }
-                data += reader.bytes[Int(start)..<Int(start + length)]
-            }
-            if id == item { return data }
-        }
-        return nil
+    private static func exifItem(_ items: HEIFItems) -> UInt32? {
+        let exifItems = items.items.filter { $0.type == "Exif" }.map(\.id)
+        let described = items.references.first { $0.type == "cdsc" && exifItems.contains($0.from) && $0.to.contains(items.primary) }
+        return described?.from ?? exifItems.first
     }
 
     private static func tiffHeader(in data: [UInt8], from start: Int) -> Int? {

@@ -6,6 +6,25 @@ struct JPEGSegments {
     var exif: Range<Int>?
     /// The payload of an APP12 "Picture Info" segment (old Olympus, Agfa, Polaroid cameras).
     var pictureInfo: Range<Int>?
+    /// The frame header (SOFn), if one comes before the image data.
+    var frame: Frame?
+
+    /// What the frame header says: how the picture is coded and its size.
+    struct Frame: Equatable {
+        let marker: UInt8
+        let precision: Int
+        let width: Int
+        let height: Int
+        let components: Int
+
+        /// Baseline, extended or progressive DCT of 8-bit grey or colour: what libjpeg
+        /// decodes with shrink-on-load. Not lossless (SOF3), which also codes camera RAWs'
+        /// sensor data, nor arithmetic or hierarchical coding.
+        var isDecodable: Bool {
+            [0xC0, 0xC1, 0xC2].contains(marker) && precision == 8 && width > 0 && height > 0
+                && (components == 1 || components == 3)
+        }
+    }
 
     init(_ bytes: UnsafeRawBufferPointer) {
         guard bytes.count >= 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return }
@@ -24,6 +43,9 @@ struct JPEGSegments {
                 exif = (payload.lowerBound + 6)..<payload.upperBound
             } else if marker == 0xEC, pictureInfo == nil, !head.starts(with: Array("Ducky".utf8)) {
                 pictureInfo = payload
+            } else if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker), frame == nil, head.count >= 6 {
+                frame = Frame(marker: marker, precision: Int(head[0]), width: Int(head[3]) << 8 | Int(head[4]),
+                              height: Int(head[1]) << 8 | Int(head[2]), components: Int(head[5]))
             }
             at += 2 + length
         }

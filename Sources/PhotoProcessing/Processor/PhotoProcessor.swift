@@ -25,8 +25,20 @@ public final class PhotoProcessor {
     }
 
     /// `sidecar`: the photo's XMP sidecar, merged into its metadata (`mergeSidecar`).
+    ///
+    /// A job that wants only pictures of a RAW whose previews photomill finds itself reads
+    /// only the file's head and the preview it needs (`openPreviews`); everything else
+    /// reads the whole file once.
     public func process(path: String, kinds: Set<Kind>, sidecar: SidecarInput? = nil) -> PhotoResult {
         var result = PhotoResult(path: path)
+        if !kinds.isEmpty, kinds.isDisjoint(with: [.hash, .metadata]), let file = FileRegions(path: path),
+           let source = openPreviews(file, path: path) {
+            result.fileSize = file.count
+            let start = MonotonicInstant.now()
+            let thumbnailDone = makePictures(from: source, path: path, kinds: kinds, since: start, into: &result)
+            if let last = kinds.max() { result.seconds[last, default: 0] += MonotonicInstant.now() - (thumbnailDone ?? start) }
+            return result
+        }
         let bytes: Data
         do {
             bytes = try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
@@ -75,6 +87,16 @@ public final class PhotoProcessor {
             result.mergeSidecar(sidecar)
             lap(.metadata)
         }
+        if let thumbnailDone = makePictures(from: source, path: path, kinds: decoding, since: lapStart, into: &result) {
+            lapStart = thumbnailDone
+        }
+    }
+
+    /// The thumbnail and the OCR text, as `kinds` asks, from `source`'s pictures. The
+    /// thumbnail's time runs from `start`; returns when it ended, if it was made.
+    private func makePictures(from source: PictureSource, path: String, kinds decoding: Set<Kind>,
+                              since start: MonotonicInstant, into result: inout PhotoResult) -> MonotonicInstant? {
+        var thumbnailDone: MonotonicInstant?
         // Thumbnail and OCR from one decode when both are asked: the OCR picture (the
         // larger), computed once into memory, shrunk for the thumbnail.
         var shared: Result<VipsImageRef, ProcessingError>?
@@ -97,7 +119,9 @@ public final class PhotoProcessor {
             } catch {
                 result.errors[.thumbnail] = error
             }
-            lap(.thumbnail)
+            let now = MonotonicInstant.now()
+            result.seconds[.thumbnail, default: 0] += now - start
+            thumbnailDone = now
         }
         if decoding.contains(.ocr), source.noOCR == nil || videosFailOCR {
             do {
@@ -108,6 +132,7 @@ public final class PhotoProcessor {
                 result.errors[.ocr] = error
             }
         }
+        return thumbnailDone
     }
 
     /// A file opened for its metadata and pictures: what each reader gives the steps above.
@@ -121,6 +146,15 @@ public final class PhotoProcessor {
         var noOCR: ProcessingError?
     }
 
+    /// A RAW whose previews `EmbeddedPreviews` finds, opened for its pictures without
+    /// reading it whole; nil for any other file.
+    private func openPreviews(_ file: FileRegions, path: String) -> PictureSource? {
+        guard let head = file.read(0..<min(file.count, MediaFormat.headLength)),
+              let format = MediaFormat(sniffing: head, fileExtension: (path as NSString).pathExtension),
+              EmbeddedPreviews.formats.contains(format) else { return nil }
+        return openRaw(.file(file), format: format, path: path, wantsMetadata: false)
+    }
+
     private func open(_ bytes: UnsafeRawBufferPointer, path: String, wantsMetadata: Bool) throws(ProcessingError) -> PictureSource {
         guard bytes.count > 0 else { throw ProcessingError(.notAnImage, "\(path): the file is empty") }
         let head = Array(bytes.prefix(MediaFormat.headLength))
@@ -129,7 +163,7 @@ public final class PhotoProcessor {
         }
         switch format.mediaType {
         case .photo: return try openStill(bytes, format: format, path: path, wantsMetadata: wantsMetadata)
-        case .raw: return try openRaw(bytes, format: format, path: path, wantsMetadata: wantsMetadata)
+        case .raw: return openRaw(.memory(bytes), format: format, path: path, wantsMetadata: wantsMetadata)
         case .video: return try openVideo(bytes, format: format, path: path)
         }
     }

@@ -19,22 +19,28 @@ extension RawDecoder {
             return .unusable("LibRaw: \(error.reason)", recycled: error.isFatal)
         }
         do {
-            let image: VipsImageRef
-            switch preview {
-            case .jpeg(let data):
-                // no_rotate: the JPEG's own EXIF orientation is not the RAW's.
-                image = try VipsImageRef.thumbnailUnrotated(of: data, size: longestSide).inMemory()
-            case .bitmap(let data, let width, let height, let bands):
-                guard width > 0, height > 0, bands == 1 || bands == 3, data.count >= width * height * bands else {
-                    return .unusable("a \(width)×\(height) bitmap of \(bands) bands in \(data.count) bytes", recycled: false)
-                }
-                let pixels = UnsafeRawBufferPointer(rebasing: data.prefix(width * height * bands))
-                image = try VipsImageRef.copying(pixels, width: width, height: height, bands: bands)
-                    .shrunk(toLongestSide: longestSide)
-            }
-            return .picture(try image.oriented(orientation).flattenedSRGB())
+            return .picture(try decode(preview, longestSide: longestSide, orientation: orientation))
         } catch {
             return .unusable("libvips: \(error.message)", recycled: false)
         }
+    }
+
+    /// A preview decoded to at most `longestSide` (a JPEG shrunk on load), turned by the
+    /// RAW's `orientation`, 8-bit sRGB, in memory: it refers to nothing of `preview`'s.
+    static func decode(_ preview: RawPreview, longestSide: Int, orientation: Int) throws(VipsError) -> VipsImageRef {
+        let image: VipsImageRef
+        switch preview {
+        case .jpeg(let data):
+            // no_rotate: the JPEG's own EXIF orientation is not the RAW's.
+            image = try VipsImageRef.thumbnailUnrotated(of: data, size: longestSide).inMemory()
+        case .bitmap(let data, let width, let height, let bands):
+            guard width > 0, height > 0, bands == 1 || bands == 3, data.count >= width * height * bands else {
+                throw VipsError(message: "a \(width)×\(height) bitmap of \(bands) bands in \(data.count) bytes")
+            }
+            let pixels = UnsafeRawBufferPointer(rebasing: data.prefix(width * height * bands))
+            image = try VipsImageRef.copying(pixels, width: width, height: height, bands: bands)
+                .shrunk(toLongestSide: longestSide)
+        }
+        return try image.oriented(orientation).flattenedSRGB()
     }
 }

@@ -17,10 +17,13 @@ enum RawDecoder {
     /// An upright 8-bit sRGB picture of the RAW whose longest side is `longestSide`, or
     /// less when the RAW holds nothing that large:
     ///
-    /// 1. the embedded preview when it is at least `longestSide` (measured by decoding
-    ///    it, not from the sizes LibRaw reports, which can be 0 or wrong), shrunk on
-    ///    load and turned by the RAW's orientation;
-    /// 2. else a half-size rendering of the samples (one pixel per 2×2 Bayer cell:
+    /// 1. the smallest embedded preview whose longest side reaches `longestSide`, for the
+    ///    formats photomill walks itself (`EmbeddedPreviews`, `embeddedPicture`): only the
+    ///    file's head and that preview are read;
+    /// 2. else LibRaw's preview (0.20 hands over the largest) when it is at least
+    ///    `longestSide` (measured by decoding it, not from the sizes LibRaw reports, which
+    ///    can be 0 or wrong), shrunk on load and turned by the RAW's orientation;
+    /// 3. else a half-size rendering of the samples (one pixel per 2×2 Bayer cell:
     ///    LibRaw's `half_size`, camera white balance, sRGB), upright, shrunk.
     ///
     /// When the samples cannot be rendered the RAW fails, even if a smaller preview
@@ -41,9 +44,25 @@ enum RawDecoder {
     ///
     /// The picture refers neither to `bytes` nor to LibRaw's memory: both may go once
     /// this returns.
-    static func picture(of bytes: UnsafeRawBufferPointer, path: String, longestSide: Int,
+    static func picture(of bytes: RawBytes, format: MediaFormat, path: String, longestSide: Int,
                         pixelLimit: Int) throws(ProcessingError) -> VipsImageRef {
         guard bytes.count > 0 else { throw ProcessingError(.notAnImage, "\(path): the file is empty") }
+        if let picture = try embeddedPicture(in: bytes, format: format, path: path, longestSide: longestSide,
+                                             pixelLimit: pixelLimit) {
+            return picture
+        }
+        let decoded = bytes.withAllBytes { all in
+            Result { () throws(ProcessingError) in
+                try libRawPicture(of: all, path: path, longestSide: longestSide, pixelLimit: pixelLimit)
+            }
+        }
+        guard let decoded else { throw ProcessingError(.unreadable, "\(path): cannot read: the file ended early or could not be read") }
+        return try decoded.get()
+    }
+
+    /// Steps 2 and 3 of `picture`, on the whole file in memory.
+    private static func libRawPicture(of bytes: UnsafeRawBufferPointer, path: String, longestSide: Int,
+                                      pixelLimit: Int) throws(ProcessingError) -> VipsImageRef {
         let handle: LibRawHandle
         do {
             handle = try LibRawHandle(for: bytes)

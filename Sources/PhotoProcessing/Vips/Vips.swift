@@ -21,7 +21,12 @@ enum Vips {
     /// anyway (HEIF loads leave "bad seek" notes there), so a later failure's message is
     /// only its own. The buffer is process-wide: this narrows, not closes, the window in
     /// which another thread's failure can pick up foreign text.
-    static func clearError() { vips_error_clear() }
+    /// Safe before libvips is initialised (a RAW path that decodes nothing may be the
+    /// process's first): glib's error buffer does not exist until then.
+    static func clearError() {
+        guard (try? ensureInitialised()) != nil else { return }
+        vips_error_clear()
+    }
 
     /// Takes libvips' error buffer (which is process-wide) and clears it.
     static func takeError() -> String {

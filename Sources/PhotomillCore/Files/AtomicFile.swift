@@ -30,18 +30,34 @@ public enum AtomicFile {
 public struct AtomicFileError: Error, Sendable, CustomStringConvertible {
     public let path: String
     public let message: String
+
+    public init(path: String, message: String) {
+        self.path = path
+        self.message = message
+    }
+
     public var description: String { "\(path): \(message)" }
 }
 
 extension Error {
     /// Why a file operation failed, in the words of the system (`Permission denied`, `No
     /// space left on device`), not Foundation's wrapping of them.
+    /// Never Foundation's own codes ("NSCocoaErrorDomain error 512").
     public var fileSystemReason: String {
         let ns = self as NSError
-        if ns.domain == NSCocoaErrorDomain, let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError,
-           underlying.domain == NSPOSIXErrorDomain {
+        if ns.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(ns.code))) }
+        guard ns.domain == NSCocoaErrorDomain else {
+            return String(describing: self)
+        }
+        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
             return String(cString: strerror(Int32(underlying.code)))
         }
-        return ns.localizedDescription
+        let posix: [Int: Int32] = [
+            CocoaError.fileNoSuchFile.rawValue: ENOENT, CocoaError.fileReadNoSuchFile.rawValue: ENOENT,
+            CocoaError.fileReadNoPermission.rawValue: EACCES, CocoaError.fileWriteNoPermission.rawValue: EACCES,
+            CocoaError.fileWriteOutOfSpace.rawValue: ENOSPC, CocoaError.fileWriteVolumeReadOnly.rawValue: EROFS,
+            CocoaError.fileWriteFileExists.rawValue: EEXIST,
+        ]
+        return posix[ns.code].map { String(cString: strerror($0)) } ?? "the file system refused it"
     }
 }

@@ -49,16 +49,3 @@ public enum FileRecognition: Sendable, Hashable {
         return ["<?xpacket", "<x:xmpmeta", "<rdf:RDF"].contains { view.contains($0, within: 4096) }
     }
 }
-
-extension MediaFormat {
-    /// Whether a file name's extension is one media of some format usually has: only for
-    /// files the scan cannot read, to tell a photo it must report (unreadable) from
-    /// something else it may pass over.
-    public static func isMediaExtension(_ fileExtension: String) -> Bool {
-        mediaExtensions.contains(fileExtension.lowercased())
-    }
-
-    private static let mediaExtensions: Set<String> = Set(allCases.map(\.rawValue)).union([
-        "jpg", "jpe", "tif", "hif", "m2ts", "ts",
-    ])
-}

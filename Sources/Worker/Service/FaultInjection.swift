@@ -11,6 +11,9 @@ import Foundation
 ///   processing NAME, while the rest of the worker (its socket thread) carries on: a job
 ///   hung in a decoder. NAME `*` slows every other job down (a slow worker); entries are
 ///   separated by commas (`IMG_0007.jpg:8,*:0.2`).
+/// - `PHOTOMILL_FAULT_CRASH_WITH_RESULTS=N`: the worker holds back the results its slots
+///   finish, and dies (SIGKILL) once it holds N of them, none sent: a worker killed with a
+///   batch of results not yet sent (docs/reliability.md).
 enum FaultInjection {
     static let crashOn: String? = ProcessInfo.processInfo.environment["PHOTOMILL_FAULT_CRASH_ON"]
     static let hangOn: [(name: String, seconds: Double)] = {
@@ -20,6 +23,22 @@ enum FaultInjection {
             return (String(entry[..<colon]), seconds)
         }
     }()
+
+    static let crashWithResults: Int? = ProcessInfo.processInfo.environment["PHOTOMILL_FAULT_CRASH_WITH_RESULTS"].flatMap { Int($0) }
+    nonisolated(unsafe) private static var held = 0
+
+    /// Called by the socket thread (alone) with the results the slots finished: passes
+    /// them on, or, under `PHOTOMILL_FAULT_CRASH_WITH_RESULTS`, keeps them from the wire
+    /// until it dies with them.
+    static func holdingResults<Finished>(_ finished: [Finished]) -> [Finished] {
+        guard let crashWithResults else { return finished }
+        held += finished.count
+        if held >= crashWithResults {
+            FileHandle.standardError.write(Data("photomill worker: PHOTOMILL_FAULT_CRASH_WITH_RESULTS: dying with \(held) results not sent\n".utf8))
+            kill(getpid(), SIGKILL)
+        }
+        return []
+    }
 
     /// Called by a slot thread before it processes `path`.
     static func beforeJob(path: String) {

@@ -25,8 +25,9 @@ final class JobRunner {
 
         if job.fileInBlobs {
             let fileBlobs = job.sidecarInBlobs ? blobs.dropLast() : blobs[...]
-            var bytes = Data(capacity: fileBlobs.reduce(0) { $0 + $1.count })
-            for blob in fileBlobs { bytes.append(blob) }
+            // A file of one frame (up to 64 MiB) is processed where libzmq received it;
+            // only a larger one is put together.
+            let bytes = fileBlobs.count == 1 ? fileBlobs[fileBlobs.startIndex] : fileBlobs.reduce(into: Data()) { $0.append($1) }
             outcome.fileSize = bytes.count
             let sidecar: SidecarInput? = job.sidecarPath.isEmpty ? nil
                 : job.sidecarInBlobs ? .bytes(path: job.sidecarPath, blobs.last ?? Data())

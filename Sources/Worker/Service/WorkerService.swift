@@ -17,17 +17,12 @@ public final class WorkerService: @unchecked Sendable {
     private let logger: Logger
     private let lock = NSLock()
     private var stopping = false
-    private let queue = JobQueue<Work, Done>()
+    private let queue = JobQueue<Work, WorkerStateMachine.Finished>()
     private let wakeEndpoint = "inproc://photomill-worker-wake-\(UUID().uuidString)"
 
     struct Work {
         let job: Photomill_V1_Job
         let blobs: [Data]
-    }
-
-    struct Done {
-        let jobID: String
-        let frames: [Data]
     }
 
     public init(configuration: WorkerConfiguration, logger: Logger) {
@@ -66,9 +61,8 @@ public final class WorkerService: @unchecked Sendable {
             for item in try poller.poll(timeoutMilliseconds: loop.machine.pollTimeoutMilliseconds) {
                 if item.index == wakeIndex {
                     while (try? wake.receive(dontWait: true)) ?? nil != nil {}
-                    for done in queue.takeOutcomes() {
-                        try loop.perform(loop.machine.jobFinished(jobID: done.jobID, frames: done.frames, at: .now()))
-                    }
+                    let finished = FaultInjection.holdingResults(queue.takeOutcomes())
+                    try loop.perform(loop.machine.jobsFinished(finished, at: .now()))
                 }
                 if item.index == socketIndex, let socket = loop.socket {
                     // Until a DISCONNECT closes this connection.
@@ -148,21 +142,27 @@ public final class WorkerService: @unchecked Sendable {
             }
             switch message {
             case .job(let job, let blobs):
-                let arrival = WorkerStateMachine.JobArrival(
-                    jobID: job.jobID, token: job.leaseToken, kinds: job.kinds.compactMap(Kind.init),
-                    deadline: Double(job.deadlines.map(\.deadlineMs).max() ?? 60_000) / 1000)
-                switch machine.jobArrived(arrival, at: now) {
-                case .run: service.queue.push(Work(job: job, blobs: blobs))
-                case .refuse(let action): try perform([action])
-                }
+                try arrived(job, blobs: blobs, at: now)
+            case .jobs(let batch):
+                for job in batch.jobs { try arrived(job, blobs: [], at: now) }
             case .ack(let ack):
                 machine.acknowledged(ack.committed + ack.discarded, at: now)
             case .disconnect(let body):
                 try perform(machine.disconnectReceived(reason: body.reason, at: now))
             case .heartbeat:
                 machine.heartbeatReceived(at: now)
-            case .ready, .extend, .result, .fail:
+            case .ready, .extend, .result, .fail, .results:
                 machine.rejected(reason: "unexpected-command", detail: "\(message.command) is not sent to workers", at: now)
+            }
+        }
+
+        private mutating func arrived(_ job: Photomill_V1_Job, blobs: [Data], at now: MonotonicInstant) throws(ZMQError) {
+            let arrival = WorkerStateMachine.JobArrival(
+                jobID: job.jobID, token: job.leaseToken, kinds: job.kinds.compactMap(Kind.init),
+                deadline: Double(job.deadlines.map(\.deadlineMs).max() ?? 60_000) / 1000)
+            switch machine.jobArrived(arrival, at: now) {
+            case .run: service.queue.push(Work(job: job, blobs: blobs))
+            case .refuse(let action): try perform([action])
             }
         }
 
@@ -187,9 +187,16 @@ public final class WorkerService: @unchecked Sendable {
                     $0.message = "worker \(configuration.workerId) is stopping"
                     $0.retryable = true
                 }))
-            case .result(_, let encoded): frames = encoded
+            case .results(let finished):
+                for (frames, _) in MillCodec.batched(finished.map(\.frames)) { send(frames: frames) }
+                return
             case .disconnect(let reason): frames = MillCodec.encode(.disconnect(.with { $0.reason = reason }))
             }
+            send(frames: frames)
+        }
+
+        private func send(frames: [Data]) {
+            guard let socket else { return }
             do {
                 _ = try socket.send(frames, dontWait: true)
             } catch {
@@ -214,7 +221,7 @@ public final class WorkerService: @unchecked Sendable {
                         "failed": "\(result.results.filter { if case .failure = $0.outcome { true } else { false } }.count)",
                         "seconds": "\(String(format: "%.3f", MonotonicInstant.now() - started))",
                     ])
-                    queue.deliver(Done(jobID: work.job.jobID, frames: MillCodec.encode(.result(result, blobs: blobs))))
+                    queue.deliver(.init(jobID: work.job.jobID, frames: MillCodec.encode(.result(result, blobs: blobs))))
                     do {
                         _ = try notify?.send([Data([1])], dontWait: false)
                     } catch {
@@ -241,9 +248,9 @@ extension WorkerConfiguration {
         .with {
             $0.workerID = workerId
             $0.host = host
-            $0.softwareVersion = PhotomillVersion.software
+            $0.softwareVersion = softwareVersion
             $0.protocolVersion = MillWire.protocolVersion
-            $0.slots = UInt32(slots)
+            $0.slots = UInt32(min(slots + prefetch, Int(FieldBounds.slots.upperBound)))
             $0.kinds = kinds.sorted().map(Photomill_V1_Kind.init)
             $0.ocrLanguages = kinds.contains(.ocr) ? ocrLanguages : []
             $0.pathRoots = advertisedRoots

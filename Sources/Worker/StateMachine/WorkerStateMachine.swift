@@ -55,8 +55,9 @@ struct WorkerStateMachine {
         case extend(jobID: String, token: String, kinds: [Kind], extraSeconds: Double)
         /// FAIL `shutting-down`: a draining worker hands a new JOB back.
         case refuse(jobID: String, token: String)
-        /// A RESULT or FAIL the slots built (already encoded frames).
-        case result(jobID: String, frames: [Data])
+        /// RESULTs and FAILs the slots built, in order: one message, or as few RESULTS as
+        /// the limits allow (PROTOCOL.md, "Batches").
+        case results([Finished])
         case disconnect(reason: String)
     }
 
@@ -70,6 +71,12 @@ struct WorkerStateMachine {
         case closeQueue
         /// The service's loop returns.
         case finish
+    }
+
+    /// A job's RESULT or FAIL, encoded by the slot that ran it.
+    struct Finished: Sendable, Equatable {
+        var jobID: String
+        var frames: [Data]
     }
 
     enum JobDecision: Equatable {
@@ -133,12 +140,8 @@ struct WorkerStateMachine {
         lastHeard = now
         lastSent = now
         var actions: [Action] = [.connect(routingId: Data("\(configuration.workerId)#\(attempt)".utf8)), .send(.ready)]
-        for id in unacknowledgedOrder {
-            guard var entry = unacknowledged[id] else { continue }
-            entry.sentAt = now
-            unacknowledged[id] = entry
-            actions.append(.send(.result(jobID: id, frames: entry.frames)))
-        }
+        let again = resend(unacknowledgedOrder, at: now)
+        if !again.isEmpty { actions.append(.send(.results(again))) }
         return actions
     }
 
@@ -189,16 +192,22 @@ struct WorkerStateMachine {
         }
     }
 
-    /// A slot finished a job: its RESULT (or FAIL) goes out now if connected, else with
-    /// the next connection; either way it is kept until ACKed.
-    mutating func jobFinished(jobID: String, frames: [Data], at now: MonotonicInstant) -> [Action] {
-        running[jobID] = nil
-        unacknowledged[jobID] = Unacknowledged(frames: frames, sentAt: now)
-        unacknowledgedOrder.append(jobID)
+    /// Slots finished jobs (all those done since the loop last looked): their RESULTs and
+    /// FAILs go out now, together, if connected, else with the next connection; either way
+    /// each is kept until ACKed. Nothing waits for more results to come: a batch is what
+    /// finished while the loop was busy, so it costs no latency and grows with the load.
+    mutating func jobsFinished(_ finished: [Finished], at now: MonotonicInstant) -> [Action] {
+        guard !finished.isEmpty else { return [] }
+        for job in finished {
+            running[job.jobID] = nil
+            if unacknowledged.updateValue(Unacknowledged(frames: job.frames, sentAt: now), forKey: job.jobID) == nil {
+                unacknowledgedOrder.append(job.jobID)
+            }
+        }
         switch state {
         case .connected, .draining:
             lastSent = now
-            return [.send(.result(jobID: jobID, frames: frames))]
+            return [.send(.results(finished))]
         case .initial, .backoff, .finished:
             return []
         }
@@ -271,17 +280,21 @@ struct WorkerStateMachine {
         return actions
     }
 
-    /// A RESULT whose ACK is long overdue (lost in a full queue) goes out again; the
+    /// Results whose ACK is long overdue (lost in a full queue) go out again, together; the
     /// coordinator acknowledges duplicates as discarded.
     private mutating func resendOverdue(at now: MonotonicInstant) -> [Action] {
         let overdue = configuration.overdueIntervals * configuration.heartbeatInterval
-        var actions: [Action] = []
-        for id in unacknowledgedOrder {
-            guard var entry = unacknowledged[id], now - entry.sentAt > overdue else { continue }
+        let again = resend(unacknowledgedOrder.filter { unacknowledged[$0].map { now - $0.sentAt > overdue } ?? false }, at: now)
+        return again.isEmpty ? [] : [.send(.results(again))]
+    }
+
+    /// The un-ACKed results of `ids`, in that order, marked sent at `now`.
+    private mutating func resend(_ ids: [String], at now: MonotonicInstant) -> [Finished] {
+        ids.compactMap { id in
+            guard var entry = unacknowledged[id] else { return nil }
             entry.sentAt = now
             unacknowledged[id] = entry
-            actions.append(.send(.result(jobID: id, frames: entry.frames)))
+            return Finished(jobID: id, frames: entry.frames)
         }
-        return actions
     }
 }

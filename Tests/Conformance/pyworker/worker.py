@@ -17,6 +17,8 @@ exactly, and follows the text section by section:
   the kind's original deadline.
 * "File transfer": the path under one of our roots (checked against the JOB's size and
   mtime: `file-changed`), or the bytes in the blob frames.
+* "Batches": JOBS is several JOBs; the results finished in one turn of the loop leave
+  as one RESULTS (this worker sends no thumbnails, so no blob frames).
 * "Shutdown": on SIGTERM, new JOBs get FAIL `shutting-down`, the jobs in hand finish,
   their results are delivered and ACKed (at most 30 s), then DISCONNECT.
 * "Security": CURVE with the key files of "Key files".
@@ -43,8 +45,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import photomill_pb2 as pb  # noqa: E402
 
 SIGNATURE = b"PMILL1"
-READY, JOB, EXTEND, RESULT, FAIL, ACK, HEARTBEAT, DISCONNECT = range(1, 9)
-PROTOCOL_VERSION = 2          # the minor revision of PROTOCOL.md this worker follows
+READY, JOB, EXTEND, RESULT, FAIL, ACK, HEARTBEAT, DISCONNECT, JOBS, RESULTS = range(1, 11)
+PROTOCOL_VERSION = 3          # the minor revision of PROTOCOL.md this worker follows
 LIVENESS = 3
 MAX_FRAMES = 16
 MAX_FRAME_BYTES = 64 * 1024 * 1024
@@ -197,8 +199,7 @@ class Worker:
                          slots=self.args.slots, kinds=[pb.KIND_HASH], path_roots=self.args.root,
                          heartbeat_interval_ms=self.args.heartbeat_interval)
         self.send([SIGNATURE, bytes([READY]), ready.SerializeToString()])
-        for frames in self.unacked.values():     # "in their original order"
-            self.send(frames)
+        self.send_results(list(self.unacked.values()))     # "in their original order"
 
     def close(self, why):
         log(self.worker_id, f"connection {self.connections} closed: {why}; next in {self.backoff:g} s")
@@ -231,12 +232,12 @@ class Worker:
         if command == JOB:
             job = pb.Job()
             job.ParseFromString(body)
-            if self.stopping:
-                self.send(fail(job, "shutting-down", f"{job.path}: the worker is stopping", True))
-                return
-            deadline = max((d.deadline_ms for d in job.deadlines), default=60000) / 1000.0
-            self.in_hand[job.job_id] = [job.lease_token, list(job.kinds), deadline, time.monotonic(), deadline]
-            self.slots.jobs.put((job, blobs))
+            self.arrived(job, blobs)
+        elif command == JOBS:
+            batch = pb.Jobs()
+            batch.ParseFromString(body)
+            for job in batch.jobs:
+                self.arrived(job, [])
         elif command == ACK:
             ack = pb.Ack()
             ack.ParseFromString(body)
@@ -251,15 +252,38 @@ class Worker:
         else:
             self.malformed += 1
 
+    def arrived(self, job, blobs):
+        if self.stopping:
+            self.send(fail(job, "shutting-down", f"{job.path}: the worker is stopping", True))
+            return
+        deadline = max((d.deadline_ms for d in job.deadlines), default=60000) / 1000.0
+        self.in_hand[job.job_id] = [job.lease_token, list(job.kinds), deadline, time.monotonic(), deadline]
+        self.slots.jobs.put((job, blobs))
+
     def finished_jobs(self):
+        ready = []
         while True:
             try:
                 job_id, frames = self.slots.done.get_nowait()
             except queue.Empty:
-                return
+                break
             self.in_hand.pop(job_id, None)
             self.unacked[job_id] = frames
-            self.send(frames)
+            ready.append(frames)
+        self.send_results(ready)
+
+    def send_results(self, messages):
+        """One RESULT or FAIL as it is; several as one RESULTS (at most 4096, far under
+        the body limit for hash results)."""
+        for start in range(0, len(messages), 4096):
+            group = messages[start:start + 4096]
+            if len(group) == 1:
+                self.send(group[0])
+                continue
+            batch = pb.Results()
+            for frames in group:
+                (batch.results if frames[1][0] == RESULT else batch.fails).add().ParseFromString(frames[2])
+            self.send([SIGNATURE, bytes([RESULTS]), batch.SerializeToString()])
 
     def timers(self):
         now = time.monotonic()

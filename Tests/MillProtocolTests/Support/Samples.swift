@@ -123,6 +123,29 @@ enum Samples {
         $0.discarded = ["j-000002"]
     }
 
+    /// Two JOBs, as a coordinator batches them for a worker that reads the files itself.
+    static let jobs = Photomill_V1_Jobs.with {
+        var second = job
+        second.jobID = "j-000002"
+        second.photoID = 43
+        second.path = "/photos/2024/IMG_0002.jpg"
+        second.leaseToken = "lease-7f3a9d"
+        $0.jobs = [job, second]
+    }
+
+    /// Three outcomes of three jobs: a RESULT with a thumbnail (its blob frame), one
+    /// without, and a FAIL.
+    static let results = Photomill_V1_Results.with {
+        $0.results = [result, resultWithFailure]
+        $0.fails = [.with {
+            $0.jobID = "j-000003"
+            $0.leaseToken = "lease-0002"
+            $0.errorClass = "file-changed"
+            $0.message = "/photos/2024/IMG_0003.jpg: 12 bytes now, 10 scanned"
+            $0.retryable = true
+        }]
+    }
+
     static let disconnect = Photomill_V1_Disconnect.with { $0.reason = "coordinator shutting down" }
 
     /// Every command at least once, blobs included.
@@ -137,5 +160,7 @@ enum Samples {
         .ack(ack),
         .heartbeat(),
         .disconnect(disconnect),
+        .jobs(jobs),
+        .results(results, blobs: [thumbnailJPEG]),
     ]
 }

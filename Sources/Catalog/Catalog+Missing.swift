@@ -1,0 +1,145 @@
+import Foundation
+internal import GRDB
+import PhotomillCore
+
+/// A photo whose content a new file may have: one of that size, hashed, and missing (or
+/// gone from its path since the scan began).
+public struct MoveCandidate: Sendable, Hashable {
+    public var id: Int64
+    public var path: String
+    public var md5: String
+    public var missing: Bool
+}
+
+/// A folder the scan could not list: a failure `photomill failed` shows and `run` counts.
+public struct UnreadableFolder: Sendable, Hashable {
+    public var path: String
+    public var message: String
+    public var at: Double
+}
+
+extension Catalog {
+    /// Hashed photos of these sizes, by size (`photos_size`): where the scan looks for the
+    /// photo a new file may be, moved or renamed. The missing first, and 256 at most a size
+    /// (the scan checks the others on disk, one lstat(2) each): among more copies of one
+    /// file a move may go unseen, and the file is then processed as a new one.
+    public func moveCandidates(sizes: Set<Int64>) throws(CatalogError) -> [Int64: [MoveCandidate]] {
+        guard !sizes.isEmpty else { return [:] }
+        return try read { db in
+            var found: [Int64: [MoveCandidate]] = [:]
+            let statement = try db.cachedStatement(sql: """
+                SELECT id, path, md5, missingAt IS NOT NULL AS missing FROM photos WHERE size = ? AND md5 IS NOT NULL
+                ORDER BY missingAt IS NULL, id LIMIT 256
+                """)
+            for size in sizes {
+                let rows = try Row.fetchAll(statement, arguments: [size])
+                if !rows.isEmpty {
+                    found[size] = rows.map { MoveCandidate(id: $0["id"], path: $0["path"], md5: $0["md5"], missing: $0["missing"]) }
+                }
+            }
+            return found
+        }
+    }
+
+    /// The highest photo id so far: photos a scan adds get higher ones.
+    public func lastPhotoId() throws(CatalogError) -> Int64 {
+        try read { db in try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM photos") ?? 0 }
+    }
+
+    /// After a complete walk of `root`: marks missing the photos under it (up to
+    /// `lastId`, those that existed when the walk began) that the walk did not find, except
+    /// those under a folder it could not list. Their tasks, results and history stay;
+    /// `status`, `search`, `duplicates`, the exports and `run`'s exit status leave them
+    /// out. Returns how many were marked.
+    public func markMissing(under root: String, lastId: Int64, found: (Int64) -> Bool, unlisted: [String],
+                            now: Double) throws(CatalogError) -> Int {
+        let prefix = root.hasSuffix("/") ? root : root + "/"
+        // Read first, write the few after: a million paths are not read inside the writer's lock.
+        let gone: [Int64] = try read { db in
+            var gone: [Int64] = []
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT id, path FROM photos WHERE path >= ? AND path < ? AND id <= ? AND missingAt IS NULL
+                """, arguments: [prefix, Self.upperBound(prefix), lastId])
+            while let row = try rows.next() {
+                let id: Int64 = row[0]
+                guard !found(id) else { continue }
+                let path: String = row[1]
+                if unlisted.contains(where: path.isPath(under:)) { continue }
+                gone.append(id)
+            }
+            return gone
+        }
+        guard !gone.isEmpty else { return 0 }
+        return try write { db in
+            var marked = 0
+            let statement = try db.cachedStatement(sql: "UPDATE photos SET missingAt = ? WHERE id = ? AND missingAt IS NULL")
+            for id in gone {
+                try statement.execute(arguments: [now, id])
+                marked += db.changesCount
+            }
+            return marked
+        }
+    }
+
+    /// The smallest string greater than every string starting with `prefix` (which ends in "/").
+    static func upperBound(_ prefix: String) -> String { String(prefix.dropLast()) + "0" }
+
+    /// Paths of the photos marked missing, in path order.
+    public func missingPaths() throws(CatalogError) -> [String] {
+        try read { db in try String.fetchAll(db, sql: "SELECT path FROM photos WHERE missingAt IS NOT NULL ORDER BY path") }
+    }
+
+    /// Deletes the photos marked missing, with their tasks, results and history (`photomill
+    /// forget --missing`); returns their paths. The caller holds the catalog exclusively:
+    /// a running coordinator could hold leases on them.
+    public func forgetMissing() throws(CatalogError) -> [String] {
+        try write { db in
+            let paths = try String.fetchAll(db, sql: "SELECT path FROM photos WHERE missingAt IS NOT NULL ORDER BY path")
+            try db.execute(sql: "DELETE FROM photos WHERE missingAt IS NOT NULL")
+            return paths
+        }
+    }
+
+    /// Tasks of missing photos by kind and state, which the counts `status` and `run`
+    /// show leave out (`task_counts` counts every task; the missing ones are few).
+    static func missingTaskCounts(_ db: Database) throws -> [Kind: [TaskState: Int]] {
+        var counts: [Kind: [TaskState: Int]] = [:]
+        for row in try Row.fetchAll(db, sql: """
+            SELECT t.kind, t.state, COUNT(*) AS n FROM photos p INDEXED BY photos_missing JOIN tasks t ON t.photoId = p.id
+            WHERE p.missingAt IS NOT NULL GROUP BY t.kind, t.state
+            """) {
+            guard let kind = Kind(rawValue: row["kind"]), let state = TaskState(rawValue: row["state"]) else { continue }
+            counts[kind, default: [:]][state] = row["n"]
+        }
+        return counts
+    }
+
+    /// Records a folder the scan could not list.
+    public func recordUnreadableFolder(_ path: String, message: String, now: Double) throws(CatalogError) {
+        try write { db in
+            try db.execute(sql: """
+                INSERT INTO unreadable_folders (path, message, at) VALUES (?, ?, ?)
+                ON CONFLICT(path) DO UPDATE SET message = excluded.message, at = excluded.at
+                """, arguments: [path, message, now])
+        }
+    }
+
+    /// After a complete walk of `root`: forgets the unreadable folders under it that the
+    /// walk did not report again (read since, or gone).
+    public func clearUnreadableFolders(under root: String, before scanStart: Double) throws(CatalogError) {
+        let prefix = root.hasSuffix("/") ? root : root + "/"
+        try write { db in
+            try db.execute(sql: "DELETE FROM unreadable_folders WHERE (path = ? OR (path >= ? AND path < ?)) AND at < ?",
+                           arguments: [root, prefix, Self.upperBound(prefix), scanStart])
+        }
+    }
+
+    /// Folders the scans could not list, matching `pathGlob` when given, by path.
+    public func unreadableFolders(pathGlob: String? = nil) throws(CatalogError) -> [UnreadableFolder] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT path, message, at FROM unreadable_folders WHERE ? IS NULL OR path GLOB ? ORDER BY path",
+                             arguments: [pathGlob, pathGlob])
+                .map { UnreadableFolder(path: $0["path"], message: $0["message"], at: $0["at"]) }
+        }
+    }
+}

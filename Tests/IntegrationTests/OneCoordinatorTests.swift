@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+
+/// One coordinator per catalog, and what a catalog in use by others does to one
+/// (docs/reliability.md, "Accidents"): a second `run` or `coordinator` is refused naming
+/// the holder, readers are never kept out, a killed holder's lock is taken at once, an
+/// interrupted run says so (130) and the next one says what it resumed, another process's
+/// write lock is waited out, and a clean exit leaves one file.
+@Suite(.serialized) struct OneCoordinatorTests {
+    /// `run` over `bench`, 1 worker of 1 slot, each job slowed by `hang` seconds.
+    private func slowRun(_ bench: FaultBench, hang: Double = 0.3, exports: URL? = nil) throws -> BackgroundProcess {
+        try BackgroundProcess(["run", bench.photos.path, "--workers", "1", "--slots", "1", "--kinds", "hash,metadata",
+                               "--catalog", bench.catalog.path] + (exports.map { ["--exports", $0.path] } ?? ["--no-exports"]),
+                              environment: ["PHOTOMILL_FAULT_HANG_ON": "*:\(hang)"])
+    }
+
+    private func waitForWork(_ bench: FaultBench, done: Int = 3) -> Bool {
+        eventually(seconds: 90) { bench.doneAttempts >= done }
+    }
+
+    /// The files beside the catalog that SQLite and the lock make: none after a clean exit.
+    private func companions(_ bench: FaultBench) -> [String] {
+        ["-wal", "-shm", "-journal", "-lock"].filter { FileManager.default.fileExists(atPath: bench.catalog.path + $0) }
+    }
+
+    @Test func secondCoordinatorIsRefusedNamingTheHolderAndAKilledOnesLockIsTaken() throws {
+        let bench = try FaultBench(count: 24, seed: 61)
+        let first = try slowRun(bench)
+        #expect(waitForWork(bench), "\(first.stderr)")
+        let host = try Tool.hostName()
+        let common = ["--catalog", bench.catalog.path, "--no-exports", "--kinds", "hash,metadata"]
+        let refusals = [
+            ["run", bench.photos.path, "--workers", "1"] + common,
+            ["coordinator", "--bind", "ipc://\(bench.directory.path)/second.sock", bench.photos.path] + common,
+            ["forget", "--missing", "--catalog", bench.catalog.path],
+        ]
+        for arguments in refusals {
+            let refused = try PhotomillBinary.run(arguments)
+            #expect(refused.status == 75, "\(arguments[0]): \(refused.stderr)")
+            #expect(refused.stderr.contains("in use by another coordinator") && refused.stderr.contains("pid \(first.pid) on \(host)")
+                    && refused.stderr.contains(bench.catalog.path), "\(arguments[0]): \(refused.stderr)")
+        }
+        // Readers are never kept out.
+        let status = try PhotomillBinary.run(["status", "--json", "--catalog", bench.catalog.path])
+        #expect(status.status == 0, "\(status.stderr)")
+        #expect(try CatalogQuery.count(bench.catalog, "SELECT COUNT(*) FROM workers") == 1, "only the first run's worker ever registered")
+
+        // kill -9: the kernel drops the lock, even while the run's orphaned worker lives on.
+        let orphans = childProcesses(of: first.pid)
+        defer { for pid in orphans { kill(pid, SIGKILL) } }
+        first.signal(SIGKILL)
+        _ = first.wait(seconds: 10)
+        #expect(!orphans.isEmpty && orphans.allSatisfy { kill($0, 0) == 0 }, "the orphan outlives the run")
+        let left = bench.unfinished
+        let next = try PhotomillBinary.run(["run", bench.photos.path, "--workers", "1"] + common)
+        #expect(next.status == 1, "broken samples fail: \(next.stdout) \(next.stderr)")
+        #expect(next.stdout.contains("resumed: \(left) tasks"), "\(next.stdout)")
+        let ledger = try bench.ledger()
+        ledger.expectNothingLost("lock taken after kill -9")
+        #expect(ledger.stale == 0, "no second coordinator did the same work: \(ledger)")
+        #expect(companions(bench) == [], "a clean exit leaves one file")
+    }
+
+    /// SIGINT: `run` hands back what is out and exits 130, not 1 ("some tasks failed"); the
+    /// next run's summary counts what it did, though its scan queued nothing.
+    @Test func interruptedRunExits130AndTheNextSaysWhatItResumed() throws {
+        let bench = try FaultBench(count: 8, seed: 62)
+        let first = try slowRun(bench)
+        #expect(waitForWork(bench))
+        first.signal(SIGINT)
+        #expect(first.wait(seconds: 30) == 130, "\(first.stderr)")
+        #expect(first.stderr.contains("interrupted"), "\(first.stderr)")
+        let left = bench.unfinished
+        #expect(left > 0)
+        let next = try PhotomillBinary.run(["run", bench.photos.path, "--workers", "1", "--kinds", "hash,metadata",
+                                            "--catalog", bench.catalog.path, "--no-exports"])
+        #expect(next.status == 0, "\(next.stdout) \(next.stderr)")
+        #expect(next.stdout.contains("0 tasks queued") && next.stdout.contains("resumed: \(left) tasks")
+                && next.stdout.contains("this run: \(left) tasks done, 0 failed"), "\(next.stdout)")
+        try bench.ledger().expectNothingLost("interrupted, then resumed")
+    }
+
+    /// Another process holds the catalog's write lock for 15 s (longer than SQLite's usual
+    /// 10 s timeout): the run waits, says so, goes on, and ends with nothing lost.
+    @Test func catalogLockedByAnotherProcessIsWaitedOut() throws {
+        let bench = try FaultBench(count: 9, seed: 63, copies: 3)
+        let run = try slowRun(bench, hang: 0.2)
+        #expect(waitForWork(bench, done: 2))
+        let locker = try CatalogLocker(bench.catalog, seconds: 15)
+        let held = Date()
+        #expect(run.wait(seconds: 180) == 0, "\(run.stderr)")
+        #expect(Date().timeIntervalSince(held) > 14, "the run waited for the lock")
+        #expect(run.stderr.contains("locked by another process") && run.stderr.contains("going on"), "\(run.stderr)")
+        #expect(!run.stderr.contains("database is locked"), "\(run.stderr)")
+        locker.process.waitUntilExit()
+        try bench.ledger().expectNothingLost("catalog locked for 15 s")
+    }
+
+    /// `backup` while a run writes: a whole, consistent copy in one file, never replacing one.
+    @Test func backupCopiesALiveCatalogIntoOneFile() throws {
+        let bench = try FaultBench(count: 12, seed: 64)
+        let run = try slowRun(bench)
+        #expect(waitForWork(bench))
+        let folder = try temporaryDirectory()
+        let copy = folder.appendingPathComponent("copy.sqlite")
+        let backup = try PhotomillBinary.run(["backup", copy.path, "--catalog", bench.catalog.path])
+        #expect(backup.status == 0, "\(backup.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["copy.sqlite"])
+        #expect(try CatalogQuery.rows(copy, "PRAGMA integrity_check") == [["ok"]])
+        #expect(try CatalogQuery.rows(copy, "PRAGMA journal_mode") == [["delete"]])
+        // "PMIL" as a big-endian 32-bit integer: SQLite's application_id of a photomill catalog.
+        #expect(try CatalogQuery.count(copy, "PRAGMA application_id") == 0x50_4D_49_4C)
+        #expect(try CatalogQuery.count(copy, "SELECT COUNT(*) FROM tasks") == bench.files.count * 2)
+        let before = try Tool.md5(copy.path)
+        let again = try PhotomillBinary.run(["backup", copy.path, "--catalog", bench.catalog.path])
+        #expect(again.status == 73 && again.stderr.contains(copy.path), "\(again.stderr)")
+        #expect(try Tool.md5(copy.path) == before)
+        #expect(run.wait(seconds: 120) == 1, "broken samples fail: \(run.stderr)")
+        #expect(companions(bench) == [])
+        #expect(try CatalogQuery.rows(bench.catalog, "PRAGMA journal_mode") == [["delete"]])
+    }
+}
