@@ -17,6 +17,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        // The dashboard's HTTP server. Its default traits (swift-configuration, full Foundation
+        // for form decoding) serve nothing photomill uses, and the first is a package to build.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // C libraries from Debian, found with pkg-config.
@@ -78,6 +83,7 @@ let package = Package(
             name: "Coordinator",
             dependencies: [
                 "MillProtocol", "ZeroMQ", "Catalog", "PhotomillCore",
+                .product(name: "CoreMetrics", package: "swift-metrics"),
                 // The scan hashes a new file whose size is a missing photo's: a move keeps its results.
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -92,6 +98,18 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]),
+        // The web dashboard, its JSON API and /metrics: HTTP beside the coordinator, reading
+        // the catalog on a connection of its own (docs/operations.md).
+        .target(
+            name: "Dashboard",
+            dependencies: [
+                "Catalog", "PhotomillCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]),
         // Writes the git commit into the build folder before each build (`photomill --version`).
         .plugin(
             name: "BuildCommit", capability: .buildTool(),
@@ -100,7 +118,7 @@ let package = Package(
             name: "photomill",
             dependencies: [
                 // ZeroMQ: only for its version (`--version`).
-                "Coordinator", "Worker", "Exports", "Catalog", "PhotoProcessing", "Samples", "PhotomillCore", "ZeroMQ",
+                "Coordinator", "Worker", "Exports", "Catalog", "PhotoProcessing", "Samples", "PhotomillCore", "Dashboard", "ZeroMQ",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -111,7 +129,7 @@ let package = Package(
         .executableTarget(
             name: "photomill-bench",
             dependencies: [
-                "Coordinator", "Catalog", "MillProtocol", "ZeroMQ", "PhotomillCore",
+                "Coordinator", "Catalog", "MillProtocol", "ZeroMQ", "PhotomillCore", "Dashboard",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
@@ -137,7 +155,10 @@ let package = Package(
         // The scheduler and the worker's protocol side, alone, with a manual clock.
         .testTarget(
             name: "CoordinatorTests",
-            dependencies: ["Coordinator", "Catalog", "MillProtocol", "PhotomillCore", .product(name: "Logging", package: "swift-log")]),
+            dependencies: [
+                "Coordinator", "Catalog", "MillProtocol", "PhotomillCore", .product(name: "Logging", package: "swift-log"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ]),
         .testTarget(
             name: "WorkerTests",
             dependencies: ["Worker", "PhotomillCore", "ZeroMQ", .product(name: "Logging", package: "swift-log")]),
@@ -147,6 +168,14 @@ let package = Package(
         .testTarget(
             name: "ExportsTests",
             dependencies: ["Exports", "Catalog", "PhotomillCore"]),
+        // The routes in process (HummingbirdTesting's router mode), over a real catalog file.
+        .testTarget(
+            name: "DashboardTests",
+            dependencies: [
+                "Dashboard", "Catalog", "PhotomillCore",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+            ]),
         // Runs the built `photomill` binary as separate processes over real sockets.
         // (ZeroMQ and MillProtocol for a hostile peer that speaks raw frames.)
         .testTarget(

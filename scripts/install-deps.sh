@@ -24,9 +24,20 @@ packages=(
   libheif-examples       # heif-enc: the tests' HEIC fixtures (with and without irot)
   libraw-bin             # dcraw_emu, raw-identify, simple_dcraw: the RAW tests' independent references
   python3-zmq python3-protobuf   # the Python worker of the protocol conformance suite (Tests/Conformance)
+  chromium               # the dashboard's browser tests (Tests/Browser), headless, driven by Playwright
+  prometheus             # promtool: `promtool check metrics` on /metrics (Tests/Browser)
   dpkg-dev lintian       # the Debian package: dpkg-shlibdeps (and strip, by binutils) for it, lintian to check it
   systemd adduser        # the package check (scripts/check-deb.sh): systemd-analyze verify of the units; postinst's adduser
 )
+
+# Playwright for Python (PyPI), for the python3 on PATH, which the browser tests run; it
+# drives Debian's chromium above (no browser is downloaded).
+python_packages() {
+  python3 -c "import playwright.sync_api" 2>/dev/null && return 0
+  echo "install-deps: installing playwright (PyPI) for $(command -v python3)"
+  python3 -m pip install --quiet --disable-pip-version-check "playwright>=1.40" \
+    || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages "playwright>=1.40"
+}
 
 missing=()
 for p in "${packages[@]}"; do
@@ -34,6 +45,7 @@ for p in "${packages[@]}"; do
 done
 if [ ${#missing[@]} -eq 0 ]; then
   echo "install-deps: all ${#packages[@]} Debian packages present"
+  python_packages
   exit 0
 fi
 
@@ -42,3 +54,4 @@ sudo=""
 echo "install-deps: installing ${missing[*]}"
 $sudo apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+python_packages

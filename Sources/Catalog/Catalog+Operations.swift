@@ -50,16 +50,22 @@ extension FailedTask {
 }
 
 extension Catalog {
-    /// Failed tasks matching `filter`, by path and kind, with the worker of their last attempt.
-    public func failedTasks(matching filter: TaskFilter = TaskFilter(), limit: Int? = nil) throws(CatalogError) -> [FailedTask] {
+    /// Failed tasks matching `filter`, by path and kind (or the latest failure first), with
+    /// the worker of their last attempt.
+    public func failedTasks(matching filter: TaskFilter = TaskFilter(), limit: Int? = nil,
+                            newestFirst: Bool = false) throws(CatalogError) -> [FailedTask] {
         try read { db in
             let condition = filter.condition(state: .failed)
+            // The last worker is looked up for the rows kept only, after the sort and the
+            // limit: the latest 20 of 11,250 failures cost 20 lookups, not 11,250.
+            let order = (newestFirst ? "failedAt DESC, " : "") + "path, kind"
             return try Row.fetchAll(db, sql: """
-                SELECT p.path, t.kind, t.errorClass, t.errorMessage, t.attempts, t.updatedAt AS failedAt,
-                    (SELECT a.worker FROM attempts a WHERE a.photoId = t.photoId AND a.kind = t.kind
-                     ORDER BY a.id DESC LIMIT 1) AS worker
-                FROM tasks t JOIN photos p ON p.id = t.photoId
-                WHERE \(condition.sql) ORDER BY p.path, t.kind LIMIT ?
+                SELECT f.*, (SELECT a.worker FROM attempts a WHERE a.photoId = f.photoId AND a.kind = f.kind
+                             ORDER BY a.id DESC LIMIT 1) AS worker
+                FROM (SELECT t.photoId, p.path, t.kind, t.errorClass, t.errorMessage, t.attempts, t.updatedAt AS failedAt
+                      FROM tasks t JOIN photos p ON p.id = t.photoId
+                      WHERE \(condition.sql) ORDER BY \(order) LIMIT ?) f
+                ORDER BY \(order)
                 """, arguments: condition.arguments + [limit ?? -1]).compactMap(FailedTask.init(row:))
         }
     }
@@ -144,11 +150,5 @@ extension Catalog {
     /// `Recipe.isOutdated(stored, current:)` as an SQL function of the two texts.
     private static let recipeOutdated = DatabaseFunction("photomill_recipe_outdated", argumentCount: 2, pure: true) { values in
         Recipe.isOutdated(String.fromDatabaseValue(values[0]), current: String.fromDatabaseValue(values[1]) ?? "")
-    }
-
-    /// The id of the last `requeues` row (0 when none): a coordinator that sees it change
-    /// pages pending work again from the first photo.
-    public func latestRequeue() throws(CatalogError) -> Int64 {
-        try read { db in try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM requeues") ?? 0 }
     }
 }

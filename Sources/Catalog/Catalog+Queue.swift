@@ -3,47 +3,47 @@ internal import GRDB
 import PhotomillCore
 
 extension Catalog {
-    /// Pending work whose backoff has passed, for photos after `photoId`, in photo order:
-    /// hash, metadata and thumbnail travel together (one read of the file serves all);
-    /// OCR, a hundred times slower, travels as a job of its own.
-    /// Only tasks of `kinds` (those some connected worker offers; the others wait), and
-    /// none of a missing photo.
-    public func pendingJobs(afterPhoto photoId: Int64, now: Double, limit: Int,
+    /// Pending work of one tier whose backoff has passed, after `position` in the tier's
+    /// order (rank, then photo): the kinds of a photo in the tier travel as one job (hash
+    /// and metadata share one read of the file), thumbnails and OCR as jobs of their own
+    /// (docs/catalog.md, "The order of work"). Only tasks of `kinds` (those some connected
+    /// worker offers and no operator paused; the others wait), and none of a missing photo.
+    public func pendingJobs(tier: Int, after position: QueuePosition = .start, now: Double, limit: Int,
                             kinds: Set<Kind> = Set(Kind.allCases)) throws(CatalogError) -> [PendingJob] {
-        try read { db in
-            // INDEXED BY: with the kind filter SQLite would otherwise pick tasks_kind_state and
-            // sort every pending task after the cursor for each page (184 ms instead of 12 ms
-            // a page on a catalog with 50,000 pending tasks).
-            let names = kinds.map { "'\($0.rawValue)'" }.sorted().joined(separator: ",")
+        let wanted = kinds.filter { $0.tier == tier }
+        guard !wanted.isEmpty else { return [] }
+        return try read { db in
+            // Along tasks_queue from the position: one range of the index, whatever the
+            // position (the plan is checked by SteeringCatalogTests), where a filter on the
+            // position would read every task before it on each page.
+            let names = wanted.map { "'\($0.rawValue)'" }.sorted().joined(separator: ",")
             let rows = try Row.fetchCursor(db.cachedStatement(sql: """
-                SELECT t.photoId, t.kind, p.path, p.size, p.mtimeNs, t.updatedAt, p.sidecarPath, p.sidecarSize, p.sidecarMtimeNs
-                FROM tasks t INDEXED BY tasks_pending JOIN photos p ON p.id = t.photoId
-                WHERE t.state = 'pending' AND t.photoId > ? AND t.notBefore <= ? AND t.kind IN (\(names)) AND p.missingAt IS NULL
-                ORDER BY t.photoId
+                SELECT t.photoId, t.kind, p.path, p.size, p.mtimeNs, t.updatedAt, p.sidecarPath, p.sidecarSize,
+                    p.sidecarMtimeNs, t.rank
+                FROM tasks t INDEXED BY tasks_queue JOIN photos p ON p.id = t.photoId
+                WHERE t.state = 'pending' AND t.tier = ? AND (t.rank, t.photoId) > (?, ?) AND t.notBefore <= ?
+                    AND t.kind IN (\(names)) AND p.missingAt IS NULL
+                ORDER BY t.rank, t.photoId
                 LIMIT ?
-                """), arguments: [photoId, now, limit * 4])
+                """), arguments: [tier, position.rank, position.photoId, now, limit * wanted.count])
             var jobs: [PendingJob] = []
-            var current: (main: PendingJob, ocr: PendingJob)?
-            func flush() {
-                guard let (main, ocr) = current else { return }
-                if !main.kinds.isEmpty { jobs.append(main) }
-                if !ocr.kinds.isEmpty { jobs.append(ocr) }
-            }
+            var current: PendingJob?
             // Columns by position (as selected above): a lookup by name per value cost more
             // than the rest of the row.
             while let row = try rows.next() {
-                let id: Int64 = row[0]
-                if current?.main.photoId != id {
-                    flush()
+                let id: Int64 = row[0], rank: Int64 = row[9]
+                if current?.photoId != id || current?.rank != rank {
+                    if let current, !current.kinds.isEmpty { jobs.append(current) }
+                    current = nil
                     if jobs.count >= limit { return jobs }
                     let sidecar = (row[6] as String?).map { Sidecar(path: $0, size: row[7], mtimeNs: row[8]) }
-                    let job = PendingJob(photoId: id, path: row[2], size: row[3], mtimeNs: row[4], kinds: [], sidecar: sidecar)
-                    current = (job, job)
+                    current = PendingJob(photoId: id, path: row[2], size: row[3], mtimeNs: row[4], kinds: [], sidecar: sidecar,
+                                         rank: rank)
                 }
                 guard let kind = Kind(rawValue: row[1]) else { continue }
-                if kind == .ocr { current!.ocr.add(kind, updatedAt: row[5]) } else { current!.main.add(kind, updatedAt: row[5]) }
+                current!.add(kind, updatedAt: row[5])
             }
-            flush()
+            if let current, !current.kinds.isEmpty { jobs.append(current) }
             return jobs
         }
     }

@@ -239,10 +239,10 @@ extension Catalog {
 
     /// Tasks for kinds the photo never had; returns how many were created.
     private func ensureTasks(_ db: Database, id: Int64, kinds: Set<Kind>, now: Double) throws -> Int {
-        let insertTask = try db.cachedStatement(sql: "INSERT OR IGNORE INTO tasks (photoId, kind, updatedAt) VALUES (?, ?, ?)")
+        let insertTask = try db.cachedStatement(sql: "INSERT OR IGNORE INTO tasks (photoId, kind, updatedAt, rank) VALUES (?, ?, ?, ?)")
         var created = 0
         for kind in kinds.sorted() {
-            try insertTask.execute(arguments: [id, kind.rawValue, now])
+            try insertTask.execute(arguments: [id, kind.rawValue, now, TaskRank.scanned(at: now)])
             created += db.changesCount
         }
         return created
@@ -315,9 +315,10 @@ extension Catalog {
         }
         try db.execute(sql: """
             UPDATE tasks SET state = 'pending', attempts = 0, notBefore = 0, leaseToken = NULL, leasedTo = NULL,
-                leasedAt = NULL, leaseExpires = NULL, recipe = NULL, errorClass = NULL, errorMessage = NULL, updatedAt = ?
+                leasedAt = NULL, leaseExpires = NULL, recipe = NULL, errorClass = NULL, errorMessage = NULL, updatedAt = ?,
+                rank = MIN(rank, ?)
             WHERE \(which)
-            """, arguments: [now] + arguments)
+            """, arguments: [now, TaskRank.scanned(at: now)] + arguments)
     }
 
     /// Live Photos: a still and a video of one name stem in one folder (`IMG_0001.HEIC`

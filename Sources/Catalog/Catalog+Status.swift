@@ -17,6 +17,8 @@ public struct CatalogStatus: Sendable {
     public var workers: [WorkerRow] = []
     /// Kind → why its pending tasks wait (no connected worker offers it), as the coordinator last saw.
     public var waiting: [Kind: String] = [:]
+    /// Kinds an operator paused (`photomill pause`): no task of theirs is leased.
+    public var paused: [Kind: Pause] = [:]
     /// Messages the coordinator dropped (malformed, unexpected, from strangers), by reason.
     public var violations: [String: Int] = [:]
     /// Tasks finished per kind over the last minute (see `Catalog.rates`).
@@ -57,12 +59,7 @@ extension Catalog {
             var status = CatalogStatus()
             status.readAt = now
             status.rates = try Self.rates(db, now: now)
-            let missing = try Self.missingTaskCounts(db)
-            for row in try Row.fetchAll(db, sql: "SELECT kind, state, n FROM task_counts WHERE n > 0") {
-                guard let kind = Kind(rawValue: row["kind"]), let state = TaskState(rawValue: row["state"]) else { continue }
-                let n = (row["n"] as Int) - (missing[kind]?[state] ?? 0)
-                if n > 0 { status.counts[kind, default: [:]][state] = n }
-            }
+            status.counts = try taskCounts(db)
             status.unreadableFolders = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM unreadable_folders") ?? 0
             // All by the mediaType index, less the few missing by theirs: no pass over the table.
             for (sign, sql) in [(1, "SELECT mediaType, COUNT(*) AS n FROM photos GROUP BY mediaType"),
@@ -87,6 +84,7 @@ extension Catalog {
                 }
             }
             status.waiting = try waits(db)
+            status.paused = try pauses(db)
             status.violations = try violationCounts(db)
             return status
         }
@@ -115,19 +113,16 @@ extension Catalog {
         }
     }
 
-    /// Tasks not yet finished: pending (due or backing off) or leased, of photos not missing;
-    /// of `kinds` only (`run --kinds` ends when those are done, though a changed file
-    /// queued its other kinds again).
-    public func unfinishedTaskCount(kinds: Set<Kind> = Set(Kind.allCases)) throws(CatalogError) -> Int {
+    /// Tasks not yet finished, of photos not missing: pending (due or backing off) or
+    /// leased; of `kinds` only (`run --kinds` ends when those are done, though a changed
+    /// file queued its other kinds again); pending tasks of a kind in `paused` do not count
+    /// (they wait for `resume`, not for the run).
+    public func unfinishedTaskCount(kinds: Set<Kind> = Set(Kind.allCases), paused: Set<Kind> = []) throws(CatalogError) -> Int {
         try read { db in
             // From task_counts (docs/catalog.md): no scan of a million tasks.
-            var all = 0
-            for row in try Row.fetchAll(db, sql: "SELECT kind, SUM(n) AS n FROM task_counts WHERE state IN ('pending', 'leased') GROUP BY kind") {
-                if let kind = Kind(rawValue: row["kind"]), kinds.contains(kind) { all += row["n"] as Int }
+            try taskCounts(db).filter { kinds.contains($0.key) }.reduce(0) { sum, entry in
+                sum + (entry.value[.leased] ?? 0) + (paused.contains(entry.key) ? 0 : entry.value[.pending] ?? 0)
             }
-            let missing = try Self.missingTaskCounts(db).filter { kinds.contains($0.key) }.values
-                .reduce(0) { $0 + ($1[.pending] ?? 0) + ($1[.leased] ?? 0) }
-            return all - missing
         }
     }
 }

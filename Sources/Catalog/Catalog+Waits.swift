@@ -41,7 +41,7 @@ public struct HeldBackTasks: Sendable, Equatable {
 
 extension Catalog {
     /// Why pending tasks wait besides the workers (`photomill status`, `run`'s summary).
-    /// The large files through `photos_size` (few); the backoffs through `tasks_pending`,
+    /// The large files through `photos_size` (few); the backoffs through `tasks_queue` (pending tasks only),
     /// a pass over the pending tasks: for `status` and a run's end, not for every progress
     /// line. Photos marked missing are left out.
     public func heldBack(now: Double, bytesLimit: Int64) throws(CatalogError) -> HeldBackTasks {
@@ -55,7 +55,7 @@ extension Catalog {
                 held.oversized[kind] = .init(tasks: row["n"], largestBytes: row["largest"])
             }
             for row in try Row.fetchAll(db, sql: """
-                SELECT t.kind, COUNT(*) AS n, MIN(t.notBefore) AS due FROM tasks t INDEXED BY tasks_pending JOIN photos p ON p.id = t.photoId
+                SELECT t.kind, COUNT(*) AS n, MIN(t.notBefore) AS due FROM tasks t INDEXED BY tasks_queue JOIN photos p ON p.id = t.photoId
                 WHERE t.state = 'pending' AND t.notBefore > ? AND p.missingAt IS NULL GROUP BY t.kind
                 """, arguments: [now]) {
                 guard let kind = Kind(rawValue: row["kind"]) else { continue }

@@ -298,6 +298,28 @@ enum Schema {
                 ) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("v7-steering") { db in
+            // Steering (issue 15, docs/catalog.md): kinds an operator paused, and the order
+            // pending work is paged in. `tier` is the kind's place in the default order
+            // (`Kind.tier`: hash and metadata 0, thumbnail 1, OCR 2), generated so that no
+            // writer can get it wrong; `rank` orders the work of one tier (lowest first: new
+            // and changed files before an older backlog, a prioritized folder before all).
+            // The queue index replaces tasks_pending: each tier is paged along it alone.
+            // Columns added, nothing rebuilt: the old pending work keeps rank 0, behind
+            // whatever a scan queues from now on.
+            try db.execute(sql: """
+                CREATE TABLE pauses (
+                    kind TEXT PRIMARY KEY,
+                    reason TEXT NOT NULL,
+                    pausedAt REAL NOT NULL
+                ) WITHOUT ROWID;
+                ALTER TABLE tasks ADD COLUMN rank INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE tasks ADD COLUMN tier INTEGER
+                    GENERATED ALWAYS AS (CASE kind WHEN 'thumbnail' THEN 1 WHEN 'ocr' THEN 2 ELSE 0 END) VIRTUAL;
+                DROP INDEX tasks_pending;
+                CREATE INDEX tasks_queue ON tasks(tier, rank, photoId) WHERE state = 'pending';
+                """)
+        }
         migrator.registerMigration("v8-worker-version") { db in
             // The software_version each worker's READY carries (issue 17), for `status`:
             // which build runs where. NULL in the rows of workers seen before.

@@ -29,8 +29,9 @@ public struct CoordinatorConfiguration: Sendable {
     /// seconds (one write instead of two: `Catalog.commit`); the lease of a job still
     /// running after it is written alone. Until then the task reads `pending`.
     public var leaseWriteDelay = 0.5
-    /// Jobs paged from the catalog into memory at most (bounds memory whatever the catalog's
-    /// size); more when the connected workers have more slots together (`Scheduler.readyQueueLimit`).
+    /// Jobs of each tier paged from the catalog into memory at most (bounds memory whatever
+    /// the catalog's size); more when the connected workers have more slots together
+    /// (`Scheduler.readyQueueLimit`).
     public var readyQueueLimit = 1024
     /// Bytes of files read for workers fed bytes and not yet handed to libzmq (`FileReaders`).
     public var readBudget: Int64 = 1 << 30

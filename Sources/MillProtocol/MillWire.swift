@@ -7,7 +7,8 @@ public enum MillWire {
     public static let signature = Data("PMILL1".utf8)
     /// The minor revision this code speaks, sent in READY.protocol_version. Revision 2
     /// added RAW, video and sidecars (the JOB's sidecar fields, Metadata fields 15–24);
-    /// revision 3 JOBS and RESULTS, many jobs or results per message (PROTOCOL.md, "Batches").
+    /// revision 3 JOBS and RESULTS, many jobs or results per message (PROTOCOL.md, "Batches"),
+    /// and the workers' own timings (KindResult.processing_us).
     public static let protocolVersion: UInt32 = 3
     /// The oldest revision a coordinator admits: the coordinator sends JOBS to every worker,
     /// which a revision-2 worker would drop as an unknown command, so it is turned away at

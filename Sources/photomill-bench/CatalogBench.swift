@@ -11,20 +11,20 @@ struct CatalogBench {
         let catalog = try pendingHashCatalog(tasks: tasks, at: directory.appendingPathComponent("catalog-alone.sqlite"))
         let start = MonotonicInstant.now()
         let cpuStart = threadCPUSeconds()
-        var cursor: Int64 = 0
+        var position = QueuePosition.start
         var committed = 0
         var phases = [0.0, 0.0, 0.0]
         var mark = MonotonicInstant.now()
         func lap(_ i: Int) { let t = MonotonicInstant.now(); phases[i] += t - mark; mark = t }
         while true {
             let now = WallClock.now()
-            let page = try catalog.pendingJobs(afterPhoto: cursor, now: now, limit: 512)
+            let page = try catalog.pendingJobs(tier: Kind.hash.tier, after: position, now: now, limit: 512)
             lap(0)
             guard let last = page.last else { break }
-            cursor = last.photoId
+            position = last.position
             var leases = CommitBatch()
             leases.leases = page.enumerated().map { index, job in
-                Lease(photoId: job.photoId, kinds: job.kinds, token: "t\(cursor)-\(index)", worker: "w", leasedAt: now, expiresAt: now + 60)
+                Lease(photoId: job.photoId, kinds: job.kinds, token: "t\(last.photoId)-\(index)", worker: "w", leasedAt: now, expiresAt: now + 60)
             }
             _ = try catalog.commit(leases, now: now)
             lap(1)

@@ -13,6 +13,8 @@ struct CoordinatorBench {
     var workers: Int
     var slots: Int
     var endpoint: String
+    /// The dashboard on, opened and scraped (`BenchDashboard`).
+    var http = false
 
     struct Figures {
         var committed: Int
@@ -23,10 +25,13 @@ struct CoordinatorBench {
         /// CPU over the run by thread name (the coordinator's loop, its committer, the echo
         /// workers, libzmq's I/O threads).
         var threadCPUSeconds: [String: Double]
+        /// How long each /metrics scrape took, with `http`.
+        var scrapeSeconds: [Double] = []
         var perSecond: Double { Double(committed) / seconds }
     }
 
     func run(in directory: URL) throws -> Figures {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let catalog = try pendingHashCatalog(tasks: tasks, at: directory.appendingPathComponent("trivial.sqlite"))
 
         var configuration = CoordinatorConfiguration(bind: [endpoint], roots: [], kinds: [.hash])
@@ -34,6 +39,7 @@ struct CoordinatorBench {
         var logger = Logger(label: "bench.coordinator")
         logger.logLevel = .error
         let service = CoordinatorService(configuration: configuration, catalog: catalog, logger: logger)
+        let dashboard = http ? try BenchDashboard(service: service, catalog: catalog) : nil
         let bound = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var endpoints: [String] = []
         let coordinator = OwnedThread(name: "pm-coordinator") { () -> (cpu: Double, failure: (any Error)?) in
@@ -59,6 +65,7 @@ struct CoordinatorBench {
         if let failure { throw failure }
         for echo in echoes { try echo.join() }
         let threads = threadSampler.stop()
+        let scrapes = try dashboard?.stop() ?? []
         let processCPU = processCPUSeconds() - processBefore
 
         let done = try catalog.status().count(.hash, .done)
@@ -67,6 +74,6 @@ struct CoordinatorBench {
             throw BenchError("the echo workers got no job or no ACK")
         }
         return Figures(committed: echoes.reduce(0) { $0 + $1.totalCommitted }, seconds: last - first, coordinatorCPUSeconds: cpu,
-                       processCPUSeconds: processCPU, threadCPUSeconds: threads)
+                       processCPUSeconds: processCPU, threadCPUSeconds: threads, scrapeSeconds: scrapes)
     }
 }

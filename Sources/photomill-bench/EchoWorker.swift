@@ -28,6 +28,8 @@ final class EchoWorker: @unchecked Sendable {
     private var heard: Set<Int> = []
     private var lastSentBySilenced: [Int: MonotonicInstant] = [:]
     private var thread: OwnedThread<(any Error)?>?
+    /// Told each JOB's path as it arrives (set before `start`; the steering bench watches).
+    var onJob: (@Sendable (String) -> Void)?
 
     init(endpoint: String, ids: [String], slots: Int) {
         self.endpoint = endpoint
@@ -101,13 +103,13 @@ final class EchoWorker: @unchecked Sendable {
             if !silent.contains(index) { lock.withLock { _ = heard.insert(index) } }
             while let frames = try sockets[index].receive(dontWait: true) {
                 if frames.count == 3, frames[1].first == Command.job.rawValue {
-                    try answer([Self.answer(Array(frames[2]))], batch: false, on: sockets[index], index)
+                    try answer([answer(Array(frames[2]))], batch: false, on: sockets[index], index)
                     lastSent[index] = .now()
                     continue
                 }
                 if frames.count == 3, frames[1].first == Command.jobs.rawValue {
                     let jobs = Self.fields(Array(frames[2]))[1] ?? []
-                    try answer(jobs.map { Self.answer(Array($0)) }, batch: true, on: sockets[index], index)
+                    try answer(jobs.map { answer(Array($0)) }, batch: true, on: sockets[index], index)
                     lastSent[index] = .now()
                     continue
                 }
@@ -179,19 +181,21 @@ final class EchoWorker: @unchecked Sendable {
     // overhead on the cores it measures.
 
     /// A RESULT body answering the JOB encoded in `job`: each kind's hashes of an empty file.
-    private static func answer(_ job: [UInt8]) -> [UInt8] {
-        let fields = fields(job)
+    private func answer(_ job: [UInt8]) -> [UInt8] {
+        let fields = Self.fields(job)
+        if let onJob { onJob(String(decoding: fields[3]?.first ?? [], as: UTF8.self)) }   // path
         var body: [UInt8] = []
         body.reserveCapacity(64 + 128 * (fields[6]?.count ?? 1))
-        append(field: 1, Array(fields[1]?.first ?? []), to: &body)       // job_id
-        append(field: 2, Array(fields[7]?.first ?? []), to: &body)       // lease_token
+        Self.append(field: 1, Array(fields[1]?.first ?? []), to: &body)  // job_id
+        Self.append(field: 2, Array(fields[7]?.first ?? []), to: &body)  // lease_token
         for packed in fields[6] ?? [] {                                  // kinds, packed
-            for kind in packed { append(field: 3, kindResult(kind), to: &body) }
+            for kind in packed { Self.append(field: 3, Self.kindResult(kind), to: &body) }
         }
         return body
     }
 
-    /// KindResult {kind, recipe "echo", hashes {md5, sha256}}.
+    /// KindResult {kind, recipe "echo", hashes {md5, sha256}, processing_us 5}: a worker's
+    /// own timing, as a real one reports it (/metrics records it per result).
     private static func kindResult(_ kind: UInt8) -> [UInt8] {
         var entry: [UInt8] = [0x08, kind]
         append(field: 2, Array("echo".utf8), to: &entry)
@@ -199,6 +203,7 @@ final class EchoWorker: @unchecked Sendable {
         append(field: 1, Array("d41d8cd98f00b204e9800998ecf8427e".utf8), to: &hashes)
         append(field: 2, Array("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855".utf8), to: &hashes)
         append(field: 3, hashes, to: &entry)
+        entry += [15 << 3, 5]                                            // processing_us, a varint
         return entry
     }
 

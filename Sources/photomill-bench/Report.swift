@@ -70,6 +70,32 @@ enum Report {
         }
     }
 
+    static func dashboard(_ f: DashboardBench.Figures, workers: Int, slots: Int) {
+        let mean = { (rates: [Double]) in rates.reduce(0, +) / Double(max(1, rates.count)) }
+        let list = { (rates: [Double]) in rates.map { String(Int($0)) }.joined(separator: ", ") }
+        print("\ncoordinator, trivial results (\(workers) echo workers × \(slots)), HTTP off and on, alternated")
+        print(row("HTTP off (no metrics, no server)", "\(Int(mean(f.off)))/s") + "  " + list(f.off))
+        print(row("dashboard open, /metrics scraped every second", "\(Int(mean(f.on)))/s") + "  " + list(f.on))
+        print("  on ÷ off: \(String(format: "%.3f", mean(f.on) / mean(f.off))) (\(String(format: "%+.1f", (mean(f.on) / mean(f.off) - 1) * 100)) %)")
+        let micros = { (values: [Double]) in values.map { String(format: "%.1f", $0) }.joined(separator: ", ") }
+        print("  CPU per result (µs), coordinator loop: off \(micros(f.loopMicrosOff)); on \(micros(f.loopMicrosOn))")
+        print("  CPU per result (µs), committer: off \(micros(f.committerMicrosOff)); on \(micros(f.committerMicrosOn))")
+        let sorted = f.scrapeSeconds.sorted()
+        if let last = sorted.last {
+            print("  /metrics during the runs: \(sorted.count) scrapes, median \(String(format: "%.1f", sorted[sorted.count / 2] * 1000)) ms, "
+                  + "max \(String(format: "%.1f", last * 1000)) ms")
+        }
+    }
+
+    static func steering(_ f: SteeringBench.Figures) {
+        print("\nsteering a running coordinator (\(f.pendingAtStart) pending tasks, echo workers)")
+        print(row("prioritize returned → first job of the folder", String(format: "%.0f ms", f.prioritizeSeconds * 1000))
+              + String(format: "  (the command: %.0f ms)", f.prioritizeCommandSeconds * 1000))
+        print(row("pause returned → last job of the paused kind", String(format: "%.0f ms", f.pauseSeconds * 1000))
+              + String(format: "  (the command: %.0f ms)", f.pauseCommandSeconds * 1000))
+        print("  jobs of the paused kind sent 0.5-2.5 s after the pause: \(f.jobsAfterPause); pending when prioritized: \(f.pendingAtPrioritize)")
+    }
+
     static func workers(_ figures: [ThousandBench.Figures], slots: Int) {
         print("\nmany workers: `photomill coordinator` (ipc) and simulated workers × \(slots) slots, heartbeating once a second")
         print(row("", "idle CPU", "RSS idle MB", "results/s", "fairness"))

@@ -8,7 +8,7 @@ struct Bench: ParsableCommand {
         abstract: "Measure photomill against its limits and against the tools a user would use instead.",
         discussion: "Build first with `swift build -c release`; the bench runs the photomill binary beside it.")
 
-    @Option(help: "Comma-separated parts to run: processing, ocr, coordinator, memory, catalog, zmq, workers, bytes.")
+    @Option(help: "Comma-separated parts to run: processing, ocr, coordinator, memory, catalog, zmq, workers, bytes, dashboard, steering.")
     var only = "processing,ocr,coordinator,memory,zmq,workers,bytes"
 
     @Option(help: ArgumentHelp("A folder of JPEGs to measure processing on (default: 12-megapixel photos of `photomill samples`).", valueName: "DIR"))
@@ -41,6 +41,12 @@ struct Bench: ParsableCommand {
     @Option(help: "Transport of the coordinator benchmark: ipc or tcp.")
     var transport = "ipc"
 
+    @Option(help: "Rounds of the dashboard part (each: the coordinator with HTTP off, then on).")
+    var dashboardRounds = 3
+
+    @Option(help: "Pending tasks of the steering part's catalog.")
+    var steeringTasks = 200_000
+
     @Option(help: ArgumentHelp("Numbers of simulated workers the workers benchmark connects, one after the other.", valueName: "N,N,..."))
     var simulatedWorkers = "2,1000"
 
@@ -59,7 +65,7 @@ struct Bench: ParsableCommand {
     @Option(help: ArgumentHelp("Another build's photomill binary for the parts that run it as processes (workers, bytes, memory), to compare builds with this bench.", valueName: "PATH"))
     var photomill: String?
 
-    private static let parts: Set<String> = ["processing", "ocr", "coordinator", "memory", "catalog", "zmq", "workers", "bytes"]
+    private static let parts: Set<String> = ["processing", "ocr", "coordinator", "memory", "catalog", "zmq", "workers", "bytes", "dashboard", "steering"]
 
     func validate() throws {
         guard ["ipc", "tcp"].contains(transport) else { throw ValidationError("--transport must be ipc or tcp, not '\(transport)'") }
@@ -124,6 +130,16 @@ struct Bench: ParsableCommand {
             let trivial = try CoordinatorBench(tasks: trivialTasks, workers: echoWorkers, slots: echoSlots, endpoint: endpoint("coordinator"))
                 .run(in: directory)
             Report.coordinator(trivial, workers: echoWorkers, slots: echoSlots)
+        }
+        if parts.contains("dashboard") {
+            let figures = try DashboardBench(tasks: trivialTasks, workers: echoWorkers, slots: echoSlots, rounds: dashboardRounds,
+                                             endpoint: endpoint).run(in: directory)
+            Report.dashboard(figures, workers: echoWorkers, slots: echoSlots)
+        }
+        if parts.contains("steering") {
+            let figures = try SteeringBench(tasks: steeringTasks, workers: echoWorkers, slots: echoSlots, endpoint: endpoint("steering"))
+                .run(in: directory)
+            Report.steering(figures)
         }
         if parts.contains("memory") {
             let figures = try MemoryBench(photomill: photomill, sizes: memorySizes!, pending: memoryPending,

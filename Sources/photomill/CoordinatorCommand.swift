@@ -1,6 +1,7 @@
 import ArgumentParser
 import Catalog
 import Coordinator
+import Dashboard
 import Foundation
 import Logging
 import ServiceLifecycle
@@ -21,6 +22,7 @@ extension Photomill {
 
         @OptionGroup var cluster: ClusterFlags
         @OptionGroup var security: CoordinatorSecurityFlags
+        @OptionGroup var http: HTTPFlags
         @OptionGroup var log: LogFlags
 
         @Argument(help: "Photo folders, scanned recursively.")
@@ -37,6 +39,7 @@ extension Photomill {
         func run() async throws {
             try checkRoots(directories, command: "coordinator")
             let logger = Logs.make("photomill.coordinator", level: log.logLevel)
+            let httpConfiguration = try http.checkedConfiguration(command: "coordinator")
             let exportRoot = try cluster.exportRoot(roots: directories)
             var configuration = cluster.configuration(bind: bind, roots: directories, exportRoot: exportRoot)
             do {
@@ -49,9 +52,13 @@ extension Photomill {
             defer { catalog.close() }
             let stack: CoordinatorStack
             do {
-                stack = try CoordinatorStack(configuration: configuration, catalog: catalog, exportRoot: exportRoot, logger: logger)
+                stack = try CoordinatorStack(configuration: configuration, catalog: catalog, exportRoot: exportRoot,
+                                             http: httpConfiguration, logger: logger)
             } catch {
                 throw fail("coordinator", error, fallback: .cannotCreate)
+            }
+            stack.dashboard?.onListening = { address in
+                logger.info("dashboard listening", metadata: ["http.url": "http://\(address)/"])
             }
             stack.coordinator.onBound = { endpoints in
                 logger.info("listening on", metadata: ["endpoints": "\(endpoints.joined(separator: ","))", "catalog": "\(catalog.path)"])

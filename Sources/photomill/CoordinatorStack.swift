@@ -1,31 +1,49 @@
 import Catalog
 import Coordinator
+import Dashboard
 import Exports
 import Foundation
 import Logging
 import ServiceLifecycle
 import UnixSignals
 
-/// The coordinator and what follows its commits (the exports), as `run` and `coordinator`
-/// both build them, and the `ServiceGroup` they run in.
+/// The coordinator, what follows its commits (the exports) and the dashboard beside it, as
+/// `run` and `coordinator` both build them, and the `ServiceGroup` they run in.
 struct CoordinatorStack {
     let coordinator: CoordinatorService
     let exports: ExportService?
+    let dashboard: DashboardServer?
 
-    init(configuration: CoordinatorConfiguration, catalog: Catalog, exportRoot: URL?, logger: Logger) throws {
+    init(configuration: CoordinatorConfiguration, catalog: Catalog, exportRoot: URL?, http: DashboardServer.Configuration?,
+         logger: Logger) throws {
         coordinator = CoordinatorService(configuration: configuration, catalog: catalog, logger: logger)
         exports = try exportRoot.map { root in ExportService(exporter: try Exporter(catalog: catalog, root: root), logger: logger) }
         if let exports {
             coordinator.onCommitted = { @Sendable ids in exports.enqueue(ids) }
         }
+        if let http {
+            // The coordinator's metrics go into the registry /metrics shows; with no HTTP
+            // they are not made at all.
+            let registry = MetricsRegistry(help: CoordinatorMetrics.help, buckets: CoordinatorMetrics.buckets)
+            coordinator.metrics = CoordinatorMetrics(factory: registry)
+            dashboard = try DashboardServer(configuration: http, catalog: catalog, metrics: registry, views: .cli, logger: logger)
+        } else {
+            dashboard = nil
+        }
     }
 
     /// SIGTERM and SIGINT shut the group down in the reverse order of its services: the
     /// coordinator first (it commits and hands back what is out), then `between` (last
-    /// one first), then the exports (what is queued, then the manifest). The coordinator
-    /// returning (a `run` that is done) or failing shuts the group down the same way.
+    /// one first), then the exports (what is queued, then the manifest), the dashboard
+    /// last (it shows the end). The coordinator returning (a `run` that is done) or failing
+    /// shuts the group down the same way; the dashboard failing to listen on the default
+    /// address is only logged.
     func group(with between: [any Service], logger: Logger) -> ServiceGroup {
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: SecondSignalExits())]
+        if let dashboard {
+            services.append(.init(service: dashboard, successTerminationBehavior: .ignore,
+                                  failureTerminationBehavior: .gracefullyShutdownGroup))
+        }
         if let exports { services.append(.init(service: exports)) }
         services += between.map { .init(service: $0) }
         services.append(.init(service: coordinator, successTerminationBehavior: .gracefullyShutdownGroup,

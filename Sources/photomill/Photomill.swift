@@ -8,8 +8,9 @@ struct Photomill: AsyncParsableCommand {
         commandName: "photomill",
         abstract: "Hashes, metadata, thumbnails and OCR text for large photo collections.",
         version: VersionReport.text,
-        subcommands: [Run.self, Status.self, Failed.self, Retry.self, Reprocess.self, Search.self, Duplicates.self, Export.self,
-                      Forget.self, Backup.self, CoordinatorCommand.self, WorkerCommand.self, Inspect.self, Samples.self, Keys.self])
+        subcommands: [Run.self, Status.self, Failed.self, Retry.self, Reprocess.self, PauseCommand.self, ResumeCommand.self,
+                      Prioritize.self, Search.self, Duplicates.self, Export.self, Forget.self, Backup.self, CoordinatorCommand.self,
+                      WorkerCommand.self, Inspect.self, Samples.self, Keys.self])
 }
 
 extension Photomill {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Catalog
 import Coordinator
+import Dashboard
 import Exports
 import Foundation
 import Logging
@@ -27,6 +28,7 @@ extension Photomill {
         var slots: Int?
 
         @OptionGroup var cluster: ClusterFlags
+        @OptionGroup var http: HTTPFlags
 
         @Argument(help: "Photo folders, scanned recursively.")
         var directories: [String]
@@ -41,6 +43,7 @@ extension Photomill {
             try checkRoots(directories, command: "run")
             let logger = Logs.make("photomill.run", level: "warning")
             let started = MonotonicInstant.now(), startedAt = WallClock.now()
+            let httpConfiguration = try http.checkedConfiguration(command: "run")
             let exportRoot = try cluster.exportRoot(roots: directories)
             let catalog = try cluster.catalog.open(.exclusive, logger: logger)
             defer { catalog.close() }
@@ -58,10 +61,12 @@ extension Photomill {
             let resumed: Int
             do {
                 resumed = try catalog.unfinishedTaskCount(kinds: configuration.kinds)
-                stack = try CoordinatorStack(configuration: configuration, catalog: catalog, exportRoot: exportRoot, logger: logger)
+                stack = try CoordinatorStack(configuration: configuration, catalog: catalog, exportRoot: exportRoot,
+                                             http: httpConfiguration, logger: logger)
             } catch {
                 throw fail("run", error, fallback: .cannotCreate)
             }
+            stack.dashboard?.onListening = { address in printError("photomill run: dashboard at http://\(address)/") }
             let slotsPerWorker = slots ?? max(1, ProcessInfo.processInfo.activeProcessorCount / workers)
             let pool = LocalWorkers(count: workers, endpoint: endpoint, slots: slotsPerWorker,
                                     kinds: cluster.processing.kindList, ocrLanguage: cluster.processing.ocrLanguage,

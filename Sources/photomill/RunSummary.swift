@@ -31,7 +31,11 @@ struct RunSummary {
         for kind in Kind.allCases where status.counts[kind] != nil {
             lines.append(columns([kind.rawValue] + [TaskState.done, .failed, .pending, .leased].map { String(status.count(kind, $0)) }))
         }
-        for (kind, reason) in status.waiting.sorted(by: { $0.key < $1.key }) where status.count(kind, .pending) > 0 {
+        for kind in Kind.allCases where status.paused[kind] != nil && status.count(kind, .pending) > 0 {
+            lines.append("paused: \(status.count(kind, .pending)) \(kind.rawValue) tasks wait; `photomill resume \(kind.rawValue)` lets them go on")
+        }
+        for (kind, reason) in status.waiting.sorted(by: { $0.key < $1.key })
+        where status.paused[kind] == nil && status.count(kind, .pending) > 0 {
             lines.append("waiting: \(status.count(kind, .pending)) \(kind.rawValue) tasks: \(reason)")
         }
         if !folders.isEmpty {

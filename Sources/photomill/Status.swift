@@ -60,7 +60,8 @@ extension Photomill {
 /// `status --json`: {"photos": N, "mediaTypes": {"photo": N, "raw": N, "video": N}, "skippedFiles": N,
 /// "missingPhotos": N, "unreadableFolders": N,
 /// "tasks": {"hash": {"pending": N, …}, …},
-/// "throughput": {"hash": {"lastMinute": N, "perSecond": x, "etaSeconds": s}, …}, "etaSeconds": s, "workers": […]}.
+/// "throughput": {"hash": {"lastMinute": N, "perSecond": x, "etaSeconds": s}, …}, "etaSeconds": s, "workers": […],
+/// "waiting": {"ocr": "…"}, "paused": {"ocr": {"reason": "…", "since": "…"}}, "droppedMessages": {…}}.
 struct StatusReport: Encodable {
     struct Worker: Encodable {
         let id: String
@@ -95,9 +96,11 @@ struct StatusReport: Encodable {
     let throughput: [String: Rate]
     let etaSeconds: Double?
     let workers: [Worker]
-    /// Kind → why its pending tasks wait: no worker for it, not among the coordinator's
-    /// --kinds, too large for byte transfer, backing off until a time.
+    /// Kind → why its pending tasks wait: paused, no worker for it, not among the
+    /// coordinator's --kinds, too large for byte transfer, backing off until a time.
     let waiting: [String: String]
+    /// Kinds an operator paused: reason and since when.
+    let paused: [String: PauseReport.Paused]
     /// Messages the coordinator dropped, by reason (docs/reliability.md).
     let droppedMessages: [String: Int]
 
@@ -119,7 +122,10 @@ struct StatusReport: Encodable {
         self.tasks = tasks
         self.throughput = throughput
         etaSeconds = status.etaSeconds.map { $0.rounded() }
-        waiting = Dictionary(uniqueKeysWithValues: status.waiting.filter { status.count($0.key, .pending) > 0 }.map { ($0.key.rawValue, $0.value) })
+        let pauses = status.paused.mapValues { "paused (\($0.reason)); `photomill resume` lets them go on" }
+        waiting = Dictionary(uniqueKeysWithValues: status.waiting.merging(pauses) { $1 }.filter { status.count($0.key, .pending) > 0 }
+            .map { ($0.key.rawValue, $0.value) })
+        paused = PauseReport(paused: status.paused, changed: []).paused
         workers = status.workers.map {
             Worker(id: $0.id, host: $0.host, softwareVersion: $0.softwareVersion, state: $0.state, slots: $0.slots,
                    inFlight: $0.inFlight, done: $0.done, failed: $0.failed, lastSeen: isoTime($0.lastSeen),
@@ -158,6 +164,7 @@ struct StatusReport: Encodable {
         if remaining > 0 {
             lines.append("\(remaining) tasks to go; ETA " + (etaSeconds.map(duration) ?? "unknown (nothing finished in the last minute)"))
         }
+        lines += Kind.allCases.compactMap { kind in paused[kind.rawValue].map { "paused: \(kind.rawValue) since \($0.since) (\($0.reason))" } }
         lines += waiting.sorted { $0.key < $1.key }.map { "waiting: \(tasks[$0.key]?["pending"] ?? 0) \($0.key) tasks: \($0.value)" }
         let connected = workers.filter { $0.state == .connected }
         lines.append("workers: \(connected.count) connected, \(workers.count - connected.count) gone")

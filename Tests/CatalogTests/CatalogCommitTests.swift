@@ -12,14 +12,14 @@ import Testing
         let catalog = try Catalog(path: try freshCatalogPath("commit"))
         let files = (1...300).map { ScannedFile(path: "/photos/p\($0).jpg", size: 100, mtimeNs: 1_000, recognition: .media(.jpeg)) }
         _ = try catalog.record(files, kinds: Set(Kind.allCases), now: 1)
-        // Each photo pages as two jobs: hash + metadata + thumbnail, and OCR.
-        let jobs = try catalog.pendingJobs(afterPhoto: 0, now: 10, limit: 600)
-        #expect(jobs.count == 600)
+        // Each photo pages as three jobs, one per tier: hash + metadata, thumbnail, OCR.
+        let jobs = try Kind.tiers.flatMap { try catalog.pendingJobs(tier: $0, now: 10, limit: 300) }
+        #expect(jobs.count == 900)
         func lease(_ job: PendingJob, skew: Double = 0) -> Lease {
             Lease(photoId: job.photoId, kinds: job.kinds, token: token(job), worker: "w", leasedAt: 100, expiresAt: 160,
                   pagedUpdatedAt: job.updatedAt.map { $0 + skew })
         }
-        func token(_ job: PendingJob) -> String { "t\(job.photoId)-\(job.kinds.contains(.ocr) ? "o" : "m")" }
+        func token(_ job: PendingJob) -> String { "t\(job.photoId)-\(job.kinds[0].rawValue)" }
         func result(_ photo: Int64, _ kind: Kind, token: String) -> ReportedResult {
             let outcome: TaskOutcome = switch kind {
             case .hash: .hash(md5: "m\(photo)", sha256: "s\(photo)")
@@ -83,7 +83,7 @@ import Testing
         var query = PhotoQuery()
         query.words = ["word200"]
         #expect(try catalog.search(query).map(\.path) == ["/photos/p200.jpg"], "the OCR text indexed")
-        #expect(report.stale.count == 2 + 42, "\"wrong\", \"old\", and both tokens of each of the 21 changed photos")
+        #expect(report.stale.count == 2 + 63, "\"wrong\", \"old\", and the three tokens of each of the 21 changed photos")
         try expectCountsAgree(catalog)
     }
 }
@@ -96,7 +96,7 @@ import Testing
         let catalog = try Catalog(path: path)
         let files = (1...3).map { ScannedFile(path: "/photos/p\($0).jpg", size: 100, mtimeNs: 1_000, recognition: .media(.jpeg)) }
         _ = try catalog.record(files, kinds: [.hash], now: 1)
-        let jobs = try catalog.pendingJobs(afterPhoto: 0, now: 10, limit: 10)
+        let jobs = try catalog.pendingJobs(tier: 0, now: 10, limit: 10)
         var leases = CommitBatch()
         leases.leases = jobs.map { Lease(photoId: $0.photoId, kinds: $0.kinds, token: "t\($0.photoId)", worker: "w", leasedAt: 100, expiresAt: 160) }
         _ = try catalog.commit(leases, now: 100)

@@ -28,7 +28,7 @@ import Testing
 
     /// Completes every pending task of the catalog, as a worker's results would.
     private func completeAll() throws {
-        let jobs = try catalog.pendingJobs(afterPhoto: 0, now: 10, limit: 100)
+        let jobs = try catalog.dueJobs(now: 10, limit: 100)
         var batch = CommitBatch()
         for (index, job) in jobs.enumerated() {
             let token = "t\(index)"
@@ -100,11 +100,11 @@ import Testing
     func sidecarChanges() throws {
         let sidecar = Sidecar(path: "/p/a.CR2.xmp", size: 10, mtimeNs: 5)
         _ = try catalog.record([file("/p/a.CR2", .cr2, sidecar: sidecar), file("/p/b.CR2", .cr2)], kinds: all, now: 1)
-        let jobs = try catalog.pendingJobs(afterPhoto: 0, now: 10, limit: 10)
+        let jobs = try catalog.dueJobs(now: 10, limit: 10)
         #expect(jobs.first { $0.path == "/p/a.CR2" }?.sidecar == sidecar)
         #expect(jobs.first { $0.path == "/p/b.CR2" }?.sidecar == nil)
         try completeAll()
-        #expect(try catalog.pendingJobs(afterPhoto: 0, now: 10, limit: 10).isEmpty)
+        #expect(try catalog.dueJobs(now: 10, limit: 10).isEmpty)
 
         func unchanged(_ path: String, _ sidecar: Sidecar?) -> ScannedFile {
             ScannedFile(path: path, size: 100, mtimeNs: 1_000, recognition: .unchanged, sidecar: sidecar)
@@ -114,7 +114,7 @@ import Testing
         let appeared = Sidecar(path: "/p/b.xmp", size: 3, mtimeNs: 1)
         let summary = try catalog.record([unchanged("/p/a.CR2", edited), unchanged("/p/b.CR2", appeared)], kinds: all, now: 20)
         #expect(summary.sidecarsChanged == 2 && summary.unchanged == 2)
-        let requeued = try catalog.pendingJobs(afterPhoto: 0, now: 30, limit: 10)
+        let requeued = try catalog.dueJobs(now: 30, limit: 10)
         #expect(requeued.map(\.kinds) == [[.metadata], [.metadata]])
         #expect(requeued.map(\.sidecar) == [edited, appeared])
         #expect(try rows("SELECT state, n FROM task_counts WHERE kind = 'metadata' AND n > 0").map { $0["state"] as String } == ["pending"])
@@ -124,7 +124,7 @@ import Testing
         // Removed: the metadata runs again without it.
         let removed = try catalog.record([unchanged("/p/a.CR2", nil)], kinds: all, now: 50)
         #expect(removed.sidecarsChanged == 1)
-        #expect(try catalog.pendingJobs(afterPhoto: 0, now: 60, limit: 10).first { $0.path == "/p/a.CR2" }?.sidecar == nil)
+        #expect(try catalog.dueJobs(now: 60, limit: 10).first { $0.path == "/p/a.CR2" }?.sidecar == nil)
     }
 
     @Test("Live Photos: one still and one video of a stem are linked, whichever came first; other mixes are not")

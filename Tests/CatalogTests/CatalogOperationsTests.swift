@@ -22,7 +22,7 @@ import Testing
     private func finish(now: Double, startedAt: Double, endedAt: (Int64) -> Double,
                         outcome: (Int64, Kind) -> TaskOutcome, recipe: String = "r1") throws {
         var batch = CommitBatch()
-        for job in try catalog.pendingJobs(afterPhoto: 0, now: now, limit: 1000) {
+        for job in try catalog.dueJobs(now: now, limit: 1000) {
             let token = "t\(job.photoId)-\(job.kinds.map(\.rawValue).joined())-\(now)"
             batch.leases.append(Lease(photoId: job.photoId, kinds: job.kinds, token: token, worker: "w1",
                                       leasedAt: startedAt, expiresAt: startedAt + 600))
@@ -51,7 +51,7 @@ import Testing
         let more = (30..<70).map { ScannedFile(path: "/photos/p\($0).jpg", size: 100, mtimeNs: 1_000, recognition: .media(.jpeg)) }
         _ = try catalog.record(more, kinds: [.hash], now: now - 40)
         var batch = CommitBatch()
-        let jobs = try catalog.pendingJobs(afterPhoto: 0, now: now, limit: 1000)
+        let jobs = try catalog.dueJobs(now: now, limit: 1000)
         #expect(jobs.count == 40)
         for (index, job) in jobs.enumerated() where index < 30 {
             let token = "late\(job.photoId)"
@@ -107,14 +107,14 @@ import Testing
 
         let filter = TaskFilter(kinds: [.thumbnail], errorClass: .corrupt, pathGlob: "/photos/*")
         #expect(try catalog.retryFailed(matching: filter, dryRun: true, now: 20) == [.thumbnail: 3])
-        #expect(try catalog.latestRequeue() == 0, "a dry run changes nothing")
+        #expect(try catalog.steering().requeueMark == 0, "a dry run changes nothing")
         #expect(try count("SELECT COUNT(*) FROM tasks WHERE state = 'failed'") == 10)
 
         #expect(try catalog.retryFailed(matching: filter, now: 20) == [.thumbnail: 3])
         #expect(try count("SELECT COUNT(*) FROM tasks WHERE state = 'pending' AND kind = 'thumbnail' AND attempts = 0 AND notBefore = 0") == 3)
         #expect(try count("SELECT COUNT(*) FROM tasks WHERE state = 'failed'") == 7)
-        #expect(try catalog.latestRequeue() == 1)
-        let jobs = try catalog.pendingJobs(afterPhoto: 0, now: 20, limit: 10)
+        #expect(try catalog.steering().requeueMark == 1)
+        let jobs = try catalog.dueJobs(now: 20, limit: 10)
         #expect(jobs.map(\.kinds) == [[.thumbnail], [.thumbnail], [.thumbnail]])
         // The history stays.
         #expect(try count("SELECT COUNT(*) FROM attempts WHERE outcome = 'failed'") == 10)
@@ -156,7 +156,7 @@ import Testing
         // Again: nothing is outdated any more among the done ones.
         #expect(try catalog.reprocess(matching: TaskFilter(), currentRecipes: recipes, now: 21).isEmpty)
         #expect(try catalog.reprocess(matching: TaskFilter(kinds: [.ocr]), currentRecipes: nil, now: 22) == [.ocr: 4])
-        #expect(try catalog.latestRequeue() == 2)
+        #expect(try catalog.steering().requeueMark == 2)
         try expectCountsAgree(catalog)
         // A changed file re-queues its tasks; an unreadable one fails them.
         _ = try catalog.record([ScannedFile(path: "/photos/p0.jpg", size: 999, mtimeNs: 5, recognition: .media(.jpeg))], kinds: [.thumbnail, .ocr], now: 30)

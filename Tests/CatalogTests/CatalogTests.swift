@@ -45,7 +45,7 @@ import Testing
 
     @Test func changedFileIsRequeuedAndLosesOldResults() throws {
         _ = try catalog.record(files(1), kinds: [.hash], now: 1)
-        let job = try #require(try catalog.pendingJobs(afterPhoto: 0, now: 10, limit: 10).first)
+        let job = try #require(try catalog.dueJobs(now: 10, limit: 10).first)
         var batch = CommitBatch()
         batch.leases = [lease(job, token: "t1")]
         batch.results = [ReportedResult(result: TaskResult(photoId: job.photoId, kind: .hash, leaseToken: "t1",
@@ -65,7 +65,7 @@ import Testing
     /// with its attempt counted, and a lease that failed in the same batch is still written.
     @Test func leaseAndResultInOneBatchCostOneWrite() throws {
         _ = try catalog.record(files(2), kinds: [.hash], now: 1)
-        let jobs = try catalog.pendingJobs(afterPhoto: 0, now: 10, limit: 10)
+        let jobs = try catalog.dueJobs(now: 10, limit: 10)
         #expect(jobs.count == 2)
         var batch = CommitBatch()
         batch.leases = [lease(jobs[0], token: "ok"), lease(jobs[1], token: "bad")]
@@ -96,7 +96,7 @@ import Testing
     /// than the task's last change means nothing.
     @Test func foldedResultSurvivesABackwardClockStep() throws {
         _ = try catalog.record(files(1), kinds: [.hash], now: 5000)
-        let job = try #require(try catalog.pendingJobs(afterPhoto: 0, now: 5001, limit: 10).first)
+        let job = try #require(try catalog.dueJobs(now: 5001, limit: 10).first)
         var batch = CommitBatch()
         batch.leases = [lease(job, token: "t1", now: 5001 - 3600)]
         batch.results = [ReportedResult(result: TaskResult(photoId: job.photoId, kind: .hash, leaseToken: "t1",
@@ -111,7 +111,7 @@ import Testing
     /// version is stale even though its lease was never written.
     @Test func unwrittenLeaseOfARequeuedTaskIsStale() throws {
         _ = try catalog.record(files(1), kinds: [.hash], now: 1)
-        let job = try #require(try catalog.pendingJobs(afterPhoto: 0, now: 10, limit: 10).first)
+        let job = try #require(try catalog.dueJobs(now: 10, limit: 10).first)
         _ = try catalog.record(files(1, size: 999), kinds: [.hash], now: 150)   // after the lease at 100
         var batch = CommitBatch()
         batch.leases = [lease(job, token: "t1", now: 100)]
@@ -125,7 +125,7 @@ import Testing
 
     @Test func resultIsCommittedExactlyOnce() throws {
         _ = try catalog.record(files(1), kinds: [.metadata], now: 1)
-        let job = try #require(try catalog.pendingJobs(afterPhoto: 0, now: 10, limit: 10).first)
+        let job = try #require(try catalog.dueJobs(now: 10, limit: 10).first)
         var values = PhotoMetadata()
         values.cameraMake = "Acme"
         values.gpsLatitude = -33.5
@@ -153,7 +153,7 @@ import Testing
 
     @Test func wrongTokenIsStale() throws {
         _ = try catalog.record(files(1), kinds: [.hash], now: 1)
-        let job = try #require(try catalog.pendingJobs(afterPhoto: 0, now: 10, limit: 10).first)
+        let job = try #require(try catalog.dueJobs(now: 10, limit: 10).first)
         var batch = CommitBatch()
         batch.leases = [lease(job, token: "right")]
         batch.results = [ReportedResult(result: TaskResult(photoId: job.photoId, kind: .hash, leaseToken: "wrong",
@@ -168,7 +168,7 @@ import Testing
         _ = try catalog.record(files(1), kinds: [.ocr], now: 1)
         var now = 100.0
         for attempt in 1...3 {
-            let job = try #require(try catalog.pendingJobs(afterPhoto: 0, now: now, limit: 10).first, "attempt \(attempt)")
+            let job = try #require(try catalog.dueJobs(now: now, limit: 10).first, "attempt \(attempt)")
             var batch = CommitBatch()
             batch.leases = [lease(job, token: "t\(attempt)", now: now)]
             batch.results = [ReportedResult(result: TaskResult(photoId: job.photoId, kind: .ocr, leaseToken: "t\(attempt)",
@@ -184,7 +184,7 @@ import Testing
                 let expected = 2 * pow(2, Double(attempt - 1))
                 #expect(notBefore >= now + 1 + expected * 0.5 && notBefore <= now + 1 + expected * 1.5)
                 // Not offered again before its backoff has passed.
-                #expect(try catalog.pendingJobs(afterPhoto: 0, now: now + 1, limit: 10).isEmpty)
+                #expect(try catalog.dueJobs(now: now + 1, limit: 10).isEmpty)
                 now = notBefore
             } else {
                 #expect(row["state"] == "failed")
@@ -195,11 +195,11 @@ import Testing
     }
 
     @Test func lostWorkerReleasesLeaseAndLastAttemptFailsAsCrashed() throws {
-        _ = try catalog.record(files(1), kinds: [.hash, .thumbnail], now: 1)
+        _ = try catalog.record(files(1), kinds: [.hash, .metadata], now: 1)
         var now = 100.0
         for attempt in 1...3 {
-            let job = try #require(try catalog.pendingJobs(afterPhoto: 0, now: now, limit: 10).first)
-            #expect(job.kinds == [.hash, .thumbnail])
+            let job = try #require(try catalog.dueJobs(now: now, limit: 10).first)
+            #expect(job.kinds == [.hash, .metadata])
             var batch = CommitBatch()
             let granted = lease(job, token: "t\(attempt)", now: now)
             batch.leases = [granted]
@@ -218,8 +218,8 @@ import Testing
     /// One backoff for all kinds of a lost lease, so that they travel as one job again
     /// (a poison photo would otherwise cost one crash per kind per attempt).
     @Test func kindsOfALostLeaseComeBackTogether() throws {
-        _ = try catalog.record(files(1), kinds: [.hash, .metadata, .thumbnail], now: 1)
-        let job = try #require(try catalog.pendingJobs(afterPhoto: 0, now: 100, limit: 10).first)
+        _ = try catalog.record(files(1), kinds: [.hash, .metadata], now: 1)
+        let job = try #require(try catalog.dueJobs(now: 100, limit: 10).first)
         var batch = CommitBatch()
         let granted = lease(job, token: "t1")
         batch.leases = [granted]
@@ -227,8 +227,8 @@ import Testing
         _ = try catalog.commit(batch, now: 100)
         let due = try catalog.pool.read { db in try Double.fetchSet(db, sql: "SELECT notBefore FROM tasks") }
         #expect(due.count == 1, "\(due)")
-        let again = try catalog.pendingJobs(afterPhoto: 0, now: try #require(due.first), limit: 10)
-        #expect(again.map(\.kinds) == [[.hash, .metadata, .thumbnail]])
+        let again = try catalog.dueJobs(now: try #require(due.first), limit: 10)
+        #expect(again.map(\.kinds) == [[.hash, .metadata]])
     }
 
     @Test func droppedMessageCountsAddUpAcrossCommits() throws {
@@ -240,16 +240,16 @@ import Testing
         #expect(try catalog.status().violations == ["wrong-signature": 5, "unknown-job": 1])
     }
 
-    @Test func ocrTravelsAsItsOwnJob() throws {
+    @Test func hashAndMetadataTravelTogetherThumbnailAndOCRAlone() throws {
         _ = try catalog.record(files(2), kinds: Set(Kind.allCases), now: 1)
-        let jobs = try catalog.pendingJobs(afterPhoto: 0, now: 10, limit: 10)
-        #expect(jobs.map(\.kinds) == [[.hash, .metadata, .thumbnail], [.ocr], [.hash, .metadata, .thumbnail], [.ocr]])
-        #expect(try catalog.pendingJobs(afterPhoto: jobs[0].photoId, now: 10, limit: 10).count == 2)
+        let jobs = try catalog.dueJobs(now: 10, limit: 10)
+        #expect(jobs.map(\.kinds) == [[.hash, .metadata], [.hash, .metadata], [.thumbnail], [.thumbnail], [.ocr], [.ocr]])
+        #expect(try catalog.pendingJobs(tier: 0, after: jobs[0].position, now: 10, limit: 10).map(\.photoId) == [jobs[1].photoId])
     }
 
     @Test func ocrTextIsFullTextSearchable() throws {
         _ = try catalog.record(files(1), kinds: [.ocr], now: 1)
-        let job = try #require(try catalog.pendingJobs(afterPhoto: 0, now: 10, limit: 1).first)
+        let job = try #require(try catalog.dueJobs(now: 10, limit: 1).first)
         var batch = CommitBatch()
         batch.leases = [lease(job, token: "t")]
         batch.results = [ReportedResult(result: TaskResult(photoId: job.photoId, kind: .ocr, leaseToken: "t",
@@ -275,7 +275,7 @@ import Testing
         let metadata = TaskOutcome.metadata(PhotoMetadata())
         _ = try catalog.record(files(4), kinds: [.hash, .metadata], now: 1)
         try expectCountsAgree(catalog, "after the scan")
-        let jobs = try catalog.pendingJobs(afterPhoto: 0, now: 10, limit: 10)
+        let jobs = try catalog.dueJobs(now: 10, limit: 10)
         #expect(jobs.count == 4)
 
         // pending → done (lease and result together); pending → leased; leased → pending
@@ -298,7 +298,7 @@ import Testing
 
         // leased → pending (a lost worker), then leased → failed on the last attempt.
         for attempt in 1...3 {
-            let job = try #require(try catalog.pendingJobs(afterPhoto: jobs[2].photoId, now: 10_000, limit: 1).first)
+            let job = try #require(try catalog.pendingJobs(tier: 0, after: jobs[2].position, now: 10_000, limit: 1).first)
             batch = CommitBatch()
             batch.leases = [lease(job, token: "d\(attempt)")]
             _ = try catalog.commit(batch, now: 103)

@@ -13,7 +13,7 @@ import Testing
                      ScannedFile(path: "/photos/edge.jpg", size: limit, mtimeNs: 1, recognition: .media(.jpeg)),
                      ScannedFile(path: "/photos/small.jpg", size: 100, mtimeNs: 1, recognition: .media(.jpeg))]
         _ = try catalog.record(files, kinds: [.hash, .thumbnail], now: 1)
-        let jobs = try catalog.pendingJobs(afterPhoto: 0, now: 10, limit: 10)
+        let jobs = try catalog.pendingJobs(tier: 0, now: 10, limit: 10)
         let small = try #require(jobs.first { $0.path == "/photos/small.jpg" })
 
         // small.jpg's hash fails once, retryably: with base 10 s capped at 5 s, due at 105 exactly.

@@ -42,7 +42,10 @@ import Testing
     /// Everything but the attempts' error classes, which migration v5-protocol renames
     /// (`upgradeRenamesTheErrorClassesToTheSpecsNames`).
     private func dump(_ db: Database) throws -> [[Row]] {
-        [try Row.fetchAll(db, sql: "SELECT * FROM tasks ORDER BY photoId, kind"),
+        [try Row.fetchAll(db, sql: """
+            SELECT photoId, kind, state, attempts, maxAttempts, notBefore, leaseToken, leasedTo, leasedAt, leaseExpires, recipe,
+                errorClass, errorMessage, updatedAt FROM tasks ORDER BY photoId, kind
+            """),
          try Row.fetchAll(db, sql: "SELECT id, photoId, kind, worker, leaseToken, startedAt, endedAt, outcome, errorMessage FROM attempts ORDER BY id"),
          try Row.fetchAll(db, sql: "SELECT kind, state, n FROM task_counts WHERE n > 0 ORDER BY kind, state")]
     }
@@ -67,7 +70,13 @@ import Testing
             // No update trigger (Catalog counts changes of state itself) and no (kind, state)
             // index: failed tasks have a partial one.
             #expect(objects == ["attempts_ended", "attempts_photo", "tasks_counted_delete", "tasks_counted_insert",
-                                "tasks_failed", "tasks_leased", "tasks_pending"])
+                                "tasks_failed", "tasks_leased", "tasks_queue"])
+            // v7-steering: the older work keeps rank 0 (behind any later scan's); each task's
+            // tier is its kind's.
+            for row in try Row.fetchAll(db, sql: "SELECT kind, rank, tier FROM tasks") {
+                #expect(row["rank"] == 0 as Int64)
+                #expect(row["tier"] == Kind(rawValue: row["kind"])?.tier)
+            }
             #expect(try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").isEmpty)
         }
         // Counting works on the rebuilt table: the leased hash task's result.

@@ -22,3 +22,10 @@ func expectCountsAgree(_ catalog: Catalog, _ comment: Comment? = nil,
         #expect(!counted.isEmpty, comment, sourceLocation: sourceLocation)
     }
 }
+
+extension Catalog {
+    /// Every due job, tier by tier (cheap kinds first), as the scheduler's queues take them.
+    func dueJobs(now: Double, limit: Int, kinds: Set<Kind> = Set(Kind.allCases)) throws -> [PendingJob] {
+        try Kind.tiers.flatMap { try pendingJobs(tier: $0, now: now, limit: limit, kinds: kinds) }
+    }
+}

@@ -44,11 +44,11 @@ struct DispatchTests {
                             .ocr: "no connected worker offers OCR in eng (they offer deu)"])
         // The catalog now: the hashes are leased, the rest still pending.
         h.pending = photos(2, kinds: [.metadata, .thumbnail]) + [PendingJob(photoId: 3, path: "/photos/3.jpg", size: 1, mtimeNs: 1, kinds: [.ocr])]
-        h.connect("english", kinds: [.metadata, .thumbnail, .ocr], languages: ["eng"])
+        h.connect("english", slots: 8, kinds: [.metadata, .thumbnail, .ocr], languages: ["eng"])
         h.pass(0.2)
         let english = h.jobs(to: "english")
-        #expect(english.map(\.job.photoId).sorted() == [1, 2, 3])
-        #expect(Set(english.map(\.job.kinds)) == [[.metadata, .thumbnail], [.ocr]])
+        #expect(english.map(\.job.photoId).sorted() == [1, 1, 2, 2, 3], "a job per photo and tier")
+        #expect(Set(english.map(\.job.kinds)) == [[.metadata], [.thumbnail], [.ocr]])
         #expect(h.waits == [:])
     }
 
@@ -87,23 +87,23 @@ struct DispatchTests {
         #expect(h.results.map(\.result.leaseToken) == [orders[1].token])
     }
 
-    @Test("a requeue signal empties the ready queue and pages again from the start; without it the cursor moves on")
+    @Test("a requeue signal empties the queues and pages again from the front; without it the position moves on")
     func requeueSignal() throws {
         var h = Harness { $0.readyQueueLimit = 8 }
         h.pending = photos(20, kinds: [.hash])
         h.connect("w1", slots: 2, kinds: [.hash])
         h.turn()
-        #expect(h.pagesRead.map(\.afterPhoto) == [0])
+        #expect(h.pagesRead.map(\.after) == [.start])
         #expect(h.jobs(to: "w1").map(\.job.photoId) == [1, 2])
-        #expect(h.scheduler.readyQueue.count == 6)
+        #expect(h.scheduler.queues[0].jobs.count == 6)
         h.pending = Array(photos(20, kinds: [.hash]).dropFirst(2))
-        // The same mark: the next page follows the cursor, for what the queue lacks.
-        h.run(h.scheduler.requeueMarkRead(0, at: h.clock.now))
-        #expect(h.pagesRead.last == PageRequest(afterPhoto: 8, limit: 2, kinds: [.hash], dueBy: h.clock.wall))
-        // `photomill retry` put a task back behind the cursor: the mark moved.
-        h.run(h.scheduler.requeueMarkRead(1, at: h.clock.now))
-        #expect(h.pagesRead.last == PageRequest(afterPhoto: 0, limit: 8, kinds: [.hash], dueBy: h.clock.wall))
-        #expect(h.scheduler.readyQueue.count == 8, "photos 3 to 10, none lost, none twice")
+        // The same mark: nothing to page while the queue holds more than a quarter of its limit.
+        h.run(h.scheduler.steeringRead(Steering(requeueMark: 0), at: h.clock.now))
+        #expect(h.pagesRead.count == 1 && h.scheduler.queues[0].position == QueuePosition(rank: 0, photoId: 8))
+        // `photomill retry` put a task back behind the position: the mark moved.
+        h.run(h.scheduler.steeringRead(Steering(requeueMark: 1), at: h.clock.now))
+        #expect(h.pagesRead.last == PageRequest(tier: 0, after: .start, limit: 8, kinds: [.hash], dueBy: h.clock.wall))
+        #expect(h.scheduler.queues[0].jobs.count == 8, "photos 3 to 10, none lost, none twice")
     }
 
     @Test("an idle worker hears a HEARTBEAT once an interval, a worker sent jobs none")

@@ -30,6 +30,8 @@ struct Harness {
     /// The due work the "catalog" pages from (tests keep it as the catalog would be).
     var pending: [PendingJob] = []
     var requeueMark: Int64 = 0
+    /// What operators paused, as the "catalog" has it.
+    var paused: [Kind: Pause] = [:]
     /// Lease tokens the "catalog" no longer holds: their results are reported stale.
     var stale: Set<String> = []
     private(set) var jobs: [(order: JobOrder, peer: Data)] = []
@@ -69,6 +71,17 @@ struct Harness {
     mutating func succeed(_ order: JobOrder, from id: String) {
         let reports = order.job.kinds.map { KindReport(kind: $0, outcome: .hash(md5: "m", sha256: "s"), recipe: "test/1") }
         send(.result(jobID: order.jobID, token: order.token, reports: reports), from: id)
+    }
+
+    /// `succeed`, and the "catalog" no longer has those tasks pending.
+    mutating func finish(_ order: JobOrder, from id: String) {
+        succeed(order, from: id)
+        pending = pending.compactMap { job in
+            guard job.photoId == order.job.photoId else { return job }
+            var job = job
+            job.keepKinds { !order.job.kinds.contains($0) }
+            return job.kinds.isEmpty ? nil : job
+        }
     }
 
     /// One turn of the service's loop: the committer's report, the timers, then dispatch.
@@ -124,14 +137,16 @@ struct Harness {
                 precondition(inCommit == nil, "the scheduler committed while the committer was busy")
                 inCommit = (batch, acks)
                 commits.append(batch)
-            case .readRequeueMark: run(scheduler.requeueMarkRead(requeueMark, at: clock.now))
+            case .readSteering: run(scheduler.steeringRead(Steering(requeueMark: requeueMark, paused: paused), at: clock.now))
             case .fetchPage(let request):
                 pagesRead.append(request)
-                let page = pending.filter { $0.photoId > request.afterPhoto }.compactMap { job -> PendingJob? in
+                // As the catalog pages: the tier's kinds asked for, after the position, in
+                // (rank, photo) order.
+                let page = pending.compactMap { job -> PendingJob? in
                     var job = job
-                    job.keepKinds { request.kinds.contains($0) }
-                    return job.kinds.isEmpty ? nil : job
-                }
+                    job.keepKinds { request.kinds.contains($0) && $0.tier == request.tier }
+                    return job.kinds.isEmpty || job.position <= request.after ? nil : job
+                }.sorted { $0.position < $1.position }
                 scheduler.pageFetched(Array(page.prefix(request.limit)), for: request, at: clock.now)
             case .recordWaits(let recorded): waits = recorded
             case .committedPhotos(let ids): exported += ids
@@ -176,7 +191,7 @@ struct Harness {
     }
 }
 
-/// Photos 1…n, each due for `kinds`, at /photos/N.jpg.
-func photos(_ count: Int, kinds: [Kind] = [.hash, .metadata, .thumbnail], size: Int64 = 1000) -> [PendingJob] {
-    (1...Int64(count)).map { PendingJob(photoId: $0, path: "/photos/\($0).jpg", size: size, mtimeNs: 1, kinds: kinds) }
+/// Photos 1…n, each due for `kinds` (hash and metadata: one job each), at /photos/N.jpg.
+func photos(_ count: Int, kinds: [Kind] = [.hash, .metadata], size: Int64 = 1000, rank: Int64 = 0) -> [PendingJob] {
+    (1...Int64(count)).map { PendingJob(photoId: $0, path: "/photos/\($0).jpg", size: size, mtimeNs: 1, kinds: kinds, rank: rank) }
 }

@@ -13,14 +13,14 @@ struct ResultTests {
         h.connect("w1")
         h.turn()
         let order = try #require(h.jobs(to: "w1").first)
-        #expect(order.job.kinds == [.hash, .metadata, .thumbnail] && order.token == "t-1" && order.jobID == "t.1")
+        #expect(order.job.kinds == [.hash, .metadata] && order.token == "t-1" && order.jobID == "t.1")
         h.pending = []
 
         h.succeed(order, from: "w1")
         h.pass(0.1)                                  // the commit interval (50 ms) passes
         let batch = try #require(h.inCommit?.batch)
-        #expect(batch.results.map(\.result.leaseToken) == ["t-1", "t-1", "t-1"])
-        #expect(batch.results.map(\.result.kind) == [.hash, .metadata, .thumbnail])
+        #expect(batch.results.map(\.result.leaseToken) == ["t-1", "t-1"])
+        #expect(batch.results.map(\.result.kind) == [.hash, .metadata])
         // A quick job: its lease travels with its result, one write.
         #expect(batch.leases.map(\.token) == ["t-1"])
         #expect(h.acks(to: "w1").committed.isEmpty, "no ACK before the commit")
@@ -32,7 +32,7 @@ struct ResultTests {
         // The worker re-sends it (a lost ACK, a reconnect): nothing is committed again.
         h.succeed(order, from: "w1")
         h.commitAll()
-        #expect(h.results.count == 3, "the duplicate added no result to any batch")
+        #expect(h.results.count == 2, "the duplicate added no result to any batch")
         #expect(h.acks(to: "w1").discarded == ["t.1"])
         // A lost ACK makes a conforming worker re-send (PROTOCOL.md): no violation.
         #expect(h.scheduler.violationCounts.isEmpty)
@@ -49,7 +49,7 @@ struct ResultTests {
                        reports: [KindReport(kind: .hash, outcome: .hash(md5: "m", sha256: "s"), recipe: "hash/1")]), from: "w1")
         h.commitAll()
         let outcomes = h.results.map(\.result.outcome)
-        #expect(outcomes.count == 3)
+        #expect(outcomes.count == 2)
         #expect(outcomes.first == .hash(md5: "m", sha256: "s"))
         #expect(outcomes.dropFirst().first == .failure(errorClass: .protocol, message: "the worker sent no result for metadata", retryable: true))
     }

@@ -28,16 +28,8 @@ import Testing
     @Test(.enabled(if: pythonReady, "needs /usr/bin/python3 with python3-zmq and python3-protobuf (scripts/install-deps.sh): skipped"),
           arguments: ["python", "swift"], scenarios)
     func scenario(worker: String, name: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [Self.suite.path, "--photomill", PhotomillBinary.url.path, "--worker", worker, "--scenario", name]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        try process.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        print(text, terminator: "")
-        #expect(process.terminationStatus == 0, "\(text)")
+        let run = try runScript("/usr/bin/python3", [Self.suite.path, "--photomill", PhotomillBinary.url.path, "--worker", worker,
+                                                     "--scenario", name])
+        #expect(run.status == 0, "\(run.output)")
     }
 }

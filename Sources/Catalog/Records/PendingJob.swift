@@ -13,12 +13,19 @@ public struct PendingJob: Sendable, Hashable {
     public private(set) var updatedAt: [Double]
     /// The photo's XMP sidecar, which its metadata task reads too.
     public var sidecar: Sidecar?
+    /// Its tasks' `rank` (one tier's order, `TaskRank`).
+    public var rank: Int64
+
+    /// Where it stands in its tier's queue.
+    public var position: QueuePosition { QueuePosition(rank: rank, photoId: photoId) }
+    /// Its kinds' tier (the kinds of a job share one).
+    public var tier: Int { kinds.first?.tier ?? 0 }
 
     /// The sidecar, when this job computes the metadata that reads it.
     public var metadataSidecar: Sidecar? { kinds.contains(.metadata) ? sidecar : nil }
 
     public init(photoId: Int64, path: String, size: Int64, mtimeNs: Int64, kinds: [Kind], updatedAt: [Double] = [],
-                sidecar: Sidecar? = nil) {
+                sidecar: Sidecar? = nil, rank: Int64 = 0) {
         precondition(updatedAt.isEmpty || updatedAt.count == kinds.count, "one updatedAt per kind")
         self.photoId = photoId
         self.path = path
@@ -27,6 +34,7 @@ public struct PendingJob: Sendable, Hashable {
         self.kinds = kinds
         self.updatedAt = updatedAt
         self.sidecar = sidecar
+        self.rank = rank
     }
 
     /// Keeps the kinds (and their `updatedAt`) that `keep` says.

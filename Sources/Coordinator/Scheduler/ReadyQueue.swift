@@ -1,7 +1,8 @@
 import Catalog
 import PhotomillCore
 
-/// The jobs paged in from the catalog, waiting for a worker with credit, in photo order.
+/// The jobs of one tier paged in from the catalog, waiting for a worker with credit, in
+/// the tier's order (rank, then photo).
 /// Taking from the front costs O(1) (a moving head, compacted now and then), where
 /// `Array.remove(at: 0)` would move every waiting job once per dispatched one.
 struct ReadyQueue {
@@ -19,22 +20,28 @@ struct ReadyQueue {
         storage += jobs
     }
 
-    /// Takes, from the first of the next `window` jobs with a non-empty `share`, the kinds
-    /// of that share; the job's other kinds stay queued (for a worker that offers them).
-    mutating func takeShare(within window: Int, share: (PendingJob) -> [Kind]) -> PendingJob? {
+    /// The first of the next `window` jobs with a non-empty `share`, and that share.
+    func firstShare(within window: Int, share: (PendingJob) -> [Kind]) -> (index: Int, kinds: [Kind])? {
         let end = Swift.min(storage.count, head + window)
         for index in head..<end {
             let kinds = share(storage[index])
-            guard !kinds.isEmpty else { continue }
-            var taken = storage[index]
-            taken.keepKinds { kinds.contains($0) }
-            storage[index].keepKinds { !kinds.contains($0) }
-            if storage[index].kinds.isEmpty {
-                if index == head { head += 1 } else { storage.remove(at: index) }
-            }
-            return taken
+            if !kinds.isEmpty { return (index, kinds) }
         }
         return nil
+    }
+
+    subscript(index: Int) -> PendingJob { storage[index] }
+
+    /// Takes `kinds` of the job at `index` (from `firstShare`); the job's other kinds stay
+    /// queued (for a worker that offers them).
+    mutating func take(at index: Int, kinds: [Kind]) -> PendingJob {
+        var taken = storage[index]
+        taken.keepKinds { kinds.contains($0) }
+        storage[index].keepKinds { !kinds.contains($0) }
+        if storage[index].kinds.isEmpty {
+            if index == head { head += 1 } else { storage.remove(at: index) }
+        }
+        return taken
     }
 
     mutating func removeAll() {

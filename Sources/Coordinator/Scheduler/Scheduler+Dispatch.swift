@@ -3,59 +3,54 @@ import Foundation
 import Logging
 import PhotomillCore
 
-// Work: paged in from the catalog, handed to workers with credit, heartbeats when idle.
+// Work: paged in from the catalog tier by tier, handed to workers with credit, cheap
+// tiers first, heartbeats when idle.
 extension Scheduler {
-    /// `retry` and `reprocess` put tasks back behind the cursor (and a queue of jobs no
-    /// worker can take would keep it from wrapping): every half second the service reads
-    /// the catalog's requeue mark for `requeueMarkRead`, which pages again from the start
-    /// when it moved. Then, or without the read, a page of due work is asked for.
+    /// Twice a second the service reads what operators changed (`.readSteering`, then
+    /// `steeringRead`, which pages what is needed); otherwise a page for each tier whose
+    /// queue runs low.
     mutating func refill(at now: ClockReading) -> [SchedulerAction] {
-        if now.monotonic >= nextRequeueCheck {
-            nextRequeueCheck = now.monotonic + 0.5
-            return [.readRequeueMark]
+        if now.monotonic >= nextSteeringCheck {
+            nextSteeringCheck = now.monotonic + 0.5
+            return [.readSteering]
         }
-        return pageRequest(at: now).map { [.fetchPage($0)] } ?? []
+        return pageRequests(at: now)
     }
 
-    /// The catalog's requeue mark, read for `.readRequeueMark`: a new one empties the ready
-    /// queue (its jobs are still pending in the catalog, so none is lost) and pages again
-    /// from the start.
-    mutating func requeueMarkRead(_ mark: Int64, at now: ClockReading) -> [SchedulerAction] {
-        if mark != requeueMark {
-            requeueMark = mark
-            readyQueue.removeAll()
-            cursor = 0
-            reachedEnd = false
-        }
-        return pageRequest(at: now).map { [.fetchPage($0)] } ?? []
+    mutating func pageRequests(at now: ClockReading) -> [SchedulerAction] {
+        Kind.tiers.compactMap { tier in pageRequest(tier, at: now).map { .fetchPage($0) } }
     }
 
-    private mutating func pageRequest(at now: ClockReading) -> PageRequest? {
-        if reachedEnd {
-            guard readyQueue.isEmpty else { return nil }
-            cursor = 0
-            reachedEnd = false
+    private mutating func pageRequest(_ tier: Int, at now: ClockReading) -> PageRequest? {
+        let limit = readyQueueLimit
+        guard queues[tier].jobs.count < limit / 4, now.monotonic >= queues[tier].nextRefill else { return nil }
+        if queues[tier].reachedEnd {
+            guard queues[tier].jobs.isEmpty else { return nil }
+            queues[tier].position = .start
+            queues[tier].reachedEnd = false
         }
-        guard !available.isEmpty else { return nil }
-        return PageRequest(afterPhoto: cursor, limit: readyQueueLimit - readyQueue.count,
-                           kinds: available, dueBy: now.wall)
+        let kinds = available.filter { $0.tier == tier }
+        guard !kinds.isEmpty else { return nil }
+        return PageRequest(tier: tier, after: queues[tier].position, limit: limit - queues[tier].jobs.count,
+                           kinds: kinds, dueBy: now.wall)
     }
 
     /// The page `.fetchPage(request)` read. Leases granted since the last commit are not
     /// in the catalog yet (they are written with a later batch, together with the results
     /// that already came back, or are being written now), so the page is filtered against them.
     mutating func pageFetched(_ page: [PendingJob], for request: PageRequest, at now: ClockReading) {
-        if let last = page.last { cursor = last.photoId }
+        let tier = request.tier
+        if let last = page.last { queues[tier].position = last.position }
         if page.count < request.limit {
-            reachedEnd = true
+            queues[tier].reachedEnd = true
             // Nothing more is due now: look again shortly, not on every loop turn.
-            if page.isEmpty { nextRefill = now.monotonic + 0.25 }
+            if page.isEmpty { queues[tier].nextRefill = now.monotonic + 0.25 }
         }
         let unwritten = batch.leases + (committing ?? [])
-        guard !unwritten.isEmpty else { return readyQueue.append(contentsOf: page) }
+        guard !unwritten.isEmpty else { return queues[tier].jobs.append(contentsOf: page) }
         var out: Set<TaskKey> = []
         for lease in unwritten { for kind in lease.kinds { out.insert(TaskKey(photoId: lease.photoId, kind: kind)) } }
-        readyQueue.append(contentsOf: page.filter { job in !job.kinds.contains { out.contains(TaskKey(photoId: job.photoId, kind: $0)) } })
+        queues[tier].jobs.append(contentsOf: page.filter { job in !job.kinds.contains { out.contains(TaskKey(photoId: job.photoId, kind: $0)) } })
     }
 
     private struct TaskKey: Hashable {
@@ -63,25 +58,39 @@ extension Scheduler {
         var kind: Kind
     }
 
+    /// The kinds worth paging changed (workers came or went, an operator paused or resumed):
+    /// a tier that gained a kind is paged again from the front (work skipped so far may be
+    /// takeable now); kinds no longer wanted leave the queues.
+    mutating func setAvailable(_ kinds: Set<Kind>) {
+        let gained = kinds.subtracting(available), lost = available.subtracting(kinds)
+        for tier in Set(gained.map(\.tier)) { queues[tier].restart() }
+        if !lost.isEmpty {
+            for tier in Set(lost.map(\.tier)) {
+                queues[tier].jobs.update { job in
+                    var job = job
+                    job.keepKinds { kinds.contains($0) }
+                    return job.kinds.isEmpty ? nil : job
+                }
+            }
+        }
+        available = kinds
+    }
+
     /// Hands queued jobs to the workers with free credit, the one that has waited longest
-    /// for work first (`CreditQueue`), so that none waits behind the others (a worker
-    /// takes the part of a job it offers). A worker's jobs of one turn go out together
-    /// (JOBS, PROTOCOL.md "Batches"): a worker with many free slots and tiny work gets them
-    /// in one message. Then heartbeats the workers it has sent nothing for an interval.
-    /// Each job's lease is granted here, at `now`.
+    /// for work first (`CreditQueue`), so that none waits behind the others; each takes
+    /// the most urgent job it can take part of (`takeNext`). A worker's jobs of one turn go
+    /// out together (JOBS, PROTOCOL.md "Batches"): a worker with many free slots and tiny
+    /// work gets them in one message. Then heartbeats the workers it has sent nothing for
+    /// an interval. Each job's lease is granted here, at `now`.
     mutating func dispatch(at now: ClockReading) -> [SchedulerAction] {
         var actions: [SchedulerAction] = []
-        // Served, and with credit left (the queue ran dry, or it offers nothing queued):
+        // Served, and with credit left (the queues ran dry, or it offers nothing queued):
         // first in line again next time.
         var waiting: [Data] = []
-        let language = configuration.parameters.ocrLanguage
-        while !readyQueue.isEmpty, let peer = withCredit.popFirst() {
+        while queues.jobCount > 0, let peer = withCredit.popFirst() {
             guard let session = sessions[peer] else { continue }
             var orders: [JobOrder] = []
-            while session.credit > 0 {
-                // What this worker does not offer stays queued for another.
-                guard let job = readyQueue.takeShare(within: 256, share: { session.share(of: $0, ocrLanguage: language) })
-                else { break }
+            while session.credit > 0, let job = takeNext(for: session) {
                 orders.append(grant(job, to: session, at: now))
             }
             if !orders.isEmpty { actions.append(.sendJobs(orders, to: peer)) }
@@ -96,6 +105,23 @@ extension Scheduler {
             heartbeats.schedule(session, at: session.lastSent + session.heartbeatInterval)
         }
         return actions
+    }
+
+    /// The most urgent job `session` can take part of: a prioritized folder's first (the
+    /// latest prioritization first), then by tier, cheap kinds first. Within a tier the
+    /// queue is in rank order already. What this worker does not offer stays queued.
+    private mutating func takeNext(for session: WorkerSession) -> PendingJob? {
+        let language = configuration.parameters.ocrLanguage
+        var best: (tier: Int, index: Int, kinds: [Kind], urgency: Int64)?
+        for tier in Kind.tiers {
+            guard let (index, kinds) = queues[tier].jobs.firstShare(within: 256, share: { session.share(of: $0, ocrLanguage: language) })
+            else { continue }
+            let rank = queues[tier].jobs[index].rank
+            let urgency = TaskRank.isPrioritized(rank) ? rank : 0
+            if best == nil || urgency < best!.urgency { best = (tier, index, kinds, urgency) }
+        }
+        guard let best else { return nil }
+        return queues[best.tier].jobs.take(at: best.index, kinds: best.kinds)
     }
 
     /// Keeps `withCredit` in step with a session whose credit changed (outside dispatch):
@@ -134,7 +160,7 @@ extension Scheduler {
         switch reason {
         case .unreachable:
             batch.leases.removeAll { $0.token == order.token }
-            readyQueue.putBack(order.job)
+            queues[order.job.tier].jobs.putBack(order.job)
         case .fileUnreadable(let errorClass, let text):
             logger.warning("cannot send a file to a worker", metadata: [
                 "photo.path": "\(order.job.path)", "worker.id": "\(flight.lease.worker)", "job.id": "\(order.jobID)",

@@ -70,6 +70,7 @@ extension Scheduler {
                 "kind": "\(Kind.list(flight.lease.kinds))",
             ])
             inFlight[token]?.expired = true
+            counts.leaseExpirations += 1
             batch.releases.append(Release(lease: flight.lease, reason: .leaseExpired,
                                           message: "job ran past its deadline on worker \(flight.lease.worker)"))
         }

@@ -127,6 +127,7 @@ extension Scheduler {
     /// Forgets a worker and takes back every lease it held.
     mutating func drop(_ peer: Data, reason: Release.Reason, message: String) -> [SchedulerAction] {
         guard let session = sessions.removeValue(forKey: peer) else { return [] }
+        if reason == .workerLost { counts.workersLost += 1 }
         totalSlots -= session.slots
         withCredit.remove(peer)
         for token in session.holding {
@@ -142,8 +143,8 @@ extension Scheduler {
         return capabilitiesChanged()
     }
 
-    /// The connected workers changed: page only the kinds someone can take, and record
-    /// why the others wait.
+    /// The connected workers changed (or what is paused): page only the kinds someone can
+    /// take and nobody paused, and record why the others wait.
     mutating func capabilitiesChanged() -> [SchedulerAction] {
         var actions: [SchedulerAction] = []
         shortestInterval = sessions.values.map(\.heartbeatInterval).min() ?? configuration.heartbeatInterval
@@ -154,21 +155,7 @@ extension Scheduler {
             actions.append(.recordWaits(waits))
             recordedWaits = waits
         }
-        guard offered != available else { return actions }
-        if !offered.isSubset(of: available) {
-            // Work skipped so far may be takeable now: page the catalog from the start.
-            readyQueue.removeAll()
-            cursor = 0
-            reachedEnd = false
-            nextRefill = .distantPast
-        } else {
-            readyQueue.update { job in
-                var job = job
-                job.keepKinds { offered.contains($0) }
-                return job.kinds.isEmpty ? nil : job
-            }
-        }
-        available = offered
+        setAvailable(offered.subtracting(paused.keys))
         return actions
     }
 

@@ -21,6 +21,8 @@ struct Scheduler {
     var sessions: [Data: WorkerSession] = [:]
     var departures = Departures()
     var violations = Violations()
+    /// Leases expired and workers lost since the start (for `/metrics`).
+    var counts = SchedulerCounts()
     /// Sessions whose catalog row is out of date, and rows of workers that left.
     var changedWorkers: Set<Data> = []
     var departed: [WorkerRow] = []
@@ -45,13 +47,12 @@ struct Scheduler {
     let startedAt: MonotonicInstant
     var nextLeaseCheck = MonotonicInstant.distantPast
 
-    // Work (Scheduler+Dispatch.swift)
-    var readyQueue = ReadyQueue()
-    var cursor: Int64 = 0
-    var reachedEnd = false
-    var nextRefill = MonotonicInstant.distantPast
+    // Work (Scheduler+Dispatch.swift, Scheduler+Steering.swift)
+    var queues: [TierQueue] = .perTier
     var requeueMark: Int64 = 0
-    var nextRequeueCheck = MonotonicInstant.distantPast
+    /// Kinds an operator paused: neither paged nor leased until resumed.
+    var paused: [Kind: Pause] = [:]
+    var nextSteeringCheck = MonotonicInstant.distantPast
 
     // Commits (Scheduler+Commits.swift)
     var batch = CommitBatch()
@@ -75,7 +76,7 @@ struct Scheduler {
     }
 
     /// Nothing queued, out or uncommitted: a run may end once the catalog agrees.
-    var isIdle: Bool { readyQueue.isEmpty && inFlight.isEmpty && batch.results.isEmpty }
+    var isIdle: Bool { queues.jobCount == 0 && inFlight.isEmpty && batch.results.isEmpty }
 
     /// Jobs out at workers (or inherited from a previous run).
     var hasJobsOut: Bool { !inFlight.isEmpty }
@@ -92,7 +93,8 @@ struct Scheduler {
     }
 
     /// The timers: a batch due for its commit, silent workers and expired leases (ten looks
-    /// a second), and a page of work when the ready queue runs low. `dispatch` follows.
+    /// a second), what operators changed (twice a second) and a page of work when a tier's
+    /// queue runs low. `dispatch` follows.
     mutating func tick(at now: ClockReading) -> [SchedulerAction] {
         var actions: [SchedulerAction] = []
         let sinceFlush: Double = now.monotonic - lastFlush
@@ -106,13 +108,11 @@ struct Scheduler {
             actions += checkLiveness(at: now)
             checkLeases(at: now)
         }
-        if readyQueue.count < readyQueueLimit / 4 && now.monotonic >= nextRefill {
-            actions += refill(at: now)
-        }
+        actions += refill(at: now)
         return actions
     }
 
-    /// Jobs paged in at most: the configured limit, or as many as the connected workers
+    /// Jobs of a tier paged in at most: the configured limit, or as many as the connected workers
     /// have slots, so that a thousand workers of four slots each are not left waiting on a
     /// queue of 1,024 (a job waits in it as a few dozen bytes and a path).
     var readyQueueLimit: Int { Swift.max(configuration.readyQueueLimit, totalSlots) }

@@ -74,9 +74,10 @@ enum NotSent: Sendable, Hashable {
     case fileUnreadable(ErrorClass, String)
 }
 
-/// A page of due work the scheduler asks for (`Catalog.pendingJobs`).
+/// A page of one tier's due work the scheduler asks for (`Catalog.pendingJobs`).
 struct PageRequest: Sendable, Hashable {
-    var afterPhoto: Int64
+    var tier: Int
+    var after: QueuePosition
     var limit: Int
     var kinds: Set<Kind>
     /// The wall-clock time the tasks' `notBefore` (a stored timestamp) is compared with.
@@ -98,8 +99,8 @@ enum SchedulerAction: Sendable {
     /// Write the batch in one transaction (on the committer's thread), then call
     /// `Scheduler.committed` with its report and these ACKs. `wall`: its timestamp.
     case commit(CommitBatch, acks: [PendingAck], wall: Double)
-    /// Read `Catalog.latestRequeue()` and call `Scheduler.requeueMarkRead`.
-    case readRequeueMark
+    /// Read `Catalog.steering()` and call `Scheduler.steeringRead`.
+    case readSteering
     /// Read the page and call `Scheduler.pageFetched`.
     case fetchPage(PageRequest)
     /// Replace why each kind waits (`Catalog.recordWaiting`).

@@ -27,6 +27,7 @@ final class Committer: @unchecked Sendable {
     let wake: WakePipe
     private let catalog: Catalog
     private let retry: RetryPolicy
+    private let metrics: CoordinatorMetrics?
     private let condition = NSCondition()
     private var work: Work?
     private var done: Done?
@@ -35,7 +36,7 @@ final class Committer: @unchecked Sendable {
     private var isBusy = false
     private var thread: OwnedThread<Void>?
 
-    init(catalog: Catalog, retry: RetryPolicy) throws {
+    init(catalog: Catalog, retry: RetryPolicy, metrics: CoordinatorMetrics? = nil) throws {
         do {
             wake = try WakePipe()
         } catch {
@@ -43,6 +44,7 @@ final class Committer: @unchecked Sendable {
         }
         self.catalog = catalog
         self.retry = retry
+        self.metrics = metrics
         thread = OwnedThread(name: "pm-committer") { [self] in serve() }
     }
 
@@ -89,7 +91,11 @@ final class Committer: @unchecked Sendable {
             guard let next else { return }
             let report: Result<CommitReport, CatalogError>
             do {
+                let started = MonotonicInstant.now()
                 report = .success(try catalog.commit(next.batch, now: next.now, retry: retry))
+                if let metrics, case .success(let written) = report {
+                    metrics.committed(next.batch, written, seconds: MonotonicInstant.now() - started)
+                }
             } catch {
                 report = .failure(error)
             }

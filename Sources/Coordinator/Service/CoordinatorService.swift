@@ -30,6 +30,8 @@ public final class CoordinatorService: @unchecked Sendable {
     /// Called (on the coordinator's thread) with the endpoints once the ROUTER is bound,
     /// when it runs as a `Service`.
     public var onBound: (@Sendable ([String]) -> Void)?
+    /// What `/metrics` shows of the loop, the committer and the transfers; set before `run()`.
+    public var metrics: CoordinatorMetrics?
     /// How the run ended, once `run()` has returned.
     public internal(set) var outcome: Outcome?
 
@@ -83,7 +85,7 @@ public final class CoordinatorService: @unchecked Sendable {
             boundEndpoints.append(try router.lastEndpoint)
         }
         onBound?(boundEndpoints)
-        let committer = try Committer(catalog: catalog, retry: configuration.retry)
+        let committer = try Committer(catalog: catalog, retry: configuration.retry, metrics: metrics)
         defer { committer.stop() }
         let readers = try FileReaders(budget: configuration.readBudget)
         defer { readers.stop() }
@@ -116,13 +118,14 @@ public final class CoordinatorService: @unchecked Sendable {
             }
             try loop.perform(loop.scheduler.tick(at: .now()))
             try loop.perform(loop.scheduler.dispatch(at: .now()))
+            metrics?.observe(loop.scheduler, at: .now())
             if let failure = scanner.failure { throw failure }
             if !announcedWork && scanner.summary.queuedTasks > 0 { announceWork() }
             let now = MonotonicInstant.now()
             if configuration.exitWhenDone && scanner.finished && loop.scheduler.isIdle && now - lastDoneCheck > 0.2 {
                 lastDoneCheck = now
                 try loop.flushAndWait()
-                if try catalog.unfinishedTaskCount(kinds: configuration.kinds) == 0 {
+                if try catalog.unfinishedTaskCount(kinds: configuration.kinds, paused: Set(loop.scheduler.paused.keys)) == 0 {
                     completed = true
                     break
                 }
@@ -171,10 +174,10 @@ public final class CoordinatorService: @unchecked Sendable {
                     send(MillCodec.encode(message.wire), to: peer)
                 case .commit(let batch, let acks, let wall):
                     committer.submit(batch, acks: acks, now: wall)
-                case .readRequeueMark:
-                    try perform(scheduler.requeueMarkRead(try service.catalog.latestRequeue(), at: .now()))
+                case .readSteering:
+                    try perform(scheduler.steeringRead(try service.catalog.steering(), at: .now()))
                 case .fetchPage(let request):
-                    let page = try service.catalog.pendingJobs(afterPhoto: request.afterPhoto, now: request.dueBy,
+                    let page = try service.catalog.pendingJobs(tier: request.tier, after: request.after, now: request.dueBy,
                                                                limit: request.limit, kinds: request.kinds)
                     scheduler.pageFetched(page, for: request, at: .now())
                 case .recordWaits(let waits):
@@ -212,6 +215,8 @@ public final class CoordinatorService: @unchecked Sendable {
             case .success(let (blobs, sidecar)):
                 if !send(jobs.frames(order, blobs: blobs, sidecar: sidecar), to: read.request.peer) {
                     scheduler.jobNotSent(order, because: .unreachable, at: .now())
+                } else {
+                    service.metrics?.sent(blobs)
                 }
             case .failure(.unreadable(let text)):
                 scheduler.jobNotSent(order, because: .fileUnreadable(.unreadable, text), at: .now())
@@ -242,6 +247,13 @@ public final class CoordinatorService: @unchecked Sendable {
                 } catch {
                     scheduler.reject(peer, reason: error.reason.rawValue, detail: error.description, at: now)
                     continue
+                }
+                if let metrics = service.metrics {
+                    switch message {
+                    case .result(let result, _): metrics.processed(result.results)
+                    case .results(let batch, _): for result in batch.results { metrics.processed(result.results) }
+                    default: break
+                    }
                 }
                 if case .ready(let ready) = message {
                     let allowed = security.map { security in key.map(security.admission.allows) ?? false } ?? true

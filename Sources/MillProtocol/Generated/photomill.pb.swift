@@ -657,6 +657,12 @@ public nonisolated struct Photomill_V1_KindResult: Sendable {
     set {outcome = .failure(newValue)}
   }
 
+  /// Revision 3: microseconds the worker spent on this kind, as it measured them (work two
+  /// kinds share, such as reading the file, counts for the first); 0 when it does not say.
+  /// Informational: the coordinator's `photomill_processing_seconds`. 15 leaves 8-14 to
+  /// the outcome.
+  public var processingUs: UInt32 = 0
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Outcome: Equatable, Sendable {
@@ -1554,7 +1560,7 @@ nonisolated extension Photomill_V1_Failure: SwiftProtobuf.Message, SwiftProtobuf
 
 nonisolated extension Photomill_V1_KindResult: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".KindResult"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}kind\0\u{1}recipe\0\u{1}hashes\0\u{1}metadata\0\u{1}thumbnail\0\u{1}ocr\0\u{1}failure\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}kind\0\u{1}recipe\0\u{1}hashes\0\u{1}metadata\0\u{1}thumbnail\0\u{1}ocr\0\u{1}failure\0\u{4}\u{8}processing_us\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1629,6 +1635,7 @@ nonisolated extension Photomill_V1_KindResult: SwiftProtobuf.Message, SwiftProto
           self.outcome = .failure(v)
         }
       }()
+      case 15: try { try decoder.decodeSingularUInt32Field(value: &self.processingUs) }()
       default: break
       }
     }
@@ -1668,6 +1675,9 @@ nonisolated extension Photomill_V1_KindResult: SwiftProtobuf.Message, SwiftProto
     }()
     case nil: break
     }
+    if self.processingUs != 0 {
+      try visitor.visitSingularUInt32Field(value: self.processingUs, fieldNumber: 15)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -1675,6 +1685,7 @@ nonisolated extension Photomill_V1_KindResult: SwiftProtobuf.Message, SwiftProto
     if lhs.kind != rhs.kind {return false}
     if lhs.recipe != rhs.recipe {return false}
     if lhs.outcome != rhs.outcome {return false}
+    if lhs.processingUs != rhs.processingUs {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

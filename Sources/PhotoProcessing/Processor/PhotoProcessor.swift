@@ -34,7 +34,9 @@ public final class PhotoProcessor {
         if !kinds.isEmpty, kinds.isDisjoint(with: [.hash, .metadata]), let file = FileRegions(path: path),
            let source = openPreviews(file, path: path) {
             result.fileSize = file.count
-            makePictures(from: source, path: path, kinds: kinds, into: &result)
+            let start = MonotonicInstant.now()
+            let thumbnailDone = makePictures(from: source, path: path, kinds: kinds, since: start, into: &result)
+            if let last = kinds.max() { result.seconds[last, default: 0] += MonotonicInstant.now() - (thumbnailDone ?? start) }
             return result
         }
         let bytes: Data
@@ -58,9 +60,20 @@ public final class PhotoProcessor {
     /// Processes bytes already in memory (a file read once, or bytes sent over the wire).
     public func process(_ bytes: UnsafeRawBufferPointer, path: String, kinds: Set<Kind>, sidecar: SidecarInput? = nil,
                         into result: inout PhotoResult) {
-        if kinds.contains(.hash) { result.hashes = ContentHashes(of: bytes) }
+        var lapStart = MonotonicInstant.now()
+        /// What passed since the last lap goes to `kind`.
+        func lap(_ kind: Kind) {
+            let now = MonotonicInstant.now()
+            result.seconds[kind, default: 0] += now - lapStart
+            lapStart = now
+        }
+        if kinds.contains(.hash) {
+            result.hashes = ContentHashes(of: bytes)
+            lap(.hash)
+        }
         let decoding = kinds.subtracting([.hash])
         guard !decoding.isEmpty else { return }
+        defer { if let last = decoding.max() { lap(last) } }
 
         let source: PictureSource
         do {
@@ -72,13 +85,18 @@ public final class PhotoProcessor {
         if decoding.contains(.metadata) {
             result.metadata = source.metadata
             result.mergeSidecar(sidecar)
+            lap(.metadata)
         }
-        makePictures(from: source, path: path, kinds: decoding, into: &result)
+        if let thumbnailDone = makePictures(from: source, path: path, kinds: decoding, since: lapStart, into: &result) {
+            lapStart = thumbnailDone
+        }
     }
 
-    /// The thumbnail and the OCR text, as `kinds` asks, from `source`'s pictures.
+    /// The thumbnail and the OCR text, as `kinds` asks, from `source`'s pictures. The
+    /// thumbnail's time runs from `start`; returns when it ended, if it was made.
     private func makePictures(from source: PictureSource, path: String, kinds decoding: Set<Kind>,
-                              into result: inout PhotoResult) {
+                              since start: MonotonicInstant, into result: inout PhotoResult) -> MonotonicInstant? {
+        var thumbnailDone: MonotonicInstant?
         // Thumbnail and OCR from one decode when both are asked: the OCR picture (the
         // larger), computed once into memory, shrunk for the thumbnail.
         var shared: Result<VipsImageRef, ProcessingError>?
@@ -101,6 +119,9 @@ public final class PhotoProcessor {
             } catch {
                 result.errors[.thumbnail] = error
             }
+            let now = MonotonicInstant.now()
+            result.seconds[.thumbnail, default: 0] += now - start
+            thumbnailDone = now
         }
         if decoding.contains(.ocr), source.noOCR == nil || videosFailOCR {
             do {
@@ -111,6 +132,7 @@ public final class PhotoProcessor {
                 result.errors[.ocr] = error
             }
         }
+        return thumbnailDone
     }
 
     /// A file opened for its metadata and pictures: what each reader gives the steps above.

@@ -11,6 +11,9 @@ public struct PhotoResult: Sendable {
     public var thumbnail: Thumbnail?
     public var text: RecognizedText?
     public var errors: [Kind: ProcessingError] = [:]
+    /// Seconds spent on each kind (its share of a decode another kind also uses goes to
+    /// the first that needs it), for the RESULT's `processing_us`.
+    public var seconds: [Kind: Double] = [:]
 
     public init(path: String) { self.path = path }
 

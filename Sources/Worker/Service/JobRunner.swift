@@ -98,6 +98,7 @@ final class JobRunner {
             var entry = Photomill_V1_KindResult()
             entry.kind = wireKind
             entry.recipe = parameters.recipe(for: kind)
+            entry.processingUs = UInt32(clamping: Int(((outcome.seconds[kind] ?? 0) * 1e6).rounded()))
             if let error = outcome.errors[kind] {
                 entry.failure = .with {
                     $0.errorClass = error.errorClass.rawValue

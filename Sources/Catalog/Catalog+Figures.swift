@@ -1,0 +1,45 @@
+import Foundation
+internal import GRDB
+import PhotomillCore
+
+/// What `/metrics` reads on every scrape: small tables only (task_counts, pauses, workers),
+/// so a scrape costs the same for 100 tasks or 10^6.
+public struct CatalogFigures: Sendable {
+    public var counts: [Kind: [TaskState: Int]] = [:]
+    public var paused: [Kind: Pause] = [:]
+    /// Connected workers.
+    public var workers: [WorkerRow] = []
+    /// When the figures were read (wall clock).
+    public var readAt: Double = 0
+
+    public init() {}
+
+    public func count(_ kind: Kind, _ state: TaskState) -> Int { counts[kind]?[state] ?? 0 }
+}
+
+extension Catalog {
+    public func figures(now: Double = WallClock.now()) throws(CatalogError) -> CatalogFigures {
+        try read { db in
+            var figures = CatalogFigures()
+            figures.readAt = now
+            figures.counts = try taskCounts(db)
+            figures.paused = try pauses(db)
+            figures.workers = try Row.fetchAll(db, sql: "SELECT * FROM workers WHERE state = 'connected' ORDER BY id")
+                .compactMap(WorkerRow.init(row:))
+            return figures
+        }
+    }
+
+    /// Tasks per kind and state of photos not missing: task_counts (docs/catalog.md) less
+    /// the tasks of the few missing photos, by their index; no pass over the tasks.
+    func taskCounts(_ db: Database) throws -> [Kind: [TaskState: Int]] {
+        let missing = try Self.missingTaskCounts(db)
+        var counts: [Kind: [TaskState: Int]] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT kind, state, n FROM task_counts WHERE n > 0") {
+            guard let kind = Kind(rawValue: row["kind"]), let state = TaskState(rawValue: row["state"]) else { continue }
+            let n = (row["n"] as Int) - (missing[kind]?[state] ?? 0)
+            if n > 0 { counts[kind, default: [:]][state] = n }
+        }
+        return counts
+    }
+}

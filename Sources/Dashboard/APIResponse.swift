@@ -1,0 +1,23 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// Responses of the API: JSON, never cached (every answer is a reading of a moving catalog).
+enum APIResponse {
+    static func json(status: HTTPResponse.Status = .ok, _ body: Data) -> Response {
+        Response(status: status, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    static func json(status: HTTPResponse.Status = .ok, _ value: some Encodable) -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return json(status: status, (try? encoder.encode(value)) ?? Data("{}".utf8))
+    }
+
+    /// A refusal or a failure: `{"error": "…"}`, naming what to do.
+    static func error(_ status: HTTPResponse.Status, _ message: String) -> Response {
+        json(status: status, ["error": message])
+    }
+}

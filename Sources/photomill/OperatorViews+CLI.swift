@@ -1,0 +1,14 @@
+import Catalog
+import Dashboard
+import Foundation
+import PhotomillCore
+
+extension OperatorViews {
+    /// The dashboard's API answers with the CLI's own `--json` shapes.
+    static let cli = OperatorViews(
+        status: { Data(StatusReport($0).jsonString().utf8) },
+        workers: { Data(JSONLines().line(StatusReport($0).workers).utf8) },
+        failed: { failures in Data(JSONLines().line(failures.map(FailedLine.init)).utf8) },
+        requeued: { counts, dryRun in Data(jsonLine(RequeueReport(counts: counts, dryRun: dryRun)).utf8) },
+        paused: { paused, changed in Data(jsonLine(PauseReport(paused: paused, changed: changed)).utf8) })
+}

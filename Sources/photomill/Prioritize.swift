@@ -1,0 +1,51 @@
+import ArgumentParser
+import Catalog
+import Foundation
+import PhotomillCore
+
+extension Photomill {
+    struct Prioritize: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Move the photos of a folder (or a path glob) to the front of the queue.",
+            discussion: """
+                Their unfinished tasks go ahead of every other photo's, of every kind, and of any \
+                folder prioritized before. A running coordinator starts them within a second. A \
+                folder stands for every photo under it; a glob is matched against absolute paths \
+                (`*` also matches `/`), as `--path` is: '*/2019/*'.
+                """)
+
+        @OptionGroup var catalog: CatalogFlags
+
+        @Argument(help: ArgumentHelp("A folder, or a glob over absolute paths.", valueName: "PATH-GLOB"))
+        var target: String
+
+        @Flag(help: "Print one JSON object.")
+        var json = false
+
+        /// The glob the catalog matches: a folder becomes every path under it.
+        var glob: String {
+            var isDirectory: ObjCBool = false
+            if !target.contains(where: { "*?[".contains($0) }), FileManager.default.fileExists(atPath: target, isDirectory: &isDirectory),
+               isDirectory.boolValue {
+                let folder = URL(fileURLWithPath: target).standardizedFileURL.path
+                return (folder == "/" ? "" : folder) + "/*"
+            }
+            return target
+        }
+
+        func validate() throws {
+            guard let first = glob.first, "/*?[".contains(first) else {
+                throw ValidationError("'\(target)' is neither a folder nor a glob that can match: catalog paths are absolute, so start the glob with / or *")
+            }
+        }
+
+        func run() throws {
+            let catalog = try catalog.open(.readWrite, mustExist: true)
+            let counts = try catalog.prioritize(pathGlob: glob, now: WallClock.now())
+            let report = RequeueReport(counts: counts, dryRun: false)
+            if json { return print(jsonLine(report)) }
+            print(report.tasks == 0 ? "no pending task of a photo matching '\(glob)'; later work of those photos goes first"
+                : report.render(json: false, verb: "moved", what: "pending tasks of photos matching '\(glob)' to the front"))
+        }
+    }
+}

@@ -1,0 +1,303 @@
+#!/usr/bin/env python3
+"""The dashboard in a real browser, during a real run (issue 15; docs/operations.md).
+
+    dashboard.py --photomill .build/debug/photomill --scenario live|token|metrics [--screenshot FILE]
+
+Each scenario starts `photomill coordinator` with its HTTP server and a `photomill worker`
+as separate processes over a generated library, drives headless Chromium (Debian's
+`chromium`, through Playwright for Python) or plain HTTP against it, and reads the
+catalog with Python's sqlite3 as the independent reference:
+  live    the counts move; pausing thumbnails from the page keeps their count still while
+          the others go on, and resuming (from the keyboard) lets them finish; the Retry
+          button of a failure requeues that task; the page fits a phone's width; a Host
+          that is not loopback is refused (DNS rebinding).
+  token   on a non-loopback address with --http-token-file: without the token the page
+          shows no figure and the API answers 401; with #token=… it works.
+  metrics /metrics passes `promtool check metrics`, and its figures equal the catalog's
+          (tasks by kind and state, results by kind and outcome, bytes sent to a worker
+          fed bytes = the photos' sizes from os.path.getsize).
+Exit status 0 when the scenario passed; otherwise the reason is printed.
+"""
+
+import argparse
+import http.client
+import json
+import os
+import re
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+# The conformance kit's checks and processes (started with an empty signal mask, logged
+# to files in the scenario's folder).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Conformance"))
+from run import Failed, Process, expect, free_port  # noqa: E402
+
+
+def eventually(seconds, condition, message):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        if condition():
+            return
+        time.sleep(0.2)
+    expect(condition(), message)
+
+
+class Cluster:
+    """A library of `photomill samples`, a coordinator with HTTP, and workers."""
+
+    def __init__(self, photomill, folder, count, http_args, kinds=None):
+        self.photomill, self.folder = photomill, folder
+        self.photos = os.path.join(folder, "photos")
+        self.catalog = os.path.join(folder, "catalog.sqlite")
+        subprocess.run([photomill, "samples", self.photos, "--count", str(count), "--seed", "15"],
+                       check=True, capture_output=True)
+        self.endpoint = "ipc://" + os.path.join(folder, "coordinator.sock")
+        self.kinds = kinds
+        kind_args = ["--kinds", kinds] if kinds else []
+        self.coordinator = Process("coordinator", [photomill, "coordinator", "--bind", self.endpoint, "--catalog", self.catalog,
+                                                   "--no-exports", *kind_args, *http_args, self.photos], log_dir=folder)
+        self.workers = []
+
+    def worker(self, *extra):
+        kind_args = ["--kinds", self.kinds] if self.kinds else []
+        process = Process("worker%d" % len(self.workers), [self.photomill, "worker", "--connect", self.endpoint, "--slots", "1",
+                                                           *kind_args, *extra], log_dir=self.folder)
+        self.workers.append(process)
+
+    def rows(self, sql, *arguments):
+        connection = sqlite3.connect("file:%s?mode=ro" % self.catalog, uri=True, timeout=10)
+        try:
+            return connection.execute(sql, arguments).fetchall()
+        finally:
+            connection.close()
+
+    def unfinished(self, kinds=("hash", "metadata", "thumbnail", "ocr")):
+        marks = ",".join("?" * len(kinds))
+        return self.rows("SELECT COUNT(*) FROM tasks WHERE state IN ('pending', 'leased') AND kind IN (%s)" % marks, *kinds)[0][0]
+
+    def stop(self):
+        for process in self.workers + [self.coordinator]:
+            process.signal(signal.SIGTERM)
+            process.wait(30)
+
+
+def get(url, headers=None):
+    request = urllib.request.Request(url, headers=headers or {})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode()
+
+
+def wait_listening(url, cluster):
+    def up():
+        try:
+            return get(url)[0] in (200, 401)
+        except OSError:
+            return False
+    eventually(60, up, "the dashboard never answered at %s:\n%s" % (url, cluster.coordinator.text()[-2000:]))
+
+
+def done(page, kind):
+    text = page.locator('#kinds tr[data-kind="%s"] .done' % kind).text_content(timeout=30_000)
+    return int(text.replace(",", ""))
+
+
+def browser():
+    from playwright.sync_api import sync_playwright
+    playwright = sync_playwright().start()
+    return playwright, playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+
+
+def live(photomill, folder, screenshot):
+    port = free_port()
+    cluster = Cluster(photomill, folder, 21, ["--http", "127.0.0.1:%d" % port])
+    url = "http://127.0.0.1:%d/" % port
+    playwright, chromium = browser()
+    try:
+        wait_listening(url, cluster)
+        page = chromium.new_page(viewport={"width": 1280, "height": 960})
+        page.goto(url)
+        page.wait_for_selector('#kinds tr[data-kind="thumbnail"] button', timeout=30_000)
+        # Pause thumbnails from the page before any worker is there.
+        page.click('#kinds tr[data-kind="thumbnail"] button[data-action="pause"]')
+        page.wait_for_selector('#kinds tr[data-kind="thumbnail"] button[data-action="resume"]', timeout=15_000)
+        expect(cluster.rows("SELECT kind FROM pauses") == [("thumbnail",)], "the Pause button wrote the pause")
+        cluster.worker("--root", cluster.photos)
+        # The counts move: the other kinds finish while thumbnails stay at 0.
+        first = done(page, "hash")
+        eventually(120, lambda: done(page, "hash") > first, "the hash count never moved on the page")
+        eventually(180, lambda: cluster.unfinished(("hash", "metadata", "ocr")) == 0,
+                   "hash, metadata and OCR never finished with thumbnails paused")
+        page.wait_for_timeout(2500)          # two of the page's refreshes
+        expect(done(page, "thumbnail") == 0, "a paused kind's count moved")
+        expect(done(page, "ocr") == cluster.rows("SELECT COUNT(*) FROM tasks WHERE kind = 'ocr' AND state = 'done'")[0][0],
+               "the page's OCR count is the catalog's")
+        expect(page.locator('#kinds tr[data-kind="thumbnail"] .paused').count() == 1, "the row says paused")
+        if screenshot:
+            # Once the failures' table (refreshed every 5 s) lists every failure so far.
+            failed = cluster.rows("SELECT COUNT(*) FROM tasks WHERE state = 'failed'")[0][0]
+            eventually(15, lambda: page.locator("#failures tbody tr").count() == min(failed, 20), "the failures never showed")
+            eventually(30, lambda: page.locator("#chart polyline").count() > 0, "the chart never drew")
+            page.screenshot(path=screenshot, full_page=True)
+        # Resume from the keyboard: focus the button, press Enter.
+        page.focus('#kinds tr[data-kind="thumbnail"] button[data-action="resume"]')
+        page.keyboard.press("Enter")
+        eventually(120, lambda: cluster.unfinished(("thumbnail",)) == 0, "thumbnails never finished after resume")
+        expect(cluster.rows("SELECT COUNT(*) FROM pauses")[0][0] == 0, "resume removed the pause")
+        eventually(10, lambda: done(page, "thumbnail") + int(page.locator('#kinds tr[data-kind="thumbnail"] .failed').text_content())
+                   == cluster.rows("SELECT COUNT(*) FROM tasks WHERE kind = 'thumbnail'")[0][0],
+                   "the page shows every thumbnail finished")
+
+        # Retry a failure from its row: the task goes back in the queue (a new attempt follows).
+        failures = cluster.rows("SELECT p.path, t.kind, t.attempts FROM tasks t JOIN photos p ON p.id = t.photoId "
+                                "WHERE t.state = 'failed' ORDER BY p.path, t.kind")
+        expect(failures, "the samples' broken files left failures")
+        path, kind, attempts_before = failures[0]
+        row = page.locator('#failures tr[data-path="%s"][data-kind="%s"]' % (path, kind))
+        row.wait_for(timeout=15_000)
+        row.locator("button").click()
+        eventually(15, lambda: cluster.rows("SELECT COUNT(*) FROM requeues WHERE command = 'retry'")[0][0] == 1,
+                   "the Retry button wrote no requeue")
+        count = "SELECT COUNT(*) FROM attempts a JOIN photos p ON p.id = a.photoId WHERE p.path = ? AND a.kind = ?"
+        before = cluster.rows(count, path, kind)[0][0]
+        eventually(60, lambda: cluster.rows(count, path, kind)[0][0] > before, "the retried task was never attempted again")
+
+        # A phone: the page is no wider than the screen (tables scroll inside their sections).
+        phone = chromium.new_page(viewport={"width": 390, "height": 844}, is_mobile=True)
+        phone.goto(url)
+        phone.wait_for_selector('#kinds tr[data-kind="hash"]', timeout=30_000)
+        overflow = phone.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        expect(overflow <= 0, "the page is %d px wider than a phone's screen" % overflow)
+
+        # DNS rebinding: a request naming another host is refused on loopback.
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        connection.request("GET", "/api/v1/status", headers={"Host": "rebind.example:%d" % port})
+        expect(connection.getresponse().status == 421, "a foreign Host was served")
+    finally:
+        chromium.close()
+        playwright.stop()
+        cluster.stop()
+
+
+def non_loopback_address():
+    """This host's address on its first non-loopback interface, if it has one."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))          # TEST-NET-1: nothing is sent
+            address = probe.getsockname()[0]
+            return None if address.startswith("127.") else address
+    except OSError:
+        return None
+
+
+def token(photomill, folder, screenshot):
+    secret = "dashboard-token-%d" % os.getpid()
+    token_file = os.path.join(folder, "token")
+    with open(token_file, "w") as handle:
+        handle.write(secret + "\n")
+    os.chmod(token_file, 0o600)
+    port = free_port()
+    cluster = Cluster(photomill, folder, 4, ["--http", "0.0.0.0:%d" % port, "--http-token-file", token_file])
+    host = non_loopback_address() or "127.0.0.1"
+    url = "http://%s:%d/" % (host, port)
+    playwright, chromium = browser()
+    try:
+        wait_listening(url, cluster)
+        expect(get(url + "api/v1/status")[0] == 401, "the API answered without the token")
+        expect(get(url + "metrics")[0] == 401, "/metrics answered without the token")
+        status, body = get(url + "api/v1/status", {"Authorization": "Bearer " + secret})
+        expect(status == 200 and json.loads(body)["photos"] == 4, "the API with the token: %d %s" % (status, body))
+
+        refused = chromium.new_page()
+        refused.goto(url)
+        refused.wait_for_selector("#token-form:not([hidden])", timeout=30_000)
+        expect(refused.locator("#kinds tbody tr").count() == 0, "figures shown without the token")
+        expect("token" in refused.locator("#connection").text_content(), "the page says it wants the token")
+
+        allowed = chromium.new_page()
+        allowed.goto(url + "#token=" + secret)
+        allowed.wait_for_selector('#kinds tr[data-kind="hash"]', timeout=30_000)
+        expect("token" not in allowed.url, "the token stays out of the address bar")
+        allowed.click('#kinds tr[data-kind="ocr"] button[data-action="pause"]')
+        allowed.wait_for_selector('#kinds tr[data-kind="ocr"] button[data-action="resume"]', timeout=15_000)
+        expect(cluster.rows("SELECT kind FROM pauses") == [("ocr",)], "an action with the token")
+        print("token scenario reached the dashboard at %s" % url)
+    finally:
+        chromium.close()
+        playwright.stop()
+        cluster.stop()
+
+
+def metrics(photomill, folder, screenshot):
+    port = free_port()
+    # Hash only, to a worker fed bytes: every photo is sent once, whole.
+    cluster = Cluster(photomill, folder, 12, ["--http", "127.0.0.1:%d" % port], kinds="hash")
+    url = "http://127.0.0.1:%d/" % port
+    try:
+        wait_listening(url, cluster)
+        cluster.worker()
+        eventually(120, lambda: cluster.rows("SELECT COUNT(*) FROM photos")[0][0] > 0 and cluster.unfinished() == 0,
+                   "the run never finished")
+        time.sleep(1)                                 # the coordinator publishes its counts four times a second
+        status, text = get(url + "metrics")
+        expect(status == 200, "/metrics: %d" % status)
+        checked = subprocess.run(["promtool", "check", "metrics"], input=text, capture_output=True, text=True)
+        expect(checked.returncode == 0, "promtool check metrics: %s%s" % (checked.stdout, checked.stderr))
+
+        samples = {}
+        for line in text.splitlines():
+            match = re.match(r"^([a-z_]+)(\{[^}]*\})? (\S+)$", line)
+            if match:
+                samples[(match.group(1), match.group(2) or "")] = float(match.group(3))
+        for kind, state, count in cluster.rows("SELECT kind, state, COUNT(*) FROM tasks GROUP BY kind, state"):
+            got = samples.get(("photomill_tasks", '{kind="%s",state="%s"}' % (kind, state)))
+            expect(got == count, "photomill_tasks %s %s: %s, the catalog has %d" % (kind, state, got, count))
+        outcome_of = {"done": "done", "failed": "failed", "retry": "failed", "stale": "stale"}
+        expected = {}
+        for outcome, count in cluster.rows("SELECT outcome, COUNT(*) FROM attempts WHERE kind = 'hash' GROUP BY outcome"):
+            if outcome in outcome_of:
+                expected[outcome_of[outcome]] = expected.get(outcome_of[outcome], 0) + count
+        for outcome in ("done", "failed", "stale"):
+            got = samples.get(("photomill_results_total", '{kind="hash",outcome="%s"}' % outcome), 0)
+            expect(got == expected.get(outcome, 0), "results %s: %s, attempts say %s" % (outcome, got, expected.get(outcome, 0)))
+        sizes = sum(os.path.getsize(path) for (path,) in cluster.rows("SELECT path FROM photos"))
+        sent = samples.get(("photomill_file_bytes_sent_total", ""))
+        expect(sent == sizes, "bytes sent %s, the photos' sizes add up to %d" % (sent, sizes))
+        expect(samples.get(("photomill_workers_connected", "")) == 1, "one worker connected")
+        expect(samples.get(("photomill_processing_seconds_count", '{kind="hash"}'), 0) == expected.get("done", 0) + expected.get("failed", 0),
+               "one processing time per hash result")
+        print("metrics: %d samples, promtool passed" % len(samples))
+    finally:
+        cluster.stop()
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--photomill", required=True)
+    parser.add_argument("--scenario", required=True, choices=["live", "token", "metrics"])
+    parser.add_argument("--screenshot")
+    args = parser.parse_args()
+    folder = tempfile.mkdtemp(prefix="photomill-dashboard-")
+    try:
+        {"live": live, "token": token, "metrics": metrics}[args.scenario](args.photomill, folder, args.screenshot)
+    except Failed as failure:
+        print("FAILED (%s): %s\nlogs in %s" % (args.scenario, failure, folder))
+        return 1
+    print("passed: %s" % args.scenario)
+    subprocess.run(["rm", "-rf", folder])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,56 @@
+import Catalog
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import PhotomillCore
+import Testing
+@testable import Dashboard
+
+/// A dashboard over a new catalog file with `hashes` pending hash tasks and one failed
+/// OCR task, answering with views that say which view answered.
+struct Fixture {
+    let catalog: Catalog
+    let server: DashboardServer
+    let registry: MetricsRegistry
+
+    init(token: String? = nil, hashes: Int = 2, help: [String: String] = [:]) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dashboard-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        catalog = try Catalog(path: directory.appendingPathComponent("catalog.sqlite").path)
+        let files = (0..<hashes).map { ScannedFile(path: "/lib/p\($0).jpg", size: 10, mtimeNs: 1, recognition: .media(.jpeg)) }
+        _ = try catalog.record(files, kinds: [.hash], now: 1)
+        try catalog.recordUnreadable(path: "/lib/gone.jpg", message: "/lib/gone.jpg: cannot read", kinds: [.ocr], now: 2)
+        registry = MetricsRegistry(help: help)
+        let address = token == nil ? HTTPAddress.loopback : HTTPAddress(host: "0.0.0.0", port: 0)
+        server = try DashboardServer(configuration: .init(address: address, token: token, required: true), catalog: catalog,
+                                     metrics: registry, views: Self.views, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+    }
+
+    /// Views whose JSON names the view and what it was given, enough to check the wiring.
+    static let views = OperatorViews(
+        status: { status in Data(#"{"view":"status","hashPending":\#(status.count(.hash, .pending))}"#.utf8) },
+        workers: { _ in Data(#"{"view":"workers"}"#.utf8) },
+        failed: { failures in Data(#"{"view":"failed","paths":[\#(failures.map { "\"\($0.path)\"" }.joined(separator: ","))]}"#.utf8) },
+        requeued: { counts, dryRun in Data(#"{"view":"requeued","tasks":\#(counts.values.reduce(0, +)),"dryRun":\#(dryRun)}"#.utf8) },
+        paused: { paused, changed in
+            Data(#"{"view":"paused","paused":[\#(paused.keys.sorted().map { "\"\($0.rawValue)\"" }.joined(separator: ","))],"changed":\#(changed.count)}"#.utf8)
+        })
+
+    func test(_ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+        try await Application(router: server.router()).test(.router) { client in try await body(client) }
+    }
+}
+
+extension TestResponse {
+    var text: String { String(buffer: body) }
+    var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:] }
+}
+
+/// A POST of JSON, as the page sends it.
+func jsonHeaders(origin: String? = nil, token: String? = nil) -> HTTPFields {
+    var headers: HTTPFields = [.contentType: "application/json"]
+    if let origin { headers[.origin] = origin }
+    if let token { headers[.authorization] = "Bearer " + token }
+    return headers
+}
