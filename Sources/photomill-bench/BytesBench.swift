@@ -28,6 +28,15 @@ struct BytesBench {
         var filesPerSecond: Double { Double(files) / seconds }
     }
 
+    /// One round of the 12-megapixel comparison: fed bytes and reading paths, over CURVE and
+    /// in plaintext (where the bytes cost no encryption on the cores that process them).
+    struct PhotoRun {
+        var bytes: Cluster
+        var paths: Cluster
+        var plainBytes: Cluster
+        var plainPaths: Cluster
+    }
+
     /// The bare libzmq CURVE stream, MB/s.
     func curveStream(seconds: Double = 4, messageMB: Int = 32) throws -> Double {
         let context = try ZMQContext()
@@ -92,9 +101,11 @@ struct BytesBench {
         return folder
     }
 
-    /// A coordinator and `workers` workers over tcp loopback with CURVE, on `folder`; the
-    /// workers read the files themselves (`byPath`) or get them as bytes.
-    func cluster(_ folder: URL, kinds: String, workers: Int, slots: Int, byPath: Bool, in directory: URL) throws -> Cluster {
+    /// A coordinator and `workers` workers over tcp loopback with CURVE (or in plaintext,
+    /// `--insecure`, when not `curve`), on `folder`; the workers read the files themselves
+    /// (`byPath`) or get them as bytes.
+    func cluster(_ folder: URL, kinds: String, workers: Int, slots: Int, byPath: Bool, curve: Bool = true,
+                 in directory: URL) throws -> Cluster {
         let run = directory.appendingPathComponent("cluster-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: run, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: run) }
@@ -104,9 +115,9 @@ struct BytesBench {
         let catalog = run.appendingPathComponent("catalog.sqlite").path
         let port = 20_000 + Int.random(in: 0..<20_000)
         let endpoint = "tcp://127.0.0.1:\(port)"
-        let coordinator = try background([photomill, "coordinator", "--bind", endpoint, "--key", run.path + "/c.key",
-                                          "--allow", run.path + "/w.pub", "--catalog", catalog, "--no-exports",
-                                          "--kinds", kinds, "--log-level", "error", folder.path])
+        let coordinatorSecurity = curve ? ["--key", run.path + "/c.key", "--allow", run.path + "/w.pub"] : ["--insecure"]
+        let coordinator = try background([photomill, "coordinator", "--bind", endpoint] + coordinatorSecurity
+                                         + ["--catalog", catalog, "--no-exports", "--kinds", kinds, "--log-level", "error", folder.path])
         defer { if coordinator.isRunning { coordinator.terminate(); coordinator.waitUntilExit() } }
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".jpg") }
         var view: Catalog?
@@ -117,8 +128,9 @@ struct BytesBench {
             usleep(50_000)
         }
         let workerProcesses = try (0..<workers).map { _ in
-            try background([photomill, "worker", "--connect", endpoint, "--key", run.path + "/w.key", "--server-key",
-                            run.path + "/c.pub", "--slots", String(slots), "--kinds", kinds, "--log-level", "error"]
+            try background([photomill, "worker", "--connect", endpoint]
+                           + (curve ? ["--key", run.path + "/w.key", "--server-key", run.path + "/c.pub"] : ["--insecure"])
+                           + ["--slots", String(slots), "--kinds", kinds, "--log-level", "error"]
                            + (byPath ? ["--root", folder.path] : []))
         }
         defer { for worker in workerProcesses where worker.isRunning { worker.terminate(); worker.waitUntilExit() } }

@@ -123,7 +123,7 @@ enum Report {
     }
 
     static func bytes(stream: Double, bytes: BytesBench.Cluster, paths: BytesBench.Cluster,
-                      photos: [(bytes: BytesBench.Cluster, paths: BytesBench.Cluster)], workers: Int) {
+                      photos: [BytesBench.PhotoRun], workers: Int) {
         print("\nbytes: tcp loopback, CURVE, first lease to last result")
         print(row("", "MB/s", "files/s"))
         print(row("libzmq alone: one CURVE stream of 32 MiB messages", String(format: "%.0f", stream), ""))
@@ -136,8 +136,15 @@ enum Report {
                       String(format: "%.1f", run.bytes.megabytesPerSecond), String(format: "%.2f", run.bytes.filesPerSecond)))
             print(row("\(workers) workers reading the paths, the same (run \(index + 1))",
                       String(format: "%.1f", run.paths.megabytesPerSecond), String(format: "%.2f", run.paths.filesPerSecond)))
+            print(row("  the same two in plaintext (--insecure): fed bytes", String(format: "%.1f", run.plainBytes.megabytesPerSecond),
+                      String(format: "%.2f", run.plainBytes.filesPerSecond)))
+            print(row("  reading the paths", String(format: "%.1f", run.plainPaths.megabytesPerSecond),
+                      String(format: "%.2f", run.plainPaths.filesPerSecond)))
         }
         print("  fed bytes ÷ libzmq alone: \(String(format: "%.2f", bytes.megabytesPerSecond / stream)); 12 MP fed bytes ÷ paths: "
-              + photos.map { String(format: "%.3f", $0.bytes.filesPerSecond / $0.paths.filesPerSecond) }.joined(separator: ", "))
+              + photos.map { String(format: "%.3f", $0.bytes.filesPerSecond / $0.paths.filesPerSecond) }.joined(separator: ", ")
+              + " over CURVE, "
+              + photos.map { String(format: "%.3f", $0.plainBytes.filesPerSecond / $0.plainPaths.filesPerSecond) }.joined(separator: ", ")
+              + " in plaintext")
     }
 }

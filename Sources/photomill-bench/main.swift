@@ -159,10 +159,14 @@ struct Bench: ParsableCommand {
             let paths = try bench.cluster(large, kinds: "hash", workers: 1, slots: 2, byPath: true, in: directory)
             try? FileManager.default.removeItem(at: large)
             let set = try folder.map(PhotoSet.folder) ?? PhotoSet.photos(photomill, count: photos, in: directory)
-            var photoRuns: [(bytes: BytesBench.Cluster, paths: BytesBench.Cluster)] = []
+            var photoRuns: [BytesBench.PhotoRun] = []
             for _ in 0..<repeats {
-                photoRuns.append((try bench.cluster(set.directory, kinds: "hash,metadata,thumbnail", workers: cores, slots: 1, byPath: false, in: directory),
-                                  try bench.cluster(set.directory, kinds: "hash,metadata,thumbnail", workers: cores, slots: 1, byPath: true, in: directory)))
+                let run = { (byPath: Bool, curve: Bool) in
+                    try bench.cluster(set.directory, kinds: "hash,metadata,thumbnail", workers: cores, slots: 1, byPath: byPath,
+                                      curve: curve, in: directory)
+                }
+                photoRuns.append(BytesBench.PhotoRun(bytes: try run(false, true), paths: try run(true, true),
+                                                     plainBytes: try run(false, false), plainPaths: try run(true, false)))
             }
             Report.bytes(stream: stream, bytes: bytes, paths: paths, photos: photoRuns, workers: cores)
         }
