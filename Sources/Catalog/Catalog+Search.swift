@@ -202,7 +202,7 @@ extension Catalog {
             var files: [String: [String]] = [:]
             for path in group.paths {
                 var info = stat()
-                files[lstat(path, &info) == 0 ? "\(info.st_dev):\(info.st_ino)" : path, default: []].append(path)
+                files[PathBytes.withCString(path, { lstat($0, &info) }) == 0 ? "\(info.st_dev):\(info.st_ino)" : path, default: []].append(path)
             }
             guard files.count > 1 else { return nil }
             let links = files.values.filter { $0.count > 1 }.sorted { $0[0] < $1[0] }

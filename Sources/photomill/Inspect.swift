@@ -53,7 +53,7 @@ extension Photomill {
                 }
                 if !result.succeeded { failures += 1 }
                 let report = InspectReport(result, thumbnailPath: thumbnailPath)
-                print(json ? report.jsonLine() : report.text())
+                print(json ? report.jsonLine() : PathBytes.display(report.text()))
             }
             if failures > 0 || failedThumbnailWrites > 0 {
                 if !json { printError("photomill: \(failures) of \(files.count) files had failures") }

@@ -49,7 +49,7 @@ struct InspectReport: Encodable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
         let data = (try? encoder.encode(self)) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
+        return PathBytes.displayJSON(String(decoding: data, as: UTF8.self))
     }
 
     /// A readable block: the file, then one line per kind.

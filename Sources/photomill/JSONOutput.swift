@@ -1,4 +1,5 @@
 import Foundation
+import PhotomillCore
 
 /// Encodes values as JSON on one line, keys sorted: what `--json` prints (JSON Lines for
 /// lists). One encoder serves a whole listing.
@@ -10,7 +11,8 @@ struct JSONLines {
     }()
 
     func line<T: Encodable>(_ value: T) -> String {
-        String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self)
+        // A file name that is not UTF-8 shows its bytes as \\xNN (PathBytes).
+        PathBytes.displayJSON(String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self))
     }
 }
 
@@ -21,7 +23,7 @@ struct LineBuffer {
     private var text = ""
 
     mutating func append(_ line: String) {
-        text += line
+        text += PathBytes.display(line)
         text += "\n"
         if text.utf8.count > 1 << 20 { flush() }
     }

@@ -50,13 +50,11 @@ enum BlobTransfer {
     /// mtime the catalog holds (a file changed since the scan would give results for
     /// content the catalog does not describe).
     static func frames(of job: PendingJob) -> Result<[Data], Failure> {
-        let handle: FileHandle
-        do {
-            handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: job.path))
-        } catch {
-            return .failure(.unreadable("\(job.path): the coordinator cannot read it to send it: \(error.fileSystemReason)"))
+        let descriptor = PathBytes.withCString(job.path) { open($0, O_RDONLY | O_CLOEXEC) }
+        guard descriptor >= 0 else {
+            return .failure(.unreadable("\(job.path): the coordinator cannot read it to send it: \(String(cString: strerror(errno)))"))
         }
-        defer { try? handle.close() }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         var info = stat()
         guard fstat(handle.fileDescriptor, &info) == 0 else {
             return .failure(.unreadable("\(job.path): the coordinator cannot read it to send it: \(String(cString: strerror(errno)))"))

@@ -33,12 +33,12 @@ extension Scanner {
 
     private static func isGone(_ path: String) -> Bool {
         var info = stat()
-        return lstat(path, &info) != 0 && (errno == ENOENT || errno == ENOTDIR)
+        return PathBytes.withCString(path, { lstat($0, &info) }) != 0 && (errno == ENOENT || errno == ENOTDIR)
     }
 
     /// The MD5 of the file's bytes, read in 1 MiB pieces; nil when it cannot be read.
     static func md5(of path: String) -> String? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = PathBytes.withCString(path) { open($0, O_RDONLY | O_CLOEXEC) }
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var hasher = Insecure.MD5()

@@ -149,10 +149,11 @@ final class Scanner: @unchecked Sendable {
     /// a file of its own. A folder that cannot be listed is a failure.
     private func walk(_ directory: String, found: (Found) throws(CatalogError) -> Void) throws(CatalogError) {
         let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted().filter { !$0.hasPrefix(".") }
-        } catch {
-            let reason = error.fileSystemReason
+        switch PathBytes.names(inFolder: directory) {
+        case .success(let all):
+            names = all.sorted().filter { !$0.hasPrefix(".") }
+        case .failure(let error):
+            let reason = error.reason
             unlisted.append(directory)
             logger.warning("cannot list a folder", metadata: ["folder": "\(directory)", "error": "\(reason)"])
             try catalog.recordUnreadableFolder(directory, message: "\(directory): cannot list the folder: \(reason)", now: WallClock.now())
@@ -168,7 +169,7 @@ final class Scanner: @unchecked Sendable {
             let path = Self.join(directory, name)
             guard !excluded.contains(path) else { continue }
             var info = stat()
-            guard lstat(path, &info) == 0 else {
+            guard PathBytes.withCString(path, { lstat($0, &info) }) == 0 else {
                 let code = errno
                 try unreadable(path, reason: String(cString: strerror(code)), code: code)
                 continue
@@ -193,7 +194,7 @@ final class Scanner: @unchecked Sendable {
     /// The sidecar at `path` with its stamp, if it is a regular file.
     private static func sidecar(at path: String) -> Sidecar? {
         var info = stat()
-        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        guard PathBytes.withCString(path, { lstat($0, &info) }) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
         let stamp = FileStamp(info)
         return Sidecar(path: path, size: stamp.size, mtimeNs: stamp.mtimeNs)
     }

@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import PhotomillCore
 #endif
 
 /// A file read piece by piece (`pread`), for work that needs a few regions of a large file:
@@ -16,7 +17,7 @@ final class FileRegions {
     /// Nil when the file cannot be opened or is not a regular file; the caller then reads
     /// it whole, which reports why.
     init?(path: String) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = PathBytes.withCString(path) { open($0, O_RDONLY | O_CLOEXEC) }
         guard descriptor >= 0 else { return nil }
         var status = stat()
         guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {

@@ -41,7 +41,9 @@ public final class PhotoProcessor {
         }
         let bytes: Data
         do {
-            bytes = try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
+            // A name that is not UTF-8 has no URL: its bytes are opened as they are.
+            bytes = PathBytes.isEscaped(path) ? try PathBytes.contents(of: path)
+                : try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
         } catch {
             let cause = (error as NSError).localizedFailureReason ?? error.fileSystemReason
             for kind in kinds { result.errors[kind] = ProcessingError(.unreadable, "\(path): cannot read: \(cause)") }
@@ -195,9 +197,9 @@ public final class PhotoProcessor {
     }
 
     static func modificationDate(of path: String) -> String? {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-              let date = attributes[.modificationDate] as? Date else { return nil }
-        return ISO8601Format.utc(date)
+        var info = stat()
+        guard PathBytes.withCString(path, { stat($0, &info) }) == 0 else { return nil }
+        return ISO8601Format.utc(Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9))
     }
 }
 

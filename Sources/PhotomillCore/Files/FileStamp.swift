@@ -23,7 +23,7 @@ public struct FileStamp: Hashable, Sendable, CustomStringConvertible {
     /// stat(2) of `path`, following symbolic links.
     public static func of(_ path: String) throws(FileStampError) -> FileStamp {
         var info = stat()
-        guard stat(path, &info) == 0 else { throw FileStampError(code: errno) }
+        guard PathBytes.withCString(path, { stat($0, &info) }) == 0 else { throw FileStampError(code: errno) }
         return FileStamp(info)
     }
 
@@ -40,4 +40,6 @@ public struct FileStamp: Hashable, Sendable, CustomStringConvertible {
 public struct FileStampError: Error, Sendable, CustomStringConvertible {
     public let code: Int32
     public var description: String { String(cString: strerror(code)) }
+    /// The system's words for it.
+    public var reason: String { description }
 }

@@ -12,7 +12,7 @@ public enum FileRecognition: Sendable, Hashable {
     /// lie further in: for those, up to `MediaFormat.headLength`.
     /// Errors: the file cannot be opened or read (errno).
     public static func of(path: String) throws(FileStampError) -> FileRecognition {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = PathBytes.withCString(path) { open($0, O_RDONLY | O_CLOEXEC) }
         guard fd >= 0 else { throw FileStampError(code: errno) }
         defer { close(fd) }
         var head = try readHead(fd, length: 4096)

@@ -21,7 +21,7 @@ public enum XMPSidecar {
         for name in names(forPhotoNamed: url.lastPathComponent) {
             let candidate = folder == "/" ? "/" + name : folder + "/" + name
             var info = stat()
-            if lstat(candidate, &info) == 0, info.st_mode & S_IFMT == S_IFREG { return candidate }
+            if PathBytes.withCString(candidate, { lstat($0, &info) }) == 0, info.st_mode & S_IFMT == S_IFREG { return candidate }
         }
         return nil
     }
@@ -36,14 +36,16 @@ public enum XMPSidecar {
     }
 
     public static func read(at path: String) -> Contents {
+        let descriptor = PathBytes.withCString(path) { open($0, O_RDONLY | O_CLOEXEC) }
+        guard descriptor >= 0 else {
+            let code = errno
+            return code == ENOENT || code == ENOTDIR ? .gone : .unreadable(cause: String(cString: strerror(code)))
+        }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         do {
-            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
-            defer { try? handle.close() }
             return .bytes(try handle.read(upToCount: maxBytes + 1) ?? Data())
         } catch {
-            let cocoa = error as NSError
-            if cocoa.domain == NSCocoaErrorDomain && cocoa.code == NSFileReadNoSuchFileError { return .gone }
-            return .unreadable(cause: cocoa.localizedFailureReason ?? error.fileSystemReason)
+            return .unreadable(cause: error.fileSystemReason)
         }
     }
 
