@@ -153,7 +153,7 @@ final class Scanner: @unchecked Sendable {
         case .success(let all):
             names = all.sorted().filter { !$0.hasPrefix(".") }
         case .failure(let error):
-            let reason = error.reason
+            let reason = error.description
             unlisted.append(directory)
             logger.warning("cannot list a folder", metadata: ["folder": "\(directory)", "error": "\(reason)"])
             try catalog.recordUnreadableFolder(directory, message: "\(directory): cannot list the folder: \(reason)", now: WallClock.now())

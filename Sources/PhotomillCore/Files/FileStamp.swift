@@ -40,6 +40,4 @@ public struct FileStamp: Hashable, Sendable, CustomStringConvertible {
 public struct FileStampError: Error, Sendable, CustomStringConvertible {
     public let code: Int32
     public var description: String { String(cString: strerror(code)) }
-    /// The system's words for it.
-    public var reason: String { description }
 }

@@ -65,7 +65,7 @@ public enum PathBytes {
         var shown = ""
         for scalar in text.unicodeScalars {
             if scalar.value >= escapeBase {
-                shown += backslash + "x" + String(scalar.value - escapeBase, radix: 16, uppercase: true).leftPadded(to: 2)
+                shown += backslash + String(format: "x%02X", scalar.value - escapeBase)
             } else {
                 shown.unicodeScalars.append(scalar)
             }
@@ -121,8 +121,4 @@ public enum PathBytes {
         guard value >= minimum, let scalar = Unicode.Scalar(value) else { return nil }
         return (scalar, length)
     }
-}
-
-private extension String {
-    func leftPadded(to width: Int) -> String { count >= width ? self : String(repeating: "0", count: width - count) + self }
 }
