@@ -21,6 +21,9 @@ packages=(
   libavformat-dev libavcodec-dev libswscale-dev libavutil-dev   # video: FFmpeg's demuxers, decoders, scaler
   ffmpeg                 # the tests' video fixtures (QuickTime metadata, rotation) and the poster-frame baseline
   libheif-dev            # HEIF grids decoded tile by tile (libvips decodes them whole)
+  libexiv2-dev           # exiv2: EXIF, maker notes and RAW containers (the metadata reader's library)
+  exiv2                  # the exiv2 command: a second reference beside exiftool in tests
+  libjxl-tools           # cjxl/djxl: the tests' JPEG XL fixtures (16-bit, with Exif and xml boxes)
   libheif-examples       # heif-enc: the tests' HEIC fixtures (with and without irot)
   libraw-bin             # dcraw_emu, raw-identify, simple_dcraw: the RAW tests' independent references
   python3-zmq python3-protobuf   # the Python worker of the protocol conformance suite (Tests/Conformance)
@@ -32,11 +35,12 @@ packages=(
 
 # Playwright for Python (PyPI), for the python3 on PATH, which the browser tests run; it
 # drives Debian's chromium above (no browser is downloaded).
+# imagehash (PyPI): the perceptual-hash reference the similarity tests and bench compare with.
 python_packages() {
-  python3 -c "import playwright.sync_api" 2>/dev/null && return 0
-  echo "install-deps: installing playwright (PyPI) for $(command -v python3)"
-  python3 -m pip install --quiet --disable-pip-version-check "playwright>=1.40" \
-    || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages "playwright>=1.40"
+  python3 -c "import playwright.sync_api, imagehash" 2>/dev/null && return 0
+  echo "install-deps: installing playwright and imagehash (PyPI) for $(command -v python3)"
+  python3 -m pip install --quiet --disable-pip-version-check "playwright>=1.40" "imagehash>=4.3" \
+    || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages "playwright>=1.40" "imagehash>=4.3"
 }
 
 missing=()
