@@ -97,7 +97,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
-            ]),
+            ],
+            // The reliability tests' faults (FaultInjection.swift), in debug builds only: the
+            // tests build debug, the shipped binary (scripts/package-deb.sh) is a release build.
+            swiftSettings: [.define("PHOTOMILL_FAULT_INJECTION", .when(configuration: .debug))]),
         // The web dashboard, its JSON API and /metrics: HTTP beside the coordinator, reading
         // the catalog on a connection of its own (docs/operations.md).
         .target(
