@@ -1,4 +1,6 @@
 import Foundation
+import PhotomillCore
+@testable import PhotoProcessing
 
 /// Fixtures made by the tests themselves, with independent tools where a tool exists.
 enum Fixtures {
@@ -19,9 +21,29 @@ enum Fixtures {
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        let data = readToEnd(pipe.fileHandleForReading)
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    /// Everything until end of file, a read interrupted by a signal (another test's child
+    /// exiting) read again: Foundation's `readDataToEndOfFile` traps on EINTR instead.
+    static func readToEnd(_ handle: FileHandle) -> Data {
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, $0.count) }
+            if count > 0 { data.append(contentsOf: buffer[0..<count]); continue }
+            if count < 0 && errno == EINTR { continue }
+            return data
+        }
+    }
+
+    /// `MetadataReader` on bytes in memory, as `PhotoProcessor` calls it.
+    static func metadata(_ bytes: [UInt8], format: MediaFormat, path: String = "fixture") throws(ProcessingError) -> PhotoMetadata {
+        try bytes.withUnsafeBytes { buffer in
+            Result { () throws(ProcessingError) in try MetadataReader.read(fileBytes: buffer, format: format, path: path) }
+        }.get()
     }
 
     static func toolExists(_ tool: String) -> Bool {

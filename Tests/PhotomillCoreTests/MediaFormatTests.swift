@@ -208,13 +208,26 @@ struct MediaFormatTests {
         process.standardOutput = output
         process.standardError = errors
         try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
+        let data = Self.readToEnd(output.fileHandleForReading)
+        let message = Self.readToEnd(errors.fileHandleForReading)
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
             throw ToolFailure(description: "\(tool) \(arguments.joined(separator: " ")): \(String(decoding: message, as: UTF8.self))")
         }
         return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Everything until end of file, reading again after EINTR (a signal from another
+    /// test's child), where Foundation's `readDataToEndOfFile` traps.
+    private static func readToEnd(_ handle: FileHandle) -> Data {
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, $0.count) }
+            if count > 0 { data.append(contentsOf: buffer[0..<count]); continue }
+            if count < 0 && errno == EINTR { continue }
+            return data
+        }
     }
 
     struct ToolFailure: Error, CustomStringConvertible { let description: String }
