@@ -47,6 +47,16 @@ let package = Package(
             name: "CFFmpeg", pkgConfig: "libavformat",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
 
+        .systemLibrary(
+            name: "CBrotli", pkgConfig: "libbrotlidec",
+            providers: [.apt(["libbrotli-dev"])]),
+        // exiv2 0.27 (C++: classes, exceptions) behind a C interface that catches every
+        // exception; imported only by PhotoProcessing (docs/processing.md, "metadata").
+        .target(
+            name: "CExiv2",
+            cxxSettings: [.unsafeFlags(["-Wno-deprecated-declarations"])],
+            linkerSettings: [.linkedLibrary("exiv2")]),
+
         // The vocabulary every module shares: kinds, states, error classes, the metadata
         // record, processing parameters, file stamps, clocks, owned threads. No dependency.
         .target(
@@ -60,7 +70,7 @@ let package = Package(
         .target(
             name: "PhotoProcessing",
             dependencies: [
-                "CExif", "CVips", "CTesseract", "CLibRaw", "CHeif", "CFFmpeg", "PhotomillCore",
+                "CExif", "CExiv2", "CBrotli", "CVips", "CTesseract", "CLibRaw", "CHeif", "CFFmpeg", "PhotomillCore",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // Sample photos of our own making, for `photomill samples`, the tests and the bench.
@@ -194,7 +204,9 @@ let package = Package(
             name: "IntegrationTests",
             // ZeroMQ and MillProtocol: raw sockets that play an unlisted, plaintext or hostile worker.
             dependencies: ["PhotomillTestSupport", "photomill", "ZeroMQ", "MillProtocol", "PhotomillCore", .product(name: "SwiftProtobuf", package: "swift-protobuf")]),
-    ]
+    ],
+    // exiv2 0.27's headers use std::auto_ptr, which C++17 removed.
+    cxxLanguageStandard: .gnucxx14
 )
 
 for target in package.targets where target.type != .system && target.type != .plugin {

@@ -1,5 +1,7 @@
 import Foundation
+import PhotomillCore
 import PhotomillTestSupport
+@testable import PhotoProcessing
 
 /// Fixtures made by the tests themselves, with independent tools where a tool exists.
 enum Fixtures {
@@ -62,4 +64,13 @@ func characterErrorRate(_ recognised: String, reference: String) -> Double {
         previous = current
     }
     return Double(a.isEmpty ? b.count : previous[b.count]) / Double(max(1, b.count))
+}
+
+extension Fixtures {
+    /// `MetadataReader` on bytes in memory, as `PhotoProcessor` calls it.
+    static func metadata(_ bytes: [UInt8], format: MediaFormat, path: String = "fixture") throws(ProcessingError) -> PhotoMetadata {
+        try bytes.withUnsafeBytes { buffer in
+            Result { () throws(ProcessingError) in try MetadataReader.read(fileBytes: buffer, format: format, path: path) }
+        }.get()
+    }
 }

@@ -54,10 +54,23 @@ public enum Tool {
         process.standardInput = FileHandle.nullDevice
         try process.run()
         // stderr on a thread of its own while this one reads stdout.
-        let errors = OwnedThread(name: "test-stderr") { err.fileHandleForReading.readDataToEndOfFile() }
-        let data = out.fileHandleForReading.readDataToEndOfFile()
+        let errors = OwnedThread(name: "test-stderr") { readToEnd(err.fileHandleForReading) }
+        let data = readToEnd(out.fileHandleForReading)
         process.waitUntilExit()
         return ToolOutput(status: process.terminationStatus, data: data, stderr: String(decoding: errors.join(), as: UTF8.self))
+    }
+
+    /// Everything until end of file, a read interrupted by a signal (another test's child
+    /// exiting) read again: Foundation's `readDataToEndOfFile` traps on EINTR instead.
+    public static func readToEnd(_ handle: FileHandle) -> Data {
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, $0.count) }
+            if count > 0 { data.append(contentsOf: buffer[0..<count]); continue }
+            if count < 0 && errno == EINTR { continue }
+            return data
+        }
     }
 
     /// `run`'s standard output; a non-zero exit throws, naming the command and its stderr.

@@ -24,13 +24,19 @@ final class HEIFGridTests {
         return url
     }
 
-    /// `PhotoProcessor`'s picture of a still at most `side` on its longest side.
+    /// `PhotoProcessor`'s picture of a still at most `side` on its longest side, turned by
+    /// its EXIF orientation as `PhotoProcessor.process` does.
     private func picture(_ bytes: [UInt8], side: Int, path: String = "grid.heic") -> Result<VipsImageRef, ProcessingError> {
         bytes.withUnsafeBytes { buffer in
             Result { () throws(ProcessingError) in
-                try PhotoProcessor().openStill(buffer, format: .heic, path: path, wantsMetadata: true).picture(side)
+                let orientation = Self.metadata(buffer, path: path)?.orientation
+                return try PhotoProcessor().openStill(buffer, format: .heic, path: path, exifOrientation: orientation).picture(side)
             }
         }
+    }
+
+    private static func metadata(_ buffer: UnsafeRawBufferPointer, path: String) -> PhotoMetadata? {
+        try? MetadataReader.read(fileBytes: buffer, format: .heic, path: path)
     }
 
     private func pixels(_ path: String) throws -> (width: Int, height: Int, pixels: [UInt8]) {
@@ -168,10 +174,8 @@ final class HEIFGridTests {
             ("cut.heic", Array(good.prefix(good.count - 2000)), "heic header is damaged: "),
         ]
         for (name, bytes, reason) in cases {
-            let source = try bytes.withUnsafeBytes { buffer in
-                try PhotoProcessor().openStill(buffer, format: .heic, path: name, wantsMetadata: true)
-            }
-            #expect(source.metadata?.orientation == 6 && source.metadata?.pixelWidth == 500, "\(name) keeps its metadata")
+            let metadata = bytes.withUnsafeBytes { Self.metadata($0, path: name) }
+            #expect(metadata?.orientation == 6 && metadata?.pixelWidth == 500, "\(name) keeps its metadata")
             let failure = try #require(picture(bytes, side: 200, path: name).failure, "\(name) gave a picture")
             #expect(failure.errorClass == .corrupt)
             #expect(failure.message.hasPrefix("\(name): \(reason)"), "\(failure.message)")
@@ -190,14 +194,14 @@ final class HEIFGridTests {
         parameters.pixelLimit = 190_000
         let result = bytes.withUnsafeBytes { buffer in
             Result { () throws(ProcessingError) in
-                try PhotoProcessor(parameters: parameters).openStill(buffer, format: .heic, path: "big.heic", wantsMetadata: false).picture(200)
+                try PhotoProcessor(parameters: parameters).openStill(buffer, format: .heic, path: "big.heic", exifOrientation: nil).picture(200)
             }
         }
         #expect(result.failure == ProcessingError(.tooLarge, "big.heic: 510×380 is 0 megapixels, over the limit of 0"))
         parameters.pixelLimit = 200_000
         let allowed = bytes.withUnsafeBytes { buffer in
             Result { () throws(ProcessingError) in
-                try PhotoProcessor(parameters: parameters).openStill(buffer, format: .heic, path: "big.heic", wantsMetadata: false).picture(200)
+                try PhotoProcessor(parameters: parameters).openStill(buffer, format: .heic, path: "big.heic", exifOrientation: nil).picture(200)
             }
         }
         #expect(try allowed.get().width == 200)
