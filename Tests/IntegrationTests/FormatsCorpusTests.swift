@@ -169,8 +169,8 @@ struct FormatsCorpusTests {
         let outcome = try PhotomillBinary.run(["inspect", "--json", "--kinds", "metadata", "gopro_karma.mp4", "exiftool_M2TS.mts"], in: folder)
         let objects = try PhotomillBinary.jsonLines(outcome)
         try #require(objects.count == 2, "\(outcome.stderr)")
-        let reference = try JSONSerialization.jsonObject(with: Data(try Tool.run(
-            ["exiftool", "-j", "-ee", "-Model", "-GPSLatitude#", "-GPSLongitude#", "-DateTimeOriginal", "-Make", "-ExposureTime",
+        let reference = try JSONSerialization.jsonObject(with: Data(try Tool.output(
+            "exiftool", ["-j", "-ee", "-Model", "-GPSLatitude#", "-GPSLongitude#", "-DateTimeOriginal", "-Make", "-ExposureTime",
              folder.appendingPathComponent("gopro_karma.mp4").path, folder.appendingPathComponent("exiftool_M2TS.mts").path]).utf8)) as! [[String: Any]]
         let gopro = try #require(objects[0]["metadata"] as? [String: Any]), avchd = try #require(objects[1]["metadata"] as? [String: Any])
         #expect(gopro["cameraModel"] as? String == reference[0]["Model"] as? String && gopro["cameraModel"] != nil, "\(gopro)")

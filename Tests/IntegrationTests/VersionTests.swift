@@ -71,7 +71,7 @@ import Testing
         expected += " (" + libraries.joined(separator: ", ") + ")"
         #expect(report["FFmpeg"] == expected)
         // exiv2's own command: "exiv2 0.27.6".
-        let exiv2 = try Tool.run(["exiv2", "--version"]).split(separator: "\n").first.map(String.init)
+        let exiv2 = try Tool.output("exiv2", ["--version"]).split(separator: "\n").first.map(String.init)
         #expect("exiv2 " + (report["exiv2"] ?? "?") == exiv2)
         // libexif cannot say: the line names the file ldd finds.
         let exif = try #require(try Self.linkedFile("libexif.so"))
