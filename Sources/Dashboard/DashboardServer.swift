@@ -5,10 +5,11 @@ import Logging
 import NIOCore
 import PhotomillCore
 import ServiceLifecycle
+import Synchronization
 
 /// The web dashboard, its JSON API and `/metrics` (docs/operations.md), as a `Service` beside
 /// the coordinator. It reads the catalog as `photomill status` does, on a read-only
-/// connection of its own from a thread of its own (`CatalogWorker`), so no request ever
+/// connection of its own from a thread of its own (`catalogWork`), so no request ever
 /// waits on, or holds up, the coordinator's loop; actions (retry, pause, resume) are
 /// catalog writes, which the running coordinator picks up within a second, as it does the
 /// CLI's. Every asset is in the binary.
@@ -38,7 +39,10 @@ public final class DashboardServer: Service, @unchecked Sendable {
     let views: OperatorViews
     let metrics: MetricsRegistry
     let gauges: CatalogGauges
-    let worker = CatalogWorker()
+    /// The dashboard's catalog work, one request at a time: however many browsers and
+    /// scrapers ask, it holds at most one reader of the catalog (and queues behind the
+    /// coordinator's writer for an action), so it can never starve the coordinator.
+    let worker = BlockingExecutor(name: "pm-http-catalog")
     let logger: Logger
     private let lock = NSLock()
     private var history: ThroughputHistory
@@ -81,7 +85,8 @@ public final class DashboardServer: Service, @unchecked Sendable {
     }
 
     public func run() async throws {
-        defer { worker.stop() }
+        // Refuses further requests; the queued ones finish on the thread, which then ends.
+        defer { worker.close() }
         let listening = ManagedFlag(), onListening = onListening
         do {
             try await application { address in
@@ -105,7 +110,7 @@ public final class DashboardServer: Service, @unchecked Sendable {
 
     /// Runs catalog work on the dashboard's thread.
     func catalogWork<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await worker.perform(body)
+        try await worker.perform { _ in try body() }
     }
 
     /// A sample for the throughput chart.
@@ -141,10 +146,8 @@ struct ThroughputSampler: Service {
 }
 
 /// A flag set once, read from any thread.
-final class ManagedFlag: @unchecked Sendable {
-    // @unchecked: `value` is guarded by `lock`.
-    private let lock = NSLock()
-    private var value = false
-    func set() { lock.withLock { value = true } }
-    var isSet: Bool { lock.withLock { value } }
+final class ManagedFlag: Sendable {
+    private let value = Mutex(false)
+    func set() { value.withLock { $0 = true } }
+    var isSet: Bool { value.withLock { $0 } }
 }
