@@ -88,18 +88,6 @@ public enum PathBytes {
         return .success(names)
     }
 
-    /// The whole file, read through its bytes' path.
-    public static func contents(of path: String) throws(FileStampError) -> Data {
-        let descriptor = withCString(path) { open($0, O_RDONLY | O_CLOEXEC) }
-        guard descriptor >= 0 else { throw FileStampError(code: errno) }
-        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-        do {
-            return try handle.readToEnd() ?? Data()
-        } catch {
-            throw FileStampError(code: EIO)
-        }
-    }
-
     /// One UTF-8 sequence at `index`, if it is valid (no overlong form, no surrogate).
     private static func decode(_ bytes: [UInt8], at index: Int) -> (Unicode.Scalar, Int)? {
         let lead = bytes[index]
