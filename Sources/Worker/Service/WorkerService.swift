@@ -282,6 +282,7 @@ extension WorkerConfiguration {
             $0.ocrLanguages = kinds.contains(.ocr) ? ocrLanguages : []
             $0.pathRoots = advertisedRoots
             $0.heartbeatIntervalMs = UInt32(heartbeatInterval * 1000)
+            $0.prefetch = UInt32(prefetch)
         }
     }
 }
