@@ -100,7 +100,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
-            ]),
+            ],
+            // The reliability tests' faults (FaultInjection.swift), in debug builds only: the
+            // tests build debug, the shipped binary (scripts/package-deb.sh) is a release build.
+            swiftSettings: [.define("PHOTOMILL_FAULT_INJECTION", .when(configuration: .debug))]),
         // The web dashboard, its JSON API and /metrics: HTTP beside the coordinator, reading
         // the catalog on a connection of its own (docs/operations.md).
         .target(
@@ -138,27 +141,35 @@ let package = Package(
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]),
 
+        // What the test targets share (tools, processes, temporary folders, waits on the
+        // monotonic clock, a manual clock, the corpus): a library of the tests only, never
+        // linked into a shipped product.
+        .target(
+            name: "PhotomillTestSupport",
+            dependencies: ["PhotomillCore"],
+            path: "Tests/PhotomillTestSupport"),
         .testTarget(
             name: "PhotomillCoreTests",
-            dependencies: ["PhotomillCore"]),
+            dependencies: ["PhotomillTestSupport", "PhotomillCore"]),
         .testTarget(
             name: "ZeroMQTests",
-            dependencies: ["ZeroMQ"]),
+            dependencies: ["PhotomillTestSupport", "ZeroMQ"]),
         .testTarget(
             name: "MillProtocolTests",
-            dependencies: ["MillProtocol", "PhotomillCore", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
+            dependencies: ["PhotomillTestSupport", "MillProtocol", "PhotomillCore", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
             // Inputs that once crashed the decoder, read by path from the tests.
             exclude: ["Regressions"]),
         .testTarget(
             name: "PhotoProcessingTests",
-            dependencies: ["PhotoProcessing", "PhotomillCore"]),
+            dependencies: ["PhotomillTestSupport", "PhotoProcessing", "PhotomillCore"]),
         .testTarget(
             name: "SamplesTests",
-            dependencies: ["Samples", "PhotoProcessing", "PhotomillCore"]),
+            dependencies: ["PhotomillTestSupport", "Samples", "PhotoProcessing", "PhotomillCore"]),
         // The scheduler and the worker's protocol side, alone, with a manual clock.
         .testTarget(
             name: "CoordinatorTests",
             dependencies: [
+                "PhotomillTestSupport",
                 "Coordinator", "Catalog", "MillProtocol", "PhotomillCore", .product(name: "Logging", package: "swift-log"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]),
@@ -167,14 +178,15 @@ let package = Package(
             dependencies: ["Worker", "PhotomillCore", "ZeroMQ", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "CatalogTests",
-            dependencies: ["Catalog", "PhotomillCore"]),
+            dependencies: ["PhotomillTestSupport", "Catalog", "PhotomillCore"]),
         .testTarget(
             name: "ExportsTests",
-            dependencies: ["Exports", "Catalog", "PhotomillCore"]),
+            dependencies: ["PhotomillTestSupport", "Exports", "Catalog", "PhotomillCore"]),
         // The routes in process (HummingbirdTesting's router mode), over a real catalog file.
         .testTarget(
             name: "DashboardTests",
             dependencies: [
+                "PhotomillTestSupport",
                 "Dashboard", "Catalog", "PhotomillCore",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -184,7 +196,7 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             // ZeroMQ and MillProtocol: raw sockets that play an unlisted, plaintext or hostile worker.
-            dependencies: ["photomill", "ZeroMQ", "MillProtocol", "PhotomillCore", .product(name: "SwiftProtobuf", package: "swift-protobuf")]),
+            dependencies: ["PhotomillTestSupport", "photomill", "ZeroMQ", "MillProtocol", "PhotomillCore", .product(name: "SwiftProtobuf", package: "swift-protobuf")]),
     ]
 )
 

@@ -1,4 +1,5 @@
 import Foundation
+import PhotomillTestSupport
 import Testing
 
 /// `photomill inspect --json` on the real photos of ../shared/corpus against the

@@ -1,5 +1,6 @@
 import Foundation
 import PhotomillCore
+import PhotomillTestSupport
 import Testing
 @testable import PhotoProcessing
 

@@ -1,5 +1,6 @@
 import Foundation
 import PhotomillCore
+import PhotomillTestSupport
 import Testing
 @testable import PhotoProcessing
 
@@ -8,7 +9,7 @@ import Testing
 /// exiftool is installed, it is asked too, so a fixture that exiftool would read otherwise
 /// cannot pass. Serialized, like MetadataHEIFTests, for the child processes.
 @Suite(.serialized) struct MetadataFixtureTests {
-    static let exiftoolInstalled = Fixtures.toolExists("exiftool")
+    static let exiftoolInstalled = Tool.isAvailable("exiftool")
 
     /// Entries that every fixture's EXIF IFD carries, in the standard's units.
     static let exposure: [HandTIFF.Entry] = [
@@ -89,12 +90,12 @@ import Testing
     /// ISO removed by exiftool, compared with what exiftool then reports.
     @Test(.enabled(if: Corpus.isAvailable && exiftoolInstalled, "needs ../shared/corpus and exiftool"))
     func nikonMakerNoteISO() throws {
-        let directory = try Fixtures.temporaryDirectory()
+        let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let stripped = directory.appendingPathComponent("nikon.jpg").path
         let source = Corpus.root.appendingPathComponent("photos/87_OSError.jpg").path
-        #expect(try Fixtures.run("exiftool", ["-q", "-EXIF:ISO=", "-o", stripped, source]).status == 0)
-        let reported = try Fixtures.run("exiftool", ["-n", "-s3", "-ISO", stripped]).output
+        #expect(try Tool.run("exiftool", ["-q", "-EXIF:ISO=", "-o", stripped, source]).status == 0)
+        let reported = try Tool.run("exiftool", ["-n", "-s3", "-ISO", stripped]).stdout
         let expected = try #require(reported.split(separator: " ").last.flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
         #expect(expected == 1000)
         let metadata = try Self.read(jpeg: [UInt8](Data(contentsOf: URL(fileURLWithPath: stripped))))
@@ -105,8 +106,7 @@ import Testing
     @Test(.enabled(if: Corpus.isAvailable && exiftoolInstalled, "needs ../shared/corpus and exiftool"))
     func appleContentIdentifier() throws {
         let path = Corpus.root.appendingPathComponent("photos/IMG_5195.HEIC").path
-        let reported = try Fixtures.run("exiftool", ["-s3", "-Apple:MediaGroupUUID", path]).output
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let reported = try ExifTool.value("Apple:MediaGroupUUID", of: path, printed: true)
         #expect(reported.count == 36)
         let metadata = try #require(try MetadataCorpus.metadata(of: "photos/IMG_5195.HEIC"))
         #expect(metadata.contentIdentifier == reported)
@@ -129,13 +129,12 @@ import Testing
     static func expectExiftool(on jpeg: [UInt8], _ tags: [String: String],
                                sourceLocation: SourceLocation = #_sourceLocation) throws {
         guard exiftoolInstalled else { return }
-        let directory = try Fixtures.temporaryDirectory()
+        let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("fixture.jpg")
         try Data(jpeg).write(to: path)
         for (tag, expected) in tags {
-            let output = try Fixtures.run("exiftool", ["-n", "-s3", "-" + tag, path.path]).output
-            #expect(output.trimmingCharacters(in: .whitespacesAndNewlines) == expected, "\(tag)", sourceLocation: sourceLocation)
+            #expect(try ExifTool.value(tag, of: path.path) == expected, "\(tag)", sourceLocation: sourceLocation)
         }
     }
 }
@@ -230,10 +229,10 @@ enum HandTIFF {
     }
 
     private static func plainJPEG() throws -> [UInt8] {
-        let directory = try Fixtures.temporaryDirectory()
+        let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("plain.jpg").path
-        _ = try Fixtures.run("vips", ["black", path, "16", "16"])
+        _ = try Tool.run("vips", ["black", path, "16", "16"])
         return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PhotomillCore
+import PhotomillTestSupport
 import Testing
 
 /// Recognition by content, checked against exiftool's FileType on files that ffmpeg,
@@ -44,16 +45,16 @@ struct MediaFormatTests {
 
     @Test("files made by ffmpeg and heif-enc are what exiftool says they are")
     func madeByTools() throws {
-        let folder = try temporaryFolder()
+        let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = folder.appendingPathComponent("INPUT.png").path
-        try runTool("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=64x48", "-frames:v", "1", input])
+        try Tool.output("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=64x48", "-frames:v", "1", input])
         var checked = 0
         for recipe in Self.recipes {
             let out = folder.appendingPathComponent(recipe.name).path
             let arguments = recipe.arguments.map { $0 == "OUT" ? out : $0 == "INPUT.png" ? input : $0 }
-            try runTool(recipe.tool, arguments)
-            let fileType = try runTool("exiftool", ["-s3", "-FileType", out]).trimmingCharacters(in: .whitespacesAndNewlines)
+            try Tool.output(recipe.tool, arguments)
+            let fileType = try ExifTool.value("FileType", of: out, printed: true)
             let expected = try #require(Self.exiftoolFileType[fileType], "\(recipe.name): exiftool says \(fileType)")
             let head = try headOf(out)
             // Recognised from the content alone: the name is hidden from the sniffer.
@@ -64,14 +65,14 @@ struct MediaFormatTests {
         #expect(checked == Self.recipes.count)
     }
 
-    @Test("the RAW, HEIC and video files of ../shared/corpus/formats", .enabled(if: formatsAvailable))
+    @Test("the RAW, HEIC and video files of ../shared/corpus/formats", .enabled(if: Corpus.isAvailable, Corpus.skipMessage))
     func corpusFormats() throws {
-        let manifestURL = corpusRoot.appendingPathComponent("manifest-formats.json")
+        let manifestURL = Corpus.root.appendingPathComponent("manifest-formats.json")
         let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: manifestURL)) as! [String: Any]
         for file in manifest["files"] as! [[String: Any]] {
             let path = file["path"] as! String
             let fileType = (file["exiftool"] as! [String: Any])["FileType"] as! String
-            let url = corpusRoot.appendingPathComponent(path)
+            let url = Corpus.root.appendingPathComponent(path)
             let head = try headOf(url.path)
             let recognised = FileRecognition.of(head: head, fileExtension: url.pathExtension)
             if fileType == "XMP" {
@@ -132,35 +133,4 @@ struct MediaFormatTests {
         defer { try? handle.close() }
         return [UInt8](try handle.read(upToCount: MediaFormat.headLength) ?? Data())
     }
-
-    private func temporaryFolder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("pm-formats-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
-    @discardableResult
-    private func runTool(_ tool: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw ToolFailure(description: "\(tool) \(arguments.joined(separator: " ")): \(String(decoding: message, as: UTF8.self))")
-        }
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    struct ToolFailure: Error, CustomStringConvertible { let description: String }
 }
-
-private let corpusRoot = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("shared/corpus")
-private let formatsAvailable = FileManager.default.fileExists(atPath: corpusRoot.appendingPathComponent("manifest-formats.json").path)
