@@ -1,4 +1,5 @@
 import Foundation
+import PhotomillTestSupport
 import Testing
 
 /// The dashboard's door and the coordinator's descriptors against the real binary

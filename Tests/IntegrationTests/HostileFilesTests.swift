@@ -1,4 +1,5 @@
 import Foundation
+import PhotomillTestSupport
 import Testing
 
 /// Files that are not what they seem (issue 29, items 4 and 5): a photo and a sidecar
@@ -17,7 +18,7 @@ import Testing
         try FileManager.default.removeItem(at: photos.appendingPathComponent("samples.json"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: photos.path).count == 3)
         for name in ["IMG_0001.jpg", "IMG_0002.jpg"] {
-            try Tool.run(["exiftool", "-q", "-o", photos.appendingPathComponent(name + ".xmp").path, "-XMP-dc:Title=\(name)"])
+            try Tool.output("exiftool", ["-q", "-o", photos.appendingPathComponent(name + ".xmp").path, "-XMP-dc:Title=\(name)"])
         }
         let catalog = folder.appendingPathComponent("catalog.sqlite")
         let endpoint = "ipc://\(folder.path)/c.sock"

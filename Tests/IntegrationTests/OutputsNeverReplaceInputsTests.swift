@@ -1,4 +1,5 @@
 import Foundation
+import PhotomillTestSupport
 import Testing
 
 /// Outputs never replace an input, and exports lose nothing (issue 29, items 3, 6 and 7;
@@ -19,7 +20,7 @@ import Testing
         #expect(own.status == 0, "\(own.stderr)")
         #expect(try Tool.md5(photo.path) == before, "the photo is as it was")
         let thumbnail = folder.appendingPathComponent("IMG_0001.jpg.jpg").path
-        #expect(try Tool.run(["vipsheader", "-f", "width", thumbnail]).trimmingCharacters(in: .whitespacesAndNewlines) == "256")
+        #expect(try Tool.value("vipsheader", ["-f", "width", thumbnail]) == "256")
 
         // A file named by its own MD5: with the hash, its thumbnail's name is its own.
         let md5 = try Tool.md5(photo.path)
@@ -33,15 +34,15 @@ import Testing
         // a.jpg and a.png: a thumbnail each, each of its own picture (a.png is 300×400).
         let jpeg = folder.appendingPathComponent("a.jpg"), png = folder.appendingPathComponent("a.png")
         try FileManager.default.copyItem(at: photo, to: jpeg)
-        try Tool.run(["vips", "rot", photo.path, png.path, "d90"])
+        try Tool.output("vips", ["rot", photo.path, png.path, "d90"])
         let thumbs = folder.appendingPathComponent("thumbs")
         try FileManager.default.createDirectory(at: thumbs, withIntermediateDirectories: true)
         let both = try PhotomillBinary.run(["inspect", "--kinds", "thumbnail", "--thumbnail-dir", thumbs.path, jpeg.path, png.path])
         #expect(both.status == 0, "\(both.stderr)")
         for (name, width, height) in [("a.jpg.jpg", "256", "192"), ("a.png.jpg", "192", "256")] {
             let path = thumbs.appendingPathComponent(name).path
-            #expect(try Tool.run(["vipsheader", "-f", "width", path]).trimmingCharacters(in: .whitespacesAndNewlines) == width, "\(name)")
-            #expect(try Tool.run(["vipsheader", "-f", "height", path]).trimmingCharacters(in: .whitespacesAndNewlines) == height, "\(name)")
+            #expect(try Tool.value("vipsheader", ["-f", "width", path]) == width, "\(name)")
+            #expect(try Tool.value("vipsheader", ["-f", "height", path]) == height, "\(name)")
         }
         // Two files of one name in two folders, different contents: the second is refused.
         let other = folder.appendingPathComponent("other")
@@ -51,8 +52,7 @@ import Testing
                                              other.appendingPathComponent("a.jpg").path])
         #expect(twice.status == 1)
         #expect(twice.stderr.contains("would replace the thumbnail of \(jpeg.path)"), "\(twice.stderr)")
-        #expect(try Tool.run(["vipsheader", "-f", "width", thumbs.appendingPathComponent("a.jpg.jpg").path])
-            .trimmingCharacters(in: .whitespacesAndNewlines) == "256", "the first one's thumbnail stays")
+        #expect(try Tool.value("vipsheader", ["-f", "width", thumbs.appendingPathComponent("a.jpg.jpg").path]) == "256", "the first one's thumbnail stays")
     }
 
     @Test func copiesKeepTheirOwnSidecarsAReExportWritesNothingAndStrippedExportsHoldNoPlace() throws {
@@ -63,7 +63,7 @@ import Testing
         let original = photos.appendingPathComponent("IMG_0001.jpg"), copy = photos.appendingPathComponent("copy.jpg")
         try FileManager.default.copyItem(at: original, to: copy)
         for (photo, rating, title) in [(original, 5, "Private family album"), (copy, -1, "Rejected")] {
-            try Tool.run(["exiftool", "-q", "-o", photo.path + ".xmp", "-XMP-xmp:Rating=\(rating)", "-XMP-dc:Title=\(title)"])
+            try Tool.output("exiftool", ["-q", "-o", photo.path + ".xmp", "-XMP-xmp:Rating=\(rating)", "-XMP-dc:Title=\(title)"])
         }
         let catalog = folder.appendingPathComponent("catalog.sqlite").path
         let run = try PhotomillBinary.run(["run", photos.path, "--workers", "1", "--catalog", catalog, "--no-exports",

@@ -1,4 +1,5 @@
 import Foundation
+import PhotomillTestSupport
 import Testing
 
 /// What people read (issue 29, items 8 and 9): names and reasons with control characters
