@@ -25,6 +25,8 @@ public final class DashboardServer: Service, @unchecked Sendable {
         public var required: Bool
         /// Seconds between the throughput chart's samples (720 an hour).
         public var sampleInterval: Double = 5
+        /// HTTP connections held at once (`ConnectionBudget`): a share of the open-file limit.
+        public var maxConnections = DescriptorLimit.httpConnections(soft: DescriptorLimit.current.soft)
 
         public init(address: HTTPAddress, token: String?, required: Bool) {
             self.address = address
@@ -39,10 +41,12 @@ public final class DashboardServer: Service, @unchecked Sendable {
     let views: OperatorViews
     let metrics: MetricsRegistry
     let gauges: CatalogGauges
+    let processGauges: ProcessGauges
     /// The dashboard's catalog work, one request at a time: however many browsers and
     /// scrapers ask, it holds at most one reader of the catalog (and queues behind the
     /// coordinator's writer for an action), so it can never starve the coordinator.
     let worker = BlockingExecutor(name: "pm-http-catalog")
+    let connections: ConnectionBudget
     let logger: Logger
     private let lock = NSLock()
     private var history: ThroughputHistory
@@ -59,18 +63,28 @@ public final class DashboardServer: Service, @unchecked Sendable {
         reader = try Catalog(path: catalog.path, mode: .readOnly)
         self.metrics = metrics
         gauges = CatalogGauges(registry: metrics)
+        processGauges = ProcessGauges(registry: metrics)
+        connections = ConnectionBudget(limit: configuration.maxConnections)
         self.views = views
         self.logger = logger
         history = ThroughputHistory(interval: configuration.sampleInterval)
     }
 
-    /// The routes, for the server and for tests (HummingbirdTesting's router mode).
+    /// Seconds a connection may stay silent, or take to send its request's head, before
+    /// it is closed: the page polls every 2 s, and a connection held but unused is a slot
+    /// another client waits for.
+    static let idleTimeout: Int64 = 5
+
+    /// The routes, for the server and for tests (HummingbirdTesting's router mode). The
+    /// routes that hold data are added to a group that wants the token (`BearerToken`);
+    /// a route added anywhere else is public (`AccessSpellingTests` lists the public ones).
     func router() -> Router<BasicRequestContext> {
         let router = Router()
         router.add(middleware: Access(token: configuration.token))
         addPage(to: router)
-        addMetrics(to: router)
-        addAPI(to: router)
+        let data = router.group().add(middleware: BearerToken(token: configuration.token))
+        addMetrics(to: data)
+        addAPI(to: data)
         return router
     }
 
@@ -78,7 +92,9 @@ public final class DashboardServer: Service, @unchecked Sendable {
         let address = configuration.address
         return Application(
             router: router(),
-            configuration: .init(address: .hostname(address.host, port: address.port), serverName: nil),
+            server: .http1(configuration: .init(idleTimeout: .seconds(Self.idleTimeout))),
+            configuration: .init(address: .hostname(address.host, port: address.port), serverName: nil,
+                                 availableConnectionsDelegate: connections),
             services: [ThroughputSampler(dashboard: self)],
             onServerRunning: { channel in onRunning(HTTPAddress(host: address.host, port: channel.localAddress?.port ?? address.port)) },
             logger: logger)

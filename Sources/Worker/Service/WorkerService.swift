@@ -300,6 +300,7 @@ extension WorkerConfiguration {
             $0.ocrLanguages = kinds.contains(where: \.needsLanguage) ? ocrLanguages : []
             $0.pathRoots = advertisedRoots
             $0.heartbeatIntervalMs = UInt32(heartbeatInterval * 1000)
+            $0.prefetch = UInt32(prefetch)
         }
     }
 }
