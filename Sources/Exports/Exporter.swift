@@ -77,14 +77,7 @@ public final class Exporter: Sendable {
 
     /// `manifest.plist`: every exported photo with its source path.
     public func writeManifest() throws {
-        var entries: [ExportManifest.Entry] = []
-        var after: Int64 = 0
-        while true {
-            let page = try catalog.exportRecords(afterPhoto: after, limit: 2000)
-            guard let last = page.last else { break }
-            entries += page.map { .init(md5: $0.md5, path: $0.path, hasThumbnail: $0.thumbnail != nil) }
-            after = last.photoId
-        }
+        let entries = try catalog.manifestEntries().map { ExportManifest.Entry(md5: $0.md5, path: $0.path, hasThumbnail: $0.hasThumbnail) }
         let manifest = ExportManifest(generatedAt: Date().formatted(.iso8601), gpsStripped: stripGPS, photos: entries)
         let encoder = PropertyListEncoder()
         encoder.outputFormat = .binary
