@@ -72,7 +72,7 @@ extension Catalog {
     }
 
     /// What the coordinator last wrote, and when; nil when none ever ran on this catalog
-    /// since it learned to (migration v9-living-library).
+    /// since it learned to (migration v10-living-library).
     public func libraryWatch() throws(CatalogError) -> (watch: LibraryWatch, updatedAt: Double)? {
         try read { db in try Self.libraryWatch(db) }
     }

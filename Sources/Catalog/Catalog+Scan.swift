@@ -66,7 +66,7 @@ public struct KnownFile: Sendable, Hashable {
     /// The photo's id (so that the scan can tell, at its end, which photos it did not find).
     public var id: Int64
     public var stamp: FileStamp
-    /// The change time the last scan saw; nil before migration v9-living-library.
+    /// The change time the last scan saw; nil before migration v10-living-library.
     public var ctimeNs: Int64?
     /// The photo's format; nil for a skipped file, and for a photo recorded before
     /// formats were (a catalog of schema v3), which the scan must read once.

@@ -1,4 +1,5 @@
 import Foundation
+import PhotomillTestSupport
 import Testing
 
 /// A coordinator that keeps a living library processed (issue 26): the real binary, a
@@ -19,8 +20,7 @@ import Testing
     }
 
     static func md5(_ path: String) throws -> String {
-        try Tool.run(["python3", "-c", "import hashlib,sys; print(hashlib.md5(open(sys.argv[1],'rb').read()).hexdigest())", path])
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        try Tool.value("python3", ["-c", "import hashlib,sys; print(hashlib.md5(open(sys.argv[1],'rb').read()).hexdigest())", path])
     }
 
     static func copy(_ from: String, _ to: URL) throws {
@@ -117,7 +117,7 @@ import Testing
         // The exports follow: the manifest names the moved photo, not the deleted or excluded ones.
         let manifest = exports.appendingPathComponent("manifest.plist").path
         let listed = {
-            Set(try Tool.run(["python3", "-c", "import plistlib,sys; [print(e['path']) for e in plistlib.load(open(sys.argv[1],'rb'))['photos']]", manifest])
+            Set(try Tool.output("python3", ["-c", "import plistlib,sys; [print(e['path']) for e in plistlib.load(open(sys.argv[1],'rb'))['photos']]", manifest])
                 .split(separator: "\n").map(String.init))
         }
         #expect(try eventually(seconds: 60) {
@@ -137,7 +137,7 @@ import Testing
             try rows("SELECT COUNT(*) FROM scan_requests WHERE origin = 'signal' AND finishedAt IS NOT NULL") == [["1"]]
         }, "\(coordinator.stderr)")
         let port = try #require(coordinator.stderr.firstMatch(of: /http:\/\/127\.0\.0\.1:(\d+)\//)?.1)
-        let posted = try Tool.run(["python3", "-c", """
+        let posted = try Tool.output("python3", ["-c", """
             import json, urllib.request, sys
             request = urllib.request.Request(sys.argv[1], data=b'{}', headers={'Content-Type': 'application/json'})
             print(json.load(urllib.request.urlopen(request))['request'])
@@ -146,7 +146,7 @@ import Testing
             try rows("SELECT origin, finishedAt IS NOT NULL FROM scan_requests WHERE id = \(posted.trimmingCharacters(in: .whitespacesAndNewlines))")
                 == [["api", "1"]]
         })
-        #expect(coordinator.process.isRunning, "SIGHUP no longer ends the coordinator")
+        #expect(coordinator.isRunning, "SIGHUP no longer ends the coordinator")
     }
 
     @Test func runWatchGoesOnUntilCtrlC() throws {
@@ -163,7 +163,7 @@ import Testing
         #expect(try eventually(seconds: 30) {
             try CatalogQuery.rows(catalog, "SELECT md5 FROM photos WHERE path = '\(added.path)'").first?.first == Self.md5(added.path)
         }, "\(run.stderr)")
-        #expect(run.process.isRunning, "it watches until Ctrl-C")
+        #expect(run.isRunning, "it watches until Ctrl-C")
         run.signal(SIGINT)
         #expect(run.wait(seconds: 30) == 0, "its work was done: \(run.stderr)")
 

@@ -1,5 +1,6 @@
 import Foundation
 import PhotomillCore
+import PhotomillTestSupport
 import Testing
 
 @Suite("Vocabulary")
@@ -37,6 +38,20 @@ struct VocabularyTests {
         #expect(error.description == "unknown kind 'exif'; the kinds are hash, metadata, thumbnail, ocr")
         #expect(Kind.allCases.sorted() == [.hash, .metadata, .thumbnail, .ocr])
         #expect(Kind.allCases.filter(\.decodesPixels) == [.thumbnail, .ocr])
+    }
+
+    /// The descriptors against the order of work and the deadlines docs/architecture.md and
+    /// docs/operations.md give, typed out here.
+    @Test("each kind's descriptor: its index is its place, its tier, deadline and needs")
+    func descriptors() {
+        #expect(Kind.allCases.map(\.descriptor.index) == [0, 1, 2, 3])
+        #expect(Kind.allCases.map(\.tier) == [0, 0, 1, 2] && Kind.tiers == 0...2)
+        #expect(Kind.allCases.map(\.descriptor.wireValue) == [1, 2, 3, 4])
+        #expect(Kind.defaultDeadlines == [.hash: 60, .metadata: 60, .thumbnail: 120, .ocr: 300])
+        #expect(Kind.allCases.filter(\.needsLanguage) == [.ocr])
+        #expect(MediaType.video.kinds(of: Set(Kind.allCases)) == [.hash, .metadata, .thumbnail])
+        // A job's lease: its longest kind's deadline, else PROTOCOL.md's 60 s.
+        #expect(Kind.jobDeadline([60, 300, 120]) == 300 && Kind.jobDeadline([]) == 60)
     }
 
     /// docs/catalog.md's examples of recipes.
@@ -105,14 +120,10 @@ struct VocabularyTests {
     /// Compared with GNU stat's own reading of the same file (`%s`, `%Y` and `%y`).
     @Test("a file's stamp is its size and nanosecond mtime, as stat(1) reads them")
     func fileStamp() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("stamp-\(UUID().uuidString)")
+        let url = temporaryFile("stamp")
         defer { try? FileManager.default.removeItem(at: url) }
         try Data(repeating: 7, count: 1234).write(to: url)
-        let touch = Process()
-        touch.executableURL = URL(fileURLWithPath: "/usr/bin/touch")
-        touch.arguments = ["-d", "2019-07-14 18:03:22.123456789 UTC", url.path]
-        try touch.run()
-        touch.waitUntilExit()
+        try Tool.output("touch", ["-d", "2019-07-14 18:03:22.123456789 UTC", url.path])
         let stamp = try FileStamp.of(url.path)
         #expect(stamp == FileStamp(size: 1234, mtimeNs: 1_563_127_402_123_456_789))
         #expect(stamp.changedMessage(path: "/p/a.jpg", now: FileStamp(size: 99, mtimeNs: 0))
