@@ -42,18 +42,3 @@ extension Catalog {
         }
     }
 }
-
-extension Catalog {
-    /// What the manifest lists of each exported photo (hashed, not missing), in photo
-    /// order: its MD5, path and whether it has a thumbnail. One pass over the photos and
-    /// the thumbnails' index, no thumbnail bytes: cheap enough to write the manifest again
-    /// while the coordinator runs.
-    public func manifestEntries() throws(CatalogError) -> [(md5: String, path: String, hasThumbnail: Bool)] {
-        try read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT p.md5, p.path, EXISTS (SELECT 1 FROM thumbnails th WHERE th.photoId = p.id) AS hasThumbnail
-                FROM photos p WHERE p.md5 IS NOT NULL AND p.missingAt IS NULL ORDER BY p.id
-                """).map { ($0["md5"], $0["path"], $0["hasThumbnail"]) }
-        }
-    }
-}

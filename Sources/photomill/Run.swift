@@ -98,7 +98,7 @@ extension Photomill {
             } catch {
                 throw fail("run", error)
             }
-            print(PathBytes.display(summary.text()))
+            print(summary.text())
             let left = summary.status.total(.pending) + summary.status.total(.leased)
             // `--watch` ends only by a signal: done when nothing was left to do.
             guard outcome?.completed == true || (watch && left == 0) else {

@@ -59,15 +59,18 @@ extension Scanner {
                 // a link, a rewrite with its mtime put back) the same content.
                 recognition = .unchanged
             } else if known.skipped[found.path] == found.stamp && photo == nil {
+                seenSkipped.insert(found.path)
                 recognition = .unchanged
             } else {
                 do {
                     recognition = Self.recognise(found, format: try FileRecognition.of(path: found.path))
                 } catch {
-                    try unreadable(found.path, reason: error.description, code: error.code)
+                    try unreadable(found.path, reason: error.cause, gone: error.isGone)
                     continue
                 }
             }
+            // Left out by its content: found, so not forgotten at the walk's end.
+            if case .skipped = recognition { seenSkipped.insert(found.path) }
             var file = ScannedFile(path: found.path, size: found.stamp.size, mtimeNs: found.stamp.mtimeNs, ctimeNs: found.ctimeNs,
                                    recognition: recognition, sidecar: found.sidecar)
             file.unsettled = unsettled

@@ -155,7 +155,7 @@ extension Scanner {
         var info = stat()
         guard PathBytes.withCString(path, { lstat($0, &info) }) == 0 else {
             let code = errno
-            try unreadable(path, reason: String(cString: strerror(code)), code: code)
+            try unreadable(path, reason: String(cString: strerror(code)), gone: code == ENOENT)
             return
         }
         if exclusions.ownFiles.contains(path) { return try skip(Found(path: path, info: info, skip: (.photomillFile, nil))) }
@@ -237,7 +237,7 @@ extension Scanner {
             let path = Self.join(directory, Exclusions.fileName)
             var info = stat()
             if PathBytes.withCString(path, { lstat($0, &info) }) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size <= 1 << 20,
-               let data = try? PathBytes.contents(of: path) {
+               let data = try? RegularFile.contents(of: path, upTo: 1 << 20) {
                 text = String(decoding: data, as: UTF8.self)
             } else {
                 logger.warning("a .photomillignore that is not a regular file of at most 1 MiB: not read", metadata: ["file": "\(path)"])
@@ -258,8 +258,8 @@ extension Scanner {
 
     /// A file the scan cannot read is a failure (its tasks fail `unreadable`, with the
     /// reason), whatever its name: it may be a photo. One that vanished meanwhile is not.
-    func unreadable(_ path: String, reason: String, code: Int32) throws(CatalogError) {
-        guard code != ENOENT else { return }
+    func unreadable(_ path: String, reason: String, gone: Bool) throws(CatalogError) {
+        guard !gone else { return }
         let id = try catalog.recordUnreadable(path: path, message: "\(path): cannot read: \(reason)", kinds: kinds,
                                               now: WallClock.now())
         seen.insert(id)
