@@ -199,6 +199,18 @@ def live(photomill, folder, screenshot):
         before = cluster.rows(count, path, kind)[0][0]
         eventually(60, lambda: cluster.rows(count, path, kind)[0][0] > before, "the retried task was never attempted again")
 
+        # The library: what is watched, what was skipped per reason (the catalog's counts), and
+        # Scan now, which asks the coordinator for a full scan through the catalog.
+        eventually(15, lambda: "Watching" in page.locator("#library").text_content(), "the library section never said what is watched")
+        for reason, count in cluster.rows("SELECT reason, COUNT(*) FROM skipped_files GROUP BY reason"):
+            cell = page.locator('#skipped tr[data-reason="%s"] td.num' % reason)
+            eventually(10, lambda: cell.count() == 1 and cell.text_content() == "{:,}".format(count),
+                       "the page's skipped %s is not the catalog's %d" % (reason, count))
+        page.click("#scan-now")
+        eventually(30, lambda: cluster.rows("SELECT COUNT(*) FROM scan_requests WHERE origin = 'api' AND finishedAt IS NOT NULL")[0][0] == 1,
+                   "Scan now asked for no scan, or the coordinator never did it")
+        expect("request" in page.locator("#scan-note").text_content(), "the page says the scan was asked for")
+
         # A phone: the page is no wider than the screen (tables scroll inside their sections).
         phone = chromium.new_page(viewport={"width": 390, "height": 844}, is_mobile=True)
         phone.goto(url)
