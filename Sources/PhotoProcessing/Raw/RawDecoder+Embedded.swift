@@ -52,10 +52,7 @@ extension RawDecoder {
     /// reaches `longestSide`, smallest first. Nil for a format it does not walk.
     static func previewCandidates(in bytes: RawBytes, format: MediaFormat,
                                   longestSide: Int) -> (found: EmbeddedPreviews, candidates: [SizedPreview])? {
-        let found = bytes.withBytes(0..<min(bytes.count, headLength)) { head in
-            EmbeddedPreviews(head: head, fileSize: bytes.count, format: format)
-        }
-        guard let found = found.flatMap({ $0 }) else { return nil }
+        guard let found = EmbeddedPreviews.find(in: bytes, format: format) else { return nil }
         let sized = found.previews.compactMap { preview -> SizedPreview? in
             if let size = preview.size { return SizedPreview(preview: preview, width: size.width, height: size.height) }
             let head = preview.range.lowerBound..<min(preview.range.upperBound, preview.range.lowerBound + jpegHeadLength)
