@@ -42,8 +42,8 @@ enum MetadataReader {
                 fill(&metadata, from: directories, vendor: vendor)
                 if format.mediaType == .raw { size = CameraRaw.tiffImageSize(tiff, format: format) }
             }
-        case .crw:
-            // CIFF, not TIFF: no EXIF directories to read; only the media type is reported.
+        case .crw, .mrw, .x3f, .kyoceraRaw, .iiq, .threeFR:
+            // Not read yet: only the media type is reported.
             break
         case .png, .gif, .webp, .bmp, .jxl, .mov, .mp4, .m4v, .threeGP, .avi, .mkv, .webm, .mts:
             readTIFF(vipsHeader?.exifBlob, into: &metadata)
