@@ -325,7 +325,65 @@ enum Schema {
             // which build runs where. NULL in the rows of workers seen before.
             try db.execute(sql: "ALTER TABLE workers ADD COLUMN softwareVersion TEXT")
         }
+        migrator.registerMigration("v9-kinds") { db in
+            // A kind described once (issue 25, docs/catalog.md): `tasks.kind` loses its CHECK,
+            // which made every new kind a rebuild of the table; the kinds are `Kind`'s, and
+            // only photomill writes them. `tier` is generated from the kinds' descriptors
+            // (`tierExpression`). SQLite cannot drop a CHECK: the table is rebuilt, once, with
+            // its indexes and triggers; its columns keep their order.
+            let columns = """
+                photoId, kind, state, attempts, maxAttempts, notBefore, leaseToken, leasedTo, leasedAt, leaseExpires,
+                recipe, errorClass, errorMessage, updatedAt, rank
+                """
+            try db.execute(sql: """
+                CREATE TABLE tasks_new (
+                    photoId INTEGER NOT NULL REFERENCES photos(id) ON DELETE CASCADE,
+                    kind TEXT NOT NULL,
+                    state TEXT NOT NULL DEFAULT 'pending'
+                        CHECK (state = 'pending' OR state = 'leased' OR state = 'done' OR state = 'failed'),
+                    attempts INTEGER NOT NULL DEFAULT 0,
+                    maxAttempts INTEGER NOT NULL DEFAULT 3,
+                    notBefore REAL NOT NULL DEFAULT 0,
+                    leaseToken TEXT,
+                    leasedTo TEXT,
+                    leasedAt REAL,
+                    leaseExpires REAL,
+                    recipe TEXT,
+                    errorClass TEXT,
+                    errorMessage TEXT,
+                    updatedAt REAL NOT NULL,
+                    rank INTEGER NOT NULL DEFAULT 0,
+                    tier INTEGER GENERATED ALWAYS AS (\(tierExpression)) VIRTUAL,
+                    PRIMARY KEY (photoId, kind)
+                ) WITHOUT ROWID;
+                INSERT INTO tasks_new (\(columns)) SELECT \(columns) FROM tasks;
+                DROP TABLE tasks;
+                ALTER TABLE tasks_new RENAME TO tasks;
+                CREATE INDEX tasks_leased ON tasks(leaseToken) WHERE state = 'leased';
+                CREATE INDEX tasks_failed ON tasks(kind) WHERE state = 'failed';
+                CREATE INDEX tasks_queue ON tasks(tier, rank, photoId) WHERE state = 'pending';
+                """ + taskCountInsertDeleteTriggers)
+        }
         return migrator
+    }
+
+    /// `tasks.tier` as SQL, from each kind's `KindDescriptor.tier`: `CASE kind WHEN
+    /// 'thumbnail' THEN 1 WHEN 'ocr' THEN 2 ELSE 0 END` for the kinds of today.
+    static var tierExpression: String {
+        let cases = Kind.allCases.filter { $0.tier != 0 }.map { "WHEN '\($0.rawValue)' THEN \($0.tier)" }
+        return (["CASE kind"] + cases + ["ELSE 0 END"]).joined(separator: " ")
+    }
+
+    /// Makes `tasks.tier` follow the descriptors again, for a migration that adds a kind
+    /// outside tier 0 or moves one (a virtual column: no row is rewritten, only the pending
+    /// tasks' queue index is built again).
+    static func regenerateTier(_ db: Database) throws {
+        try db.execute(sql: """
+            DROP INDEX tasks_queue;
+            ALTER TABLE tasks DROP COLUMN tier;
+            ALTER TABLE tasks ADD COLUMN tier INTEGER GENERATED ALWAYS AS (\(tierExpression)) VIRTUAL;
+            CREATE INDEX tasks_queue ON tasks(tier, rank, photoId) WHERE state = 'pending';
+            """)
     }
 
     /// SQLite's `application_id` of a photomill catalog: "PMIL" (set by v6-accidents).

@@ -7,7 +7,7 @@ import PhotomillCore
 /// cost almost a quarter of the SQLite work per result (docs/catalog.md, task_counts).
 /// Every statement that changes `tasks.state` records here what it changed.
 struct StateChanges {
-    /// By kind and state (`Kind.allCases` × `TaskState.allCases`, in case order).
+    /// By kind and state (`KindDescriptor.index` × `TaskState.allCases`, in case order).
     private var deltas = [Int](repeating: 0, count: Kind.allCases.count * TaskState.allCases.count)
 
     mutating func move(_ kind: Kind, from old: TaskState, to new: TaskState, count: Int = 1) {
@@ -36,18 +36,12 @@ struct StateChanges {
     }
 
     private static func index(_ kind: Kind, _ state: TaskState) -> Int {
-        let kindIndex = switch kind {
-        case .hash: 0
-        case .metadata: 1
-        case .thumbnail: 2
-        case .ocr: 3
-        }
         let stateIndex = switch state {
         case .pending: 0
         case .leased: 1
         case .done: 2
         case .failed: 3
         }
-        return kindIndex * TaskState.allCases.count + stateIndex
+        return kind.descriptor.index * TaskState.allCases.count + stateIndex
     }
 }

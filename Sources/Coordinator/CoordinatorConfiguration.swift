@@ -14,10 +14,13 @@ public struct CoordinatorConfiguration: Sendable {
     public var parameters = ProcessingParameters()
     public var heartbeatInterval: Double = 1
     public var liveness = 3
-    /// Per-kind deadline of a lease; a worker renews it with EXTEND.
-    public var deadlines: [Kind: Double] = [.hash: 60, .metadata: 60, .thumbnail: 120, .ocr: 300]
-    /// The lease deadline of `kind` (60 s for a kind left out of `deadlines`).
-    public func deadline(for kind: Kind) -> Double { deadlines[kind] ?? 60 }
+    /// Per-kind deadline of a lease (`KindDescriptor.deadline` unless set); a worker renews
+    /// it with EXTEND.
+    public var deadlines: [Kind: Double] = Kind.defaultDeadlines
+    /// The lease deadline of `kind` (its descriptor's for a kind left out of `deadlines`).
+    public func deadline(for kind: Kind) -> Double { deadlines[kind] ?? kind.descriptor.deadline }
+    /// The lease deadline of a job of `kinds` (`Kind.jobDeadline`).
+    func deadline(for kinds: [Kind]) -> Double { Kind.jobDeadline(kinds.map(deadline(for:))) }
     /// EXTENDs never move a lease beyond this many times its deadline from its grant, so
     /// a job hung in a worker whose socket thread still answers is taken back in the end.
     public var leaseCapFactor: Double = 4

@@ -2,24 +2,34 @@ import Foundation
 
 /// A kind of work done on a photo; with the photo, the unit of state, retry and reporting.
 /// The raw values are photomill's names for them everywhere: the catalog's `tasks.kind`,
-/// the CLI's `--kinds`, `inspect --json` (the wire enum converts at the protocol edge).
+/// the CLI's `--kinds`, `inspect --json`, the metrics' `kind` label (the wire enum converts
+/// at the protocol edge, by `KindDescriptor.wireValue`).
+///
+/// What each kind is — its tier, lease deadline, code version, needs — is written once, in
+/// `descriptor`; everything else derives from it (docs/architecture.md, "A new kind").
 public enum Kind: String, CaseIterable, Sendable, Hashable, Codable, Comparable {
     case hash, metadata, thumbnail, ocr
 
-    /// Kinds that decode pixels, and so are refused for images over the pixel limit.
-    public var decodesPixels: Bool { self == .thumbnail || self == .ocr }
-
-    public static func < (lhs: Kind, rhs: Kind) -> Bool {
-        lhs.order < rhs.order
+    /// The one description of each kind. The cases are in `allCases`' order, `index` counting
+    /// from 0 (checked by VocabularyTests).
+    public var descriptor: KindDescriptor {
+        switch self {
+        case .hash:
+            KindDescriptor(index: 0, wireValue: 1, tier: 0, deadline: 60, codeVersion: 1, needs: [.wholeFile])
+        case .metadata:
+            KindDescriptor(index: 1, wireValue: 2, tier: 0, deadline: 60, codeVersion: 2, needs: [])
+        case .thumbnail:
+            KindDescriptor(index: 2, wireValue: 3, tier: 1, deadline: 120, codeVersion: 2, needs: [.pixels],
+                           recipeParameters: { "size=\($0.thumbnailSize) q=\($0.thumbnailQuality)" })
+        case .ocr:
+            KindDescriptor(index: 3, wireValue: 4, tier: 2, deadline: 300, codeVersion: 2, needs: [.pixels, .language],
+                           title: "OCR", forVideos: false,
+                           recipeParameters: { "lang=\($0.ocrLanguage) side=\($0.ocrMaxSide) min=\($0.ocrMinConfidence)" })
+        }
     }
 
-    private var order: Int {
-        switch self {
-        case .hash: 0
-        case .metadata: 1
-        case .thumbnail: 2
-        case .ocr: 3
-        }
+    public static func < (lhs: Kind, rhs: Kind) -> Bool {
+        lhs.descriptor.index < rhs.descriptor.index
     }
 
     /// Parses "hash,metadata"; a failure names the first unknown kind.
@@ -37,10 +47,13 @@ public enum Kind: String, CaseIterable, Sendable, Hashable, Codable, Comparable 
         kinds.sorted().map(\.rawValue).joined(separator: ",")
     }
 
+    /// "hash, metadata, thumbnail, ocr": every kind's name, for help texts and messages.
+    public static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
+
     public struct ParseError: Error, CustomStringConvertible {
         public let name: String
         public var description: String {
-            "unknown kind '\(name)'; the kinds are \(Kind.allCases.map(\.rawValue).joined(separator: ", "))"
+            "unknown kind '\(name)'; the kinds are \(Kind.names)"
         }
     }
 }

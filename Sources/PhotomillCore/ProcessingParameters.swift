@@ -18,19 +18,13 @@ public struct ProcessingParameters: Sendable, Hashable, Codable {
 }
 
 extension ProcessingParameters {
-    /// Bumped when a processor's code changes what it produces for the same input.
-    public static let codeVersions: [Kind: Int] = [.hash: 1, .metadata: 2, .thumbnail: 2, .ocr: 2]
-
-    /// The recipe of a result: the code version and the parameters that shape it.
+    /// The recipe of a result: the kind, its code version (`KindDescriptor.codeVersion`) and
+    /// the parameters that shape it (`KindDescriptor.recipeParameters`).
     /// `reprocess --outdated` requeues results whose recipe differs from the current one.
     public func recipe(for kind: Kind) -> String {
-        let version = Self.codeVersions[kind] ?? 0
-        switch kind {
-        case .hash: return "hash/\(version)"
-        case .metadata: return "metadata/\(version)"
-        case .thumbnail: return "thumbnail/\(version) size=\(thumbnailSize) q=\(thumbnailQuality)"
-        case .ocr: return "ocr/\(version) lang=\(ocrLanguage) side=\(ocrMaxSide) min=\(ocrMinConfidence)"
-        }
+        let descriptor = kind.descriptor
+        let parameters = descriptor.recipeParameters(self)
+        return "\(kind.rawValue)/\(descriptor.codeVersion)" + (parameters.isEmpty ? "" : " " + parameters)
     }
 
     /// The recipe of every kind.

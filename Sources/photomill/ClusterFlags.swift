@@ -17,8 +17,18 @@ struct ClusterFlags: ParsableArguments {
 
     @OptionGroup var processing: ProcessingFlags
 
-    @Option(help: ArgumentHelp("Lease deadline of every kind, in seconds (default: 60 hash and metadata, 120 thumbnail, 300 OCR); workers renew it for slow jobs up to 4 times this.", valueName: "SECONDS"))
+    @Option(help: ArgumentHelp("Lease deadline of every kind, in seconds (default: \(Self.defaultDeadlines)); workers renew it for slow jobs up to 4 times this.", valueName: "SECONDS"))
     var leaseSeconds: Double?
+
+    /// "60 hash and metadata, 120 thumbnail, 300 OCR": each kind's `KindDescriptor.deadline`.
+    private static var defaultDeadlines: String {
+        var groups: [(seconds: Double, kinds: [String])] = []
+        for kind in Kind.allCases {
+            if groups.last?.seconds == kind.descriptor.deadline { groups[groups.count - 1].kinds.append(kind.title) }
+            else { groups.append((kind.descriptor.deadline, [kind.title])) }
+        }
+        return groups.map { "\(Int($0.seconds)) " + $0.kinds.joined(separator: " and ") }.joined(separator: ", ")
+    }
 
     func validate() throws {
         if let leaseSeconds, !(0.1...86_400).contains(leaseSeconds) {

@@ -54,7 +54,7 @@ extension Photomill {
 
 /// `KIND…` of pause and resume: kinds, each argument one or a comma-separated list.
 struct KindArguments: ParsableArguments {
-    @Argument(help: ArgumentHelp("Kinds: hash, metadata, thumbnail, ocr (default: all).", valueName: "KIND"))
+    @Argument(help: ArgumentHelp("Kinds: \(Kind.names) (default: all).", valueName: "KIND"))
     var names: [String] = []
 
     func validate() throws {

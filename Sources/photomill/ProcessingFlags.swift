@@ -3,7 +3,7 @@ import PhotomillCore
 
 /// Flags that shape processing, shared by every command that processes photos.
 struct ProcessingFlags: ParsableArguments {
-    @Option(name: .customLong("kinds"), help: "Comma-separated kinds: hash, metadata, thumbnail, ocr.")
+    @Option(name: .customLong("kinds"), help: "Comma-separated kinds: \(Kind.names).")
     var kindList: String = Kind.allCases.map(\.rawValue).joined(separator: ",")
 
     @Option(help: "Longest side of thumbnails in pixels (never upscaled).")

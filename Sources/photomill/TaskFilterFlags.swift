@@ -4,7 +4,7 @@ import PhotomillCore
 
 /// `--kind` and `--path`, shared by failed, retry and reprocess.
 struct TaskFilterFlags: ParsableArguments {
-    @Option(help: ArgumentHelp("Only these kinds (comma-separated: hash, metadata, thumbnail, ocr).", valueName: "K"))
+    @Option(help: ArgumentHelp("Only these kinds (comma-separated: \(Kind.names)).", valueName: "K"))
     var kind: String?
 
     @Option(help: ArgumentHelp("Only photos whose absolute path matches this glob (`*` also matches `/`), e.g. '*/2019/*'.",

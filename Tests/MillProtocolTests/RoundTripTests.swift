@@ -124,5 +124,10 @@ struct RoundTripTests {
         #expect(Kind(rawValue: "unspecified") == nil)
         #expect(Kind(Photomill_V1_Kind.unspecified) == nil)
         #expect(Photomill_V1_Kind.UNRECOGNIZED(9).name == "kind(9)")
+        // Each descriptor's wire value is photomill.proto's KIND_<NAME>, and comes back.
+        for kind in Kind.allCases {
+            #expect("\(Photomill_V1_Kind(kind))" == kind.rawValue)
+            #expect(Kind(Photomill_V1_Kind(kind)) == kind)
+        }
     }
 }

@@ -39,6 +39,20 @@ struct VocabularyTests {
         #expect(Kind.allCases.filter(\.decodesPixels) == [.thumbnail, .ocr])
     }
 
+    /// The descriptors against the order of work and the deadlines docs/architecture.md and
+    /// docs/operations.md give, typed out here.
+    @Test("each kind's descriptor: its index is its place, its tier, deadline and needs")
+    func descriptors() {
+        #expect(Kind.allCases.map(\.descriptor.index) == [0, 1, 2, 3])
+        #expect(Kind.allCases.map(\.tier) == [0, 0, 1, 2] && Kind.tiers == 0...2)
+        #expect(Kind.allCases.map(\.descriptor.wireValue) == [1, 2, 3, 4])
+        #expect(Kind.defaultDeadlines == [.hash: 60, .metadata: 60, .thumbnail: 120, .ocr: 300])
+        #expect(Kind.allCases.filter(\.needsLanguage) == [.ocr])
+        #expect(MediaType.video.kinds(of: Set(Kind.allCases)) == [.hash, .metadata, .thumbnail])
+        // A job's lease: its longest kind's deadline, else PROTOCOL.md's 60 s.
+        #expect(Kind.jobDeadline([60, 300, 120]) == 300 && Kind.jobDeadline([]) == 60)
+    }
+
     /// docs/catalog.md's examples of recipes.
     @Test("recipes name the code version and the parameters that shape each kind")
     func recipes() {

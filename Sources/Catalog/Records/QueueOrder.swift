@@ -4,23 +4,6 @@ import PhotomillCore
 // in docs/architecture.md): by tier, cheap kinds of the whole library first, and within a
 // tier by rank, then photo.
 
-extension Kind {
-    /// The kind's place in the default order, as the generated column `tasks.tier` has it
-    /// (migration v7-steering): hash and metadata of every photo first (one read serves
-    /// both, and they make the library searchable by camera, date and place), then the
-    /// thumbnails, then OCR, a hundred times slower. The kinds of one tier travel in one job.
-    public var tier: Int {
-        switch self {
-        case .hash, .metadata: 0
-        case .thumbnail: 1
-        case .ocr: 2
-        }
-    }
-
-    /// Every tier, in order.
-    public static let tiers = 0...2
-}
-
 /// `tasks.rank`: the order of the pending work of one tier, lowest first.
 public enum TaskRank {
     /// What a scan gives the tasks it queues or re-queues: minus the second it ran, so that

@@ -49,7 +49,7 @@ public final class CoordinatorMetrics: @unchecked Sendable {
     }
 
     private let factory: any MetricsFactory
-    /// By kind (in `Kind.allCases` order), then outcome (in `Outcome.allCases` order).
+    /// By kind (`KindDescriptor.index`), then outcome (in `Outcome.allCases` order).
     private let results: [[Counter]]
     private let processing: [CoreMetrics.Timer]
     private let commitDuration: CoreMetrics.Timer
@@ -91,7 +91,7 @@ public final class CoordinatorMetrics: @unchecked Sendable {
     func processed(_ results: [Photomill_V1_KindResult]) {
         for entry in results where entry.processingUs > 0 {
             guard let kind = Kind(entry.kind) else { continue }
-            processing[Self.index(kind)].recordNanoseconds(Int64(entry.processingUs) * 1000)
+            processing[kind.descriptor.index].recordNanoseconds(Int64(entry.processingUs) * 1000)
         }
     }
 
@@ -110,7 +110,7 @@ public final class CoordinatorMetrics: @unchecked Sendable {
             if report.stale.contains(reported.result.leaseToken) { outcome = .stale }
             else if case .failure = reported.result.outcome { outcome = .failed }
             else { outcome = .done }
-            counts[Self.index(reported.result.kind) * outcomes + outcome.rawValue] += 1
+            counts[reported.result.kind.descriptor.index * outcomes + outcome.rawValue] += 1
         }
         for (index, count) in counts.enumerated() where count > 0 {
             results[index / outcomes][index % outcomes].increment(by: count)
@@ -138,16 +138,6 @@ public final class CoordinatorMetrics: @unchecked Sendable {
             counter.increment(by: count - (publishedDropped[reason] ?? 0))
         }
         publishedDropped = violations
-    }
-
-    /// `Kind.allCases`' order, without building that array per call.
-    private static func index(_ kind: Kind) -> Int {
-        switch kind {
-        case .hash: 0
-        case .metadata: 1
-        case .thumbnail: 2
-        case .ocr: 3
-        }
     }
 }
 

@@ -4,9 +4,10 @@ import PhotomillCore
 
 /// Which worker may take which part of a job (PROTOCOL.md, JOB and "File transfer").
 extension WorkerSession {
-    /// Whether this worker offers `kind`; OCR counts only with the coordinator's language.
+    /// Whether this worker offers `kind`; a kind that needs a language (OCR) counts only
+    /// with the coordinator's.
     func offers(_ kind: Kind, ocrLanguage: String) -> Bool {
-        kinds.contains(kind) && (kind != .ocr || ocrLanguages.contains(ocrLanguage))
+        kinds.contains(kind) && (!kind.needsLanguage || ocrLanguages.contains(ocrLanguage))
     }
 
     /// The kinds of `job` this worker can do: those it offers, provided it can get the
@@ -43,9 +44,9 @@ enum Routing {
         for kind in kinds where !offered.contains(kind) {
             if sessions.isEmpty {
                 reasons[kind] = "no worker connected"
-            } else if kind == .ocr, sessions.contains(where: { $0.kinds.contains(.ocr) }) {
+            } else if kind.needsLanguage, sessions.contains(where: { $0.kinds.contains(kind) }) {
                 let languages = Set(sessions.flatMap(\.ocrLanguages)).sorted().joined(separator: ", ")
-                reasons[kind] = "no connected worker offers OCR in \(ocrLanguage) (they offer \(languages))"
+                reasons[kind] = "no connected worker offers \(kind.title) in \(ocrLanguage) (they offer \(languages))"
             } else {
                 reasons[kind] = "no connected worker offers \(kind.rawValue)"
             }

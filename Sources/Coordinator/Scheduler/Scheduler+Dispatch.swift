@@ -134,7 +134,7 @@ extension Scheduler {
     /// job's longest deadline plus the worker's grace; the JOB carries the deadlines alone.
     private mutating func grant(_ job: PendingJob, to session: WorkerSession, at now: ClockReading) -> JobOrder {
         let (jobID, token) = tokens.next()
-        let deadline: Double = (job.kinds.map(configuration.deadline(for:)).max() ?? 60) + session.leaseGrace
+        let deadline: Double = configuration.deadline(for: job.kinds) + session.leaseGrace
         let lease = Lease(photoId: job.photoId, kinds: job.kinds, token: token, worker: session.workerId,
                           leasedAt: now.wall, expiresAt: now.wall + deadline, pagedUpdatedAt: job.updatedAt)
         batch.leases.append(lease)

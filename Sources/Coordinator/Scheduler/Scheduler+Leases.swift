@@ -36,7 +36,7 @@ extension Scheduler {
         }
         // Taken back already: an honest worker still busy with it; its result will be stale.
         guard !flight.expired else { return }
-        let longest = flight.lease.kinds.map(configuration.deadline(for:)).max() ?? 60
+        let longest = configuration.deadline(for: flight.lease.kinds)
         let cap = flight.grantedAt + configuration.leaseCapFactor * longest
         let extended = Swift.min(now.monotonic + extraSeconds + session.leaseGrace, cap)
         if extended > flight.deadline {

@@ -1,3 +1,5 @@
+import PhotomillCore
+
 extension Page {
     /// Polls the API (status every 2 s, failures every 5 s, the chart every 10 s) and
     /// redraws. Text only through textContent: paths and messages are never markup. The
@@ -5,7 +7,7 @@ extension Page {
     /// the server in the URL, and removed from it) or the form, and stays in this tab only.
     static let script = #"""
     "use strict";
-    const KINDS = ["hash", "metadata", "thumbnail", "ocr"];
+    const KINDS = [\#(Kind.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))];
     const $ = (selector) => document.querySelector(selector);
     let token = sessionStorage.getItem("photomill-token") || "";
 

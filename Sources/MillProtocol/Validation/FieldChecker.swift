@@ -1,3 +1,5 @@
+import PhotomillCore
+
 /// Field-level checks shared by every command. Each check throws `invalid-field` naming the
 /// command and the field path, and quotes the offending value (shortened: a violation is
 /// logged, and the value came from an untrusted peer).
@@ -115,11 +117,9 @@ struct FieldChecker {
 
     /// A known kind: not zero (unset) and not a value from a newer protocol revision.
     func kind(_ kind: Photomill_V1_Kind, _ field: @autoclosure () -> String) throws(ProtocolViolation) {
-        switch kind {
-        case .hash, .metadata, .thumbnail, .ocr: return
-        case .unspecified: throw violation(field(), "kind is unset")
-        case .UNRECOGNIZED(let value): throw violation(field(), "kind \(value) is unknown")
-        }
+        guard Kind(kind) == nil else { return }
+        if kind == .unspecified { throw violation(field(), "kind is unset") }
+        throw violation(field(), "kind \(kind.rawValue) is unknown")
     }
 
     /// A non-empty list of known kinds without repeats. With `allowingNewer`, values from a

@@ -1,4 +1,5 @@
 import Foundation
+import PhotomillCore
 
 extension Photomill_V1_Job {
     func validate(_ check: FieldChecker, blobs: [Data]) throws(ProtocolViolation) {
@@ -9,7 +10,7 @@ extension Photomill_V1_Job {
         try check.id(leaseToken, "lease_token")
         try validateDeadlines(check, kinds: kinds)
         guard hasParameters else { throw check.violation("parameters", "is missing") }
-        try parameters.validate(check, ocr: kinds.contains(.ocr))
+        try parameters.validate(check, ocr: kinds.contains { Kind($0)?.needsLanguage == true })
         try validateSidecar(check, kinds: kinds, blobs: blobs)
         try validateFileBlobs(check, blobs: sidecarInBlobs ? blobs.dropLast() : blobs[...])
     }

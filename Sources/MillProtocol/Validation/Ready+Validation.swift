@@ -1,3 +1,5 @@
+import PhotomillCore
+
 extension Photomill_V1_Ready {
     func validate(_ check: FieldChecker) throws(ProtocolViolation) {
         try check.id(workerID, "worker_id")
@@ -15,12 +17,14 @@ extension Photomill_V1_Ready {
             try check.ocrLanguageName(language, "ocr_languages[\(index)]")
         }
         try check.unique(ocrLanguages, "ocr_languages")
-        // The coordinator routes OCR by language; the two fields must tell the same story.
-        if kinds.contains(.ocr) && ocrLanguages.isEmpty {
-            throw check.violation("ocr_languages", "is empty though kinds has ocr")
+        // The coordinator routes the kinds that need a language (OCR) by language; the two
+        // fields must tell the same story.
+        let needingLanguage = kinds.compactMap(Kind.init).filter(\.needsLanguage).sorted()
+        if let kind = needingLanguage.first, ocrLanguages.isEmpty {
+            throw check.violation("ocr_languages", "is empty though kinds has \(kind.rawValue)")
         }
-        if !kinds.contains(.ocr) && !ocrLanguages.isEmpty {
-            throw check.violation("ocr_languages", "is set though kinds has no ocr")
+        if needingLanguage.isEmpty && !ocrLanguages.isEmpty {
+            throw check.violation("ocr_languages", "is set though kinds has no kind that needs a language")
         }
 
         try check.count(pathRoots.count, FieldBounds.pathRoots, "path_roots")

@@ -1,19 +1,22 @@
 import PhotomillCore
 
-// The protocol edge of `Kind`: the wire enum is converted here and nowhere else.
+// The protocol edge of `Kind`: the wire enum is converted here and nowhere else, by each
+// kind's `KindDescriptor.wireValue`.
 
 extension Kind {
     /// The kind a wire value names; nil for `KIND_UNSPECIFIED` and for values from a newer
     /// protocol revision.
     public init?(_ wire: Photomill_V1_Kind) {
-        switch wire {
-        case .hash: self = .hash
-        case .metadata: self = .metadata
-        case .thumbnail: self = .thumbnail
-        case .ocr: self = .ocr
-        case .unspecified, .UNRECOGNIZED: return nil
-        }
+        guard Self.byWireValue.indices.contains(wire.rawValue), let kind = Self.byWireValue[wire.rawValue] else { return nil }
+        self = kind
     }
+
+    /// Indexed by wire value.
+    private static let byWireValue: [Kind?] = {
+        var kinds = [Kind?](repeating: nil, count: (allCases.map(\.descriptor.wireValue).max() ?? 0) + 1)
+        for kind in allCases { kinds[kind.descriptor.wireValue] = kind }
+        return kinds
+    }()
 }
 
 extension Photomill_V1_Kind {
@@ -21,21 +24,13 @@ extension Photomill_V1_Kind {
     public static let known: [Photomill_V1_Kind] = Kind.allCases.map(Photomill_V1_Kind.init)
 
     public init(_ kind: Kind) {
-        switch kind {
-        case .hash: self = .hash
-        case .metadata: self = .metadata
-        case .thumbnail: self = .thumbnail
-        case .ocr: self = .ocr
-        }
+        self = Photomill_V1_Kind(rawValue: kind.descriptor.wireValue) ?? .UNRECOGNIZED(kind.descriptor.wireValue)
     }
 
     /// "hash", "metadata", "thumbnail", "ocr" (`Kind`'s names); `kind(N)` for values this
     /// code does not know, for messages.
     public var name: String {
-        switch self {
-        case .unspecified: "unspecified"
-        case .UNRECOGNIZED(let value): "kind(\(value))"
-        default: Kind(self)!.rawValue
-        }
+        if let kind = Kind(self) { return kind.rawValue }
+        return self == .unspecified ? "unspecified" : "kind(\(rawValue))"
     }
 }

@@ -177,9 +177,10 @@ public enum MediaType: String, Sendable, Hashable, Codable, CaseIterable {
     /// A video: hashed, described and given a poster frame, never OCRed.
     case video
 
-    /// The kinds a file of this type has tasks for: videos get no OCR.
+    /// The kinds a file of this type has tasks for: videos get none of those not
+    /// `KindDescriptor.forVideos` (OCR).
     public func kinds(of wanted: Set<Kind>) -> Set<Kind> {
-        self == .video ? wanted.subtracting([.ocr]) : wanted
+        self == .video ? wanted.filter(\.descriptor.forVideos) : wanted
     }
 }
 

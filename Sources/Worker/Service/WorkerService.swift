@@ -186,7 +186,7 @@ public final class WorkerService: @unchecked Sendable {
         private mutating func arrived(_ job: Photomill_V1_Job, blobs: [Data], at now: MonotonicInstant) throws(ZMQError) {
             let arrival = WorkerStateMachine.JobArrival(
                 jobID: job.jobID, token: job.leaseToken, kinds: job.kinds.compactMap(Kind.init),
-                deadline: Double(job.deadlines.map(\.deadlineMs).max() ?? 60_000) / 1000)
+                deadline: Kind.jobDeadline(job.deadlines.map { Double($0.deadlineMs) / 1000 }))
             switch machine.jobArrived(arrival, at: now) {
             case .run: service.queue.push(Work(job: job, blobs: blobs))
             case .refuse(let action): try perform([action])
@@ -279,7 +279,7 @@ extension WorkerConfiguration {
             $0.protocolVersion = MillWire.protocolVersion
             $0.slots = UInt32(min(slots + prefetch, Int(FieldBounds.slots.upperBound)))
             $0.kinds = kinds.sorted().map(Photomill_V1_Kind.init)
-            $0.ocrLanguages = kinds.contains(.ocr) ? ocrLanguages : []
+            $0.ocrLanguages = kinds.contains(where: \.needsLanguage) ? ocrLanguages : []
             $0.pathRoots = advertisedRoots
             $0.heartbeatIntervalMs = UInt32(heartbeatInterval * 1000)
         }
