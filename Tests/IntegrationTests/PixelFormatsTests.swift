@@ -137,11 +137,19 @@ struct PixelFormatsTests {
             #expect(comparison.meanDifference <= Self.meanBound && comparison.hashDistance <= Self.hashBound
                     && comparison.spread >= Self.spreadFloor, "\(fixture.name) against \(fixture.reference): \(comparison)")
         }
+
+        // Bit flips and truncations of each: a result or a classified error, no crash.
+        let hostile = directory.appendingPathComponent("hostile")
+        try FileManager.default.createDirectory(at: hostile, withIntermediateDirectories: true)
+        let files = fixtures.map { directory.appendingPathComponent($0.name) }
+        try HostileVariants.inspect(try HostileVariants.write(files, count: 4, seed: 20261127, into: hostile), in: hostile)
     }
 
     /// `compare_pictures.py`'s measures of `ours` against `reference`.
     struct Comparison: CustomStringConvertible {
         let meanDifference: Double
+        /// Mean absolute difference per sample, the reference resized to ours.
+        let pixelDifference: Double
         let hashDistance: Int
         let spread: Double
         let raw: String
@@ -152,7 +160,7 @@ struct PixelFormatsTests {
         let output = try Tool.run(["python3", scripts.appendingPathComponent("compare_pictures.py").path, ours, reference])
         let object = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any] ?? [:]
         return Comparison(meanDifference: object["meanDifference"] as? Double ?? .infinity,
-                          hashDistance: object["hashDistance"] as? Int ?? .max, spread: object["spread"] as? Double ?? 0,
+                          pixelDifference: object["pixelDifference"] as? Double ?? .infinity, hashDistance: object["hashDistance"] as? Int ?? .max, spread: object["spread"] as? Double ?? 0,
                           raw: output.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 }

@@ -38,8 +38,12 @@ struct EmbeddedPreviews {
     }
 
     /// The formats whose previews photomill finds itself: DNG and RW2 by this walk, CR3
-    /// by `CR3Previews`.
-    static let formats: Set<MediaFormat> = [.dng, .rw2, .cr3]
+    /// by `CR3Previews`, X3F by `X3FPreviews`.
+    static let formats: Set<MediaFormat> = [.dng, .rw2, .cr3, .x3f]
+
+    /// Formats LibRaw 0.20 cannot decode (Debian builds it without Sigma's X3F code):
+    /// their previews are their only pictures, used even when smaller than asked.
+    static let previewsOnly: Set<MediaFormat> = [.x3f]
 
     /// Every preview found, in the order of the walk (IFD0, its SubIFDs, the next IFDs).
     private(set) var previews: [Preview] = []
@@ -51,11 +55,13 @@ struct EmbeddedPreviews {
 
     /// The previews of `bytes`, a RAW of `format`: DNG and RW2 by walking their TIFF
     /// directories in the file's first `RawDecoder.headLength` bytes, CR3 by
-    /// `CR3Previews`. Nil for other formats.
+    /// `CR3Previews`, X3F by `X3FPreviews`. Nil for other formats.
     static func find(in bytes: RawBytes, format: MediaFormat) -> EmbeddedPreviews? {
         switch format {
         case .cr3:
             return CR3Previews.find(in: bytes)
+        case .x3f:
+            return X3FPreviews.find(in: bytes)
         case .dng, .rw2:
             return bytes.withBytes(0..<min(bytes.count, RawDecoder.headLength)) { head in
                 EmbeddedPreviews(head: head, fileSize: bytes.count, format: format)
