@@ -1,4 +1,5 @@
 import Foundation
+import PhotomillTestSupport
 import Testing
 
 /// The previews of camera RAW containers that LibRaw 0.20 cannot decode, and files with a
@@ -19,23 +20,23 @@ struct EmbeddedPicturesTests {
         // Three different pictures, so that the one chosen shows.
         for (name, source, size) in [("thumbnail", "testsrc2", "160x120"), ("preview", "smptehdbars", "1620x1080"),
                                      ("full", "rgbtestsrc", "6000x4000")] {
-            try Tool.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "\(source)=size=\(size)", "-frames:v", "1", path("\(name).png")])
-            try Tool.run(["vips", "copy", path("\(name).png"), path("\(name).jpg[Q=90]")])
+            try Tool.output("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "\(source)=size=\(size)", "-frames:v", "1", path("\(name).png")])
+            try Tool.output("vips", ["copy", path("\(name).png"), path("\(name).jpg[Q=90]")])
         }
         let base = Corpus.root.appendingPathComponent("formats/CanonRaw.cr3").path
-        try Tool.run(["python3", PixelFormatsTests.scripts.appendingPathComponent("cr3_fixture.py").path, base, path("r5.cr3"),
+        try Tool.output("python3", [PixelFormatsTests.scripts.appendingPathComponent("cr3_fixture.py").path, base, path("r5.cr3"),
                       path("thumbnail.jpg"), path("preview.jpg"), path("full.jpg")])
-        try Tool.run(["exiftool", "-q", "-overwrite_original", "-Model=Canon EOS R5", "-CanonModelID#=0x80000421", "-Orientation#=6", path("r5.cr3")])
+        try Tool.output("exiftool", ["-q", "-overwrite_original", "-Model=Canon EOS R5", "-CanonModelID#=0x80000421", "-Orientation#=6", path("r5.cr3")])
         // exiftool reads the previews back (THMB keeps its padding to 4 bytes).
         for (tag, name) in [("ThumbnailImage", "thumbnail"), ("PreviewImage", "preview"), ("JpgFromRaw", "full")] {
             let extracted = path("extracted-\(name).jpg")
-            try Tool.run(["sh", "-c", "exiftool -b -\(tag) \"$0\" > \"$1\"", path("r5.cr3"), extracted])
+            try Tool.output("sh", ["-c", "exiftool -b -\(tag) \"$0\" > \"$1\"", path("r5.cr3"), extracted])
             let original = try Data(contentsOf: URL(fileURLWithPath: path("\(name).jpg")))
             #expect(try Data(contentsOf: URL(fileURLWithPath: extracted)).prefix(original.count) == original, "\(tag)")
         }
-        #expect(try Tool.exiftool(path("r5.cr3"), ["Model", "Orientation"])["Model"] as? String == "Canon EOS R5")
+        #expect(try ExifTool.values(path("r5.cr3"), ["Model", "Orientation"])["Model"] as? String == "Canon EOS R5")
         // LibRaw knows the name but not the body: its "Image flip" is the orientation photomill applies.
-        #expect(try Tool.run(["raw-identify", "-v", path("r5.cr3")]).contains("Image flip: 6"))
+        #expect(try Tool.output("raw-identify", ["-v", path("r5.cr3")]).contains("Image flip: 6"))
 
         for (side, name) in [(128, "thumbnail"), (256, "preview"), (2048, "full")] {
             let thumbnails = directory.appendingPathComponent("thumbnails-\(side)")
@@ -51,7 +52,7 @@ struct EmbeddedPicturesTests {
             var distances: [String: Double] = [:]
             for candidate in ["thumbnail", "preview", "full"] {
                 let turned = path("turned-\(candidate)-\(side).png")
-                try Tool.run(["vips", "rot", path("\(candidate).png"), turned, "d90"])
+                try Tool.output("vips", ["rot", path("\(candidate).png"), turned, "d90"])
                 distances[candidate] = try PixelFormatsTests.compare(ours, turned).pixelDifference
             }
             #expect(distances[name]! < 10 && distances.filter { $0.key != name }.allSatisfy { $0.value > distances[name]! + 20 },
@@ -69,19 +70,19 @@ struct EmbeddedPicturesTests {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
-        try Tool.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=2640x1760", "-frames:v", "1", path("full.png")])
-        try Tool.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "smptehdbars=size=221x147", "-frames:v", "1", path("small.png")])
-        try Tool.run(["vips", "copy", path("full.png"), path("full.jpg[Q=90]")])
-        try Tool.run(["vips", "copy", path("small.png"), path("small.jpg[Q=90,strip]")])
-        try Tool.run(["exiftool", "-q", "-overwrite_original", "-Orientation#=6", "-Make=SIGMA", path("full.jpg")])
-        try Tool.run(["python3", PixelFormatsTests.scripts.appendingPathComponent("x3f_fixture.py").path, base, path("dp2.x3f"),
+        try Tool.output("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=2640x1760", "-frames:v", "1", path("full.png")])
+        try Tool.output("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "smptehdbars=size=221x147", "-frames:v", "1", path("small.png")])
+        try Tool.output("vips", ["copy", path("full.png"), path("full.jpg[Q=90]")])
+        try Tool.output("vips", ["copy", path("small.png"), path("small.jpg[Q=90,strip]")])
+        try Tool.output("exiftool", ["-q", "-overwrite_original", "-Orientation#=6", "-Make=SIGMA", path("full.jpg")])
+        try Tool.output("python3", [PixelFormatsTests.scripts.appendingPathComponent("x3f_fixture.py").path, base, path("dp2.x3f"),
                       path("full.jpg"), path("small.jpg")])
         for (tag, name) in [("JpgFromRaw", "full.jpg"), ("PreviewImage", "small.jpg")] {
-            try Tool.run(["sh", "-c", "exiftool -b -\(tag) \"$0\" > \"$1\"", path("dp2.x3f"), path("extracted-\(name)")])
+            try Tool.output("sh", ["-c", "exiftool -b -\(tag) \"$0\" > \"$1\"", path("dp2.x3f"), path("extracted-\(name)")])
             #expect(try Data(contentsOf: URL(fileURLWithPath: path("extracted-\(name)"))) == Data(contentsOf: URL(fileURLWithPath: path(name))), "\(tag)")
         }
-        try Tool.run(["vips", "rot", path("full.png"), path("full-turned.png"), "d90"])
-        try Tool.run(["vips", "rot", path("small.png"), path("small-turned.png"), "d90"])
+        try Tool.output("vips", ["rot", path("full.png"), path("full-turned.png"), "d90"])
+        try Tool.output("vips", ["rot", path("small.png"), path("small-turned.png"), "d90"])
         for (side, reference, other) in [(256, "full-turned.png", "small-turned.png"), (128, "small-turned.png", "full-turned.png")] {
             let thumbnails = directory.appendingPathComponent("thumbnails-\(side)")
             try FileManager.default.createDirectory(at: thumbnails, withIntermediateDirectories: true)
@@ -104,20 +105,20 @@ struct EmbeddedPicturesTests {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
-        try Tool.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=800x600", "-frames:v", "1", path("base.png")])
-        try Tool.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "mandelbrot=size=400x300", "-frames:v", "1", path("gainmap.png")])
-        try Tool.run(["vips", "copy", path("base.png"), path("base.jpg[Q=90]")])
-        try Tool.run(["vips", "copy", path("gainmap.png"), path("gainmap.jpg[Q=90]")])
-        try Tool.run(["python3", PixelFormatsTests.scripts.appendingPathComponent("gainmap_jpeg.py").path, path("base.jpg"),
+        try Tool.output("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=800x600", "-frames:v", "1", path("base.png")])
+        try Tool.output("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "mandelbrot=size=400x300", "-frames:v", "1", path("gainmap.png")])
+        try Tool.output("vips", ["copy", path("base.png"), path("base.jpg[Q=90]")])
+        try Tool.output("vips", ["copy", path("gainmap.png"), path("gainmap.jpg[Q=90]")])
+        try Tool.output("python3", [PixelFormatsTests.scripts.appendingPathComponent("gainmap_jpeg.py").path, path("base.jpg"),
                       path("gainmap.jpg"), path("ultrahdr.jpg")])
-        try Tool.run(["sh", "-c", "exiftool -b -MPImage2 \"$0\" > \"$1\"", path("ultrahdr.jpg"), path("mp2.jpg")])
+        try Tool.output("sh", ["-c", "exiftool -b -MPImage2 \"$0\" > \"$1\"", path("ultrahdr.jpg"), path("mp2.jpg")])
         #expect(try Data(contentsOf: URL(fileURLWithPath: path("mp2.jpg"))) == Data(contentsOf: URL(fileURLWithPath: path("gainmap.jpg"))))
 
         let iphone = Corpus.root.appendingPathComponent("photos/iphone_13_pro_max.HEIC").path
-        let aux = try Tool.exiftool(iphone, ["AuxiliaryImageType"])["AuxiliaryImageType"] as? String
+        let aux = try ExifTool.values(iphone, ["AuxiliaryImageType"])["AuxiliaryImageType"] as? String
         try #require(aux == "urn:com:apple:photo:2020:aux:hdrgainmap", "the corpus's iPhone 13 HEIC has no gain map: \(aux ?? "none")")
         // libheif's decoding of the primary image, and of the auxiliary one.
-        try Tool.run(["heif-convert", "--with-aux", "--no-colons", iphone, path("iphone.png")])
+        try Tool.output("heif-convert", ["--with-aux", "--no-colons", iphone, path("iphone.png")])
         let gainMap = try #require(try FileManager.default.contentsOfDirectory(atPath: directory.path)
             .first { $0.hasPrefix("iphone-") && $0.contains("hdrgainmap") }, "heif-convert wrote no gain map")
 
@@ -145,7 +146,7 @@ struct EmbeddedPicturesTests {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let preview = directory.appendingPathComponent("preview.jpg").path
-        try Tool.run(["sh", "-c", "exiftool -b -ThumbnailImage \"$0\" > \"$1\"", hif, preview])
+        try Tool.output("sh", ["-c", "exiftool -b -ThumbnailImage \"$0\" > \"$1\"", hif, preview])
         let outcome = try PhotomillBinary.run(["inspect", "--json", "--kinds", "thumbnail,ocr", "--thumbnail-dir", directory.path, hif])
         let object = try #require(try PhotomillBinary.jsonLines(outcome).first, "\(outcome.stderr)")
         #expect(object["errors"] == nil, "\(object)")

@@ -1,5 +1,6 @@
 import Foundation
 import PhotomillCore
+import PhotomillTestSupport
 import Testing
 
 /// Seeded hostile variants of real files, and the check that `photomill inspect` gives each

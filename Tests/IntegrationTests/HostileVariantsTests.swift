@@ -1,4 +1,5 @@
 import Foundation
+import PhotomillTestSupport
 import Testing
 
 /// Seeded bit flips and truncations of every file in formats2 (what phones, cameras and

@@ -1,4 +1,5 @@
 import Foundation
+import PhotomillTestSupport
 import Testing
 
 /// Thumbnails of deep, HDR, wide-gamut, 4:2:2 and gain-map pictures, by `photomill inspect`
@@ -41,18 +42,18 @@ struct PixelFormatsTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
         func script(_ name: String, _ arguments: [String]) throws {
-            try Tool.run(["python3", Self.scripts.appendingPathComponent(name).path] + arguments)
+            try Tool.output("python3", [Self.scripts.appendingPathComponent(name).path] + arguments)
         }
 
         // The SDR source: FFmpeg's test pattern (colour bars, gradients, text), 8-bit sRGB.
-        try Tool.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=640x360", "-frames:v", "1", path("source.png")])
+        try Tool.output("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=640x360", "-frames:v", "1", path("source.png")])
         // Coded values from BT.2100's formulas, 16 bits: PQ and HLG in BT.2020 (with a band
         // of light four times SDR white, for the tone curve), SDR in BT.709 and in Display P3.
         try script("hdr_fixture.py", [path("source.png"), path("pq.ppm"), "--transfer", "pq", "--highlight"])
         try script("hdr_fixture.py", [path("source.png"), path("hlg.ppm"), "--transfer", "hlg", "--highlight"])
         try script("hdr_fixture.py", [path("source.png"), path("sdr.ppm"), "--transfer", "sdr", "--primaries", "bt709"])
         try script("hdr_fixture.py", [path("source.png"), path("p3.ppm"), "--transfer", "sdr", "--primaries", "p3"])
-        for name in ["pq", "hlg", "sdr", "p3"] { try Tool.run(["vips", "copy", path("\(name).ppm"), path("\(name).png")]) }
+        for name in ["pq", "hlg", "sdr", "p3"] { try Tool.output("vips", ["copy", path("\(name).ppm"), path("\(name).png")]) }
 
         // References: the SDR source, and FFmpeg's rendering of the HDR values (zscale to
         // linear light with SDR white at 203 cd/m², BT.709 primaries, tonemap=mobius with
@@ -61,7 +62,7 @@ struct PixelFormatsTests {
             let chain = "zscale=tin=\(transfer):pin=bt2020:min=gbr:rin=full:t=linear:npl=203:p=bt2020:m=gbr:r=full,format=gbrpf32le,"
                 + "zscale=pin=bt2020:p=bt709:tin=linear:t=linear:min=gbr:m=gbr,tonemap=tonemap=mobius:param=0.8:desat=0:peak=4.926,"
                 + "zscale=tin=linear:t=iec61966-2-1:pin=bt709:p=bt709:min=gbr:m=gbr:r=full,format=rgb24"
-            try Tool.run(["ffmpeg", "-v", "error", "-i", path("\(name).ppm"), "-vf", chain, path("\(name)-reference.png")])
+            try Tool.output("ffmpeg", ["-v", "error", "-i", path("\(name).ppm"), "-vf", chain, path("\(name)-reference.png")])
         }
 
         var fixtures: [Fixture] = []
@@ -70,7 +71,7 @@ struct PixelFormatsTests {
         // BT.2020's, heif-convert's decoding is off by 1 % on average).
         func heif(_ name: String, from source: String, nclx: [Int], options: [String] = []) throws {
             let bare = path("bare-\(name)")
-            try Tool.run(["heif-enc", "-b", "10", "-q", "90", "--matrix_coefficients", "\(nclx[2])", "--colour_primaries", "\(nclx[0])",
+            try Tool.output("heif-enc", ["-b", "10", "-q", "90", "--matrix_coefficients", "\(nclx[2])", "--colour_primaries", "\(nclx[0])",
                           "--transfer_characteristic", "\(nclx[1])", "-o", bare] + options + [path(source)])
             try script("heif_set_nclx.py", [bare, path(name)] + nclx.map(String.init) + ["1"])
         }
@@ -87,21 +88,21 @@ struct PixelFormatsTests {
         // libheif 1.15's AV1 encoder aborts on 10-bit 4:2:0 and 4:4:4; 4:2:2 works.
         try heif("pq.avif", from: "pq.png", nclx: [9, 16, 6], options: ["-A", "-p", "chroma=422"])
         fixtures.append(Fixture(name: "pq.avif", reference: "pq-reference.png"))
-        let info = try Tool.run(["heif-info", path("pq-422.heic")])
+        let info = try Tool.output("heif-info", [path("pq-422.heic")])
         #expect(info.contains("color profile: nclx"), "\(info)")
-        let exif = try Tool.exiftool(path("pq.heic"), ["TransferCharacteristics", "BitDepthLuma"])
+        let exif = try ExifTool.values(path("pq.heic"), ["TransferCharacteristics", "BitDepthLuma"])
         #expect(exif["TransferCharacteristics"] as? Int == 16 && exif["BitDepthLuma"] as? Int == 10, "\(exif)")
 
         // JPEG XL, 16 bits, its colour encoding as cjxl writes it.
         for (name, encoding) in [("pq", "RGB_D65_202_Rel_PeQ"), ("hlg", "RGB_D65_202_Rel_HLG"), ("sdr", "RGB_D65_SRG_Rel_SRG")] {
-            try Tool.run(["cjxl", path("\(name).ppm"), path("\(name).jxl"), "-d", "1", "-x", "color_space=\(encoding)"])
+            try Tool.output("cjxl", [path("\(name).ppm"), path("\(name).jxl"), "-d", "1", "-x", "color_space=\(encoding)"])
             fixtures.append(Fixture(name: "\(name).jxl", reference: name == "sdr" ? "source.png" : "\(name)-reference.png"))
         }
 
         // Video: 10-bit HEVC in MP4 (PQ), Matroska (HLG) and QuickTime (PQ, 4:2:2); H.264 in
         // an AVCHD-style transport stream (192-byte packets).
         func video(_ name: String, from source: String, transfer: String, format: String, codec: [String]) throws {
-            try Tool.run(["ffmpeg", "-v", "error", "-loop", "1", "-i", path(source), "-t", "2", "-r", "10",
+            try Tool.output("ffmpeg", ["-v", "error", "-loop", "1", "-i", path(source), "-t", "2", "-r", "10",
                           "-vf", "scale=out_color_matrix=bt2020:out_range=tv,format=\(format)"] + codec
                          + ["-color_primaries", "bt2020", "-color_trc", transfer, "-colorspace", "bt2020nc", "-color_range", "tv", path(name)])
         }
@@ -112,11 +113,11 @@ struct PixelFormatsTests {
         fixtures.append(Fixture(name: "hlg.mkv", reference: "hlg-reference.png"))
         try video("pq-422.mov", from: "pq.ppm", transfer: "smpte2084", format: "yuv422p10le", codec: x265)
         fixtures.append(Fixture(name: "pq-422.mov", reference: "pq-reference.png"))
-        try Tool.run(["ffmpeg", "-v", "error", "-loop", "1", "-i", path("source.png"), "-t", "2", "-r", "25", "-c:v", "libx264",
+        try Tool.output("ffmpeg", ["-v", "error", "-loop", "1", "-i", path("source.png"), "-t", "2", "-r", "25", "-c:v", "libx264",
                       "-pix_fmt", "yuv420p", "-x264-params", "keyint=12:open-gop=1:bluray-compat=1",
                       "-mpegts_m2ts_mode", "1", "-f", "mpegts", path("avchd.mts")])
         fixtures.append(Fixture(name: "avchd.mts", reference: "source.png"))
-        let probe = try Tool.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries",
+        let probe = try Tool.output("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries",
                                   "stream=pix_fmt,color_transfer", "-of", "csv=p=0", path("pq-422.mov")])
         #expect(probe.contains("yuv422p10le") && probe.contains("smpte2084"), "\(probe)")
 
@@ -157,7 +158,7 @@ struct PixelFormatsTests {
     }
 
     static func compare(_ ours: String, _ reference: String) throws -> Comparison {
-        let output = try Tool.run(["python3", scripts.appendingPathComponent("compare_pictures.py").path, ours, reference])
+        let output = try Tool.output("python3", [scripts.appendingPathComponent("compare_pictures.py").path, ours, reference])
         let object = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any] ?? [:]
         return Comparison(meanDifference: object["meanDifference"] as? Double ?? .infinity,
                           pixelDifference: object["pixelDifference"] as? Double ?? .infinity, hashDistance: object["hashDistance"] as? Int ?? .max, spread: object["spread"] as? Double ?? 0,

@@ -1,5 +1,7 @@
 import CFFmpeg
 import Foundation
+import PhotomillCore
+import PhotomillTestSupport
 import Testing
 @testable import PhotoProcessing
 
@@ -84,15 +86,15 @@ import Testing
     }
 
     /// The profile cjxl's libjxl synthesises for a PQ JPEG XL, as libvips hands it over.
-    @Test(.enabled(if: Fixtures.toolExists("cjxl"), "cjxl is not installed"))
+    @Test(.enabled(if: Tool.isAvailable("cjxl"), "cjxl is not installed"))
     func aJPEGXLsPQProfileIsRecognised() throws {
-        let directory = try Fixtures.temporaryDirectory()
+        let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         var ppm = Array("P6\n8 8\n65535\n".utf8)
         ppm += (0..<(8 * 8 * 3)).flatMap { index -> [UInt8] in [UInt8(index % 200), 0] }
         let source = directory.appendingPathComponent("grey.ppm"), jxl = directory.appendingPathComponent("pq.jxl")
         try Data(ppm).write(to: source)
-        try #require(try Fixtures.run("cjxl", [source.path, jxl.path, "-x", "color_space=RGB_D65_DCI_Rel_PeQ"]).status == 0)
+        try Tool.output("cjxl", [source.path, jxl.path, "-x", "color_space=RGB_D65_DCI_Rel_PeQ"])
         let bytes = try Data(contentsOf: jxl)
         let profile = try bytes.withUnsafeBytes { buffer in try VipsImageRef.header(of: buffer).blob("icc-profile-data") }
         #expect(ColourEncoding(iccProfile: try #require(profile)) == ColourEncoding(primaries: .displayP3, transfer: .pq))

@@ -1,5 +1,6 @@
 import Foundation
 import PhotomillCore
+import PhotomillTestSupport
 import Testing
 
 /// Recognition by content, checked against exiftool's FileType on files that ffmpeg,
@@ -66,12 +67,12 @@ struct MediaFormatTests {
 
     @Test("files made by ffmpeg, heif-enc, cjxl and exiftool are what exiftool says they are")
     func madeByTools() throws {
-        let folder = try temporaryFolder()
+        let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = folder.appendingPathComponent("INPUT.png").path
         let inputTIFF = folder.appendingPathComponent("INPUT.tif").path
-        try runTool("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=64x48", "-frames:v", "1", input])
-        try runTool("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=64x48", "-frames:v", "1", inputTIFF])
+        try Tool.output("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=64x48", "-frames:v", "1", input])
+        try Tool.output("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=64x48", "-frames:v", "1", inputTIFF])
         var checked = 0
         for recipe in Self.recipes {
             let out = folder.appendingPathComponent(recipe.name).path
@@ -80,9 +81,9 @@ struct MediaFormatTests {
                     $0.replacingOccurrences(of: "OUT", with: out).replacingOccurrences(of: "INPUT.png", with: input)
                         .replacingOccurrences(of: "INPUT.tif", with: inputTIFF)
                 }
-                try runTool(step.tool, arguments)
+                try Tool.output(step.tool, arguments)
             }
-            let fileType = try runTool("exiftool", ["-s3", "-FileType", out]).trimmingCharacters(in: .whitespacesAndNewlines)
+            let fileType = try ExifTool.value("FileType", of: out, printed: true)
             let expected = try #require(Self.exiftoolFileType[fileType], "\(recipe.name): exiftool says \(fileType)")
             let head = try headOf(out)
             let ext = (recipe.name as NSString).pathExtension
@@ -103,7 +104,7 @@ struct MediaFormatTests {
 
     @Test("Kyocera's RAW and Phase One's IIQ by their own signatures")
     func signatures() throws {
-        let folder = try temporaryFolder()
+        let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         // Kyocera/Contax N Digital: a 156-byte big-endian header whose strings are stored
         // reversed, "KYOCERA" at 0x19 (exiftool's KyoceraRaw table).
@@ -112,26 +113,26 @@ struct MediaFormatTests {
         kyocera.replaceSubrange(0x19..<0x20, with: Array("KYOCERA".utf8.reversed()))
         let raw = folder.appendingPathComponent("a.raw")
         try Data(kyocera).write(to: raw)
-        #expect(try runTool("exiftool", ["-s3", "-FileType", "-Make", raw.path]) == "RAW\nKYOCERA\n")
+        #expect(try Tool.output("exiftool", ["-s3", "-FileType", "-Make", raw.path]) == "RAW\nKYOCERA\n")
         #expect(MediaFormat(sniffing: kyocera) == .kyoceraRaw)
         // Phase One: a TIFF header, then Phase One's block ("IIII") at byte 8.
         var iiq: [UInt8] = [0x49, 0x49, 0x2A, 0, 16, 0, 0, 0] + Array("IIII".utf8) + [1, 0, 0, 0]
         iiq += [1, 0, 0x0F, 0x01, 2, 0, 10, 0, 0, 0, 34, 0, 0, 0, 0, 0, 0, 0] + Array("Phase One\0".utf8)
         let file = folder.appendingPathComponent("a.iiq")
         try Data(iiq).write(to: file)
-        #expect(try runTool("exiftool", ["-s3", "-FileType", file.path]) == "IIQ\n")
+        #expect(try Tool.output("exiftool", ["-s3", "-FileType", file.path]) == "IIQ\n")
         #expect(MediaFormat(sniffing: iiq) == .iiq)
     }
 
-    @Test("the RAW, HEIC, JPEG XL and video files of ../shared/corpus/formats and formats2", .enabled(if: formatsAvailable),
+    @Test("the RAW, HEIC, JPEG XL and video files of ../shared/corpus/formats and formats2", .enabled(if: Corpus.isAvailable, Corpus.skipMessage),
           arguments: ["manifest-formats.json", "manifest-formats2.json"])
     func corpusFormats(manifestName: String) throws {
-        let manifestURL = corpusRoot.appendingPathComponent(manifestName)
+        let manifestURL = Corpus.root.appendingPathComponent(manifestName)
         let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: manifestURL)) as! [String: Any]
         for file in manifest["files"] as! [[String: Any]] {
             let path = file["path"] as! String
             let fileType = (file["exiftool"] as! [String: Any])["FileType"] as! String
-            let url = corpusRoot.appendingPathComponent(path)
+            let url = Corpus.root.appendingPathComponent(path)
             let head = try headOf(url.path)
             let recognised = FileRecognition.of(head: head, fileExtension: url.pathExtension)
             if fileType == "XMP" {
@@ -192,35 +193,4 @@ struct MediaFormatTests {
         defer { try? handle.close() }
         return [UInt8](try handle.read(upToCount: MediaFormat.headLength) ?? Data())
     }
-
-    private func temporaryFolder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("pm-formats-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
-    @discardableResult
-    private func runTool(_ tool: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw ToolFailure(description: "\(tool) \(arguments.joined(separator: " ")): \(String(decoding: message, as: UTF8.self))")
-        }
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    struct ToolFailure: Error, CustomStringConvertible { let description: String }
 }
-
-private let corpusRoot = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("shared/corpus")
-private let formatsAvailable = FileManager.default.fileExists(atPath: corpusRoot.appendingPathComponent("manifest-formats.json").path)

@@ -4,11 +4,11 @@ import PhotomillCore
 extension PhotoProcessor {
     /// A still that libvips decodes: JPEG, PNG, GIF, TIFF, WebP, BMP, HEIC/HEIF/AVIF, JPEG XL.
     ///
-    /// Metadata from photomill's own reader (`MetadataReader`), then the XMP packet libvips
-    /// found inside the file where the EXIF is silent. Pictures from `StillPictures`.
+    /// Pictures only (the metadata is read apart, `MetadataReader`), from `StillPictures`:
+    /// `exifOrientation`, which the caller read with the metadata, turns a HEIF without
+    /// `irot`/`imir` (libheif applies only those and libvips then drops the EXIF one).
     func openStill(_ bytes: UnsafeRawBufferPointer, format: MediaFormat, path: String,
-                   wantsMetadata: Bool) throws(ProcessingError) -> PictureSource {
-        let isHEIF = [.heic, .heif, .avif].contains(format)
+                   exifOrientation: Int?) throws(ProcessingError) -> PictureSource {
         let header: VipsImageRef
         do {
             header = try VipsImageRef.header(of: bytes)
@@ -18,23 +18,11 @@ extension PhotoProcessor {
             } else {
                 ProcessingError(.corrupt, "\(path): \(format.rawValue) header is damaged: \(error.message)")
             }
-            // libheif refuses a whole HEIF for one bad item (a tile's data cut off), while
-            // photomill reads its metadata itself: that much is kept.
-            guard isHEIF, wantsMetadata, HEIFItems(bytes) != nil else { throw failure }
-            return PictureSource(metadata: MetadataReader.read(fileBytes: bytes, format: format, vipsHeader: nil),
-                                 picture: { _ throws(ProcessingError) in throw failure })
-        }
-        var metadata: PhotoMetadata?
-        if wantsMetadata || isHEIF {
-            let exifBlob = format == .jpeg ? nil : header.blob("exif-data")
-            metadata = MetadataReader.read(fileBytes: bytes, format: format, vipsHeader: (header.width, header.height, exifBlob))
-        }
-        if wantsMetadata, let packet = header.blob("xmp-data"), let embedded = try? XMPReader.read(Data(packet)) {
-            metadata?.merge(embedded, replacing: false)
+            throw failure
         }
 
-        let pictures = StillPictures(bytes, format: format, header: header, exifOrientation: metadata?.orientation ?? 1,
+        let pictures = StillPictures(bytes, format: format, header: header, exifOrientation: exifOrientation ?? 1,
                                      path: path, pixelLimit: parameters.pixelLimit)
-        return PictureSource(metadata: metadata, picture: { side throws(ProcessingError) in try pictures.picture(side) })
+        return PictureSource(picture: { side throws(ProcessingError) in try pictures.picture(side) })
     }
 }

@@ -160,7 +160,7 @@ public enum MediaFormat: String, Sendable, Hashable, Codable, CaseIterable {
 
     /// RAW formats that are TIFF structures (recognised by their first directory), as
     /// opposed to those with signatures of their own.
-    var isTIFFBased: Bool {
+    public var isTIFFBased: Bool {
         switch self {
         case .cr2, .nef, .nrw, .arw, .sr2, .dng, .orf, .rw2, .pef, .srw, .iiq, .threeFR: true
         default: false
