@@ -164,12 +164,12 @@ enum CR3Previews {
     private static func sampleEntry(_ reader: BMFFReader, _ track: Range<Int>) -> (width: Int, height: Int, isJPEG: Bool, table: Range<Int>)? {
         guard let media = reader.first("mdia", in: track), let information = reader.first("minf", in: media),
               let table = reader.first("stbl", in: information), let descriptions = reader.first("stsd", in: table),
-              let entry = reader.boxes(in: (descriptions.lowerBound + 8)..<descriptions.upperBound).first,
+              let entry = reader.boxes(in: reader.span(descriptions.lowerBound + 8, descriptions.upperBound)).first,
               entry.type == "CRAW",
               let width = reader.uint16(at: entry.payload.lowerBound + 24),
               let height = reader.uint16(at: entry.payload.lowerBound + 26) else { return nil }
         // A visual sample entry's fields take 78 bytes; its boxes follow.
-        let boxes = reader.boxes(in: (entry.payload.lowerBound + 78)..<entry.payload.upperBound)
+        let boxes = reader.boxes(in: reader.span(entry.payload.lowerBound + 78, entry.payload.upperBound))
         return (Int(width), Int(height), boxes.contains { $0.type == "JPEG" }, table)
     }
 
