@@ -161,7 +161,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "WorkerTests",
-            dependencies: ["Worker", "PhotomillCore", "ZeroMQ", .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["Worker", "MillProtocol", "PhotomillCore", "ZeroMQ", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "CatalogTests",
             dependencies: ["Catalog", "PhotomillCore"]),
