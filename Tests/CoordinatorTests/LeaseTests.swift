@@ -3,6 +3,7 @@ import Catalog
 import Foundation
 import MillProtocol
 import PhotomillCore
+import PhotomillTestSupport
 import Testing
 
 @Suite("Scheduler: leases, EXTEND, lost workers")

@@ -4,6 +4,7 @@ import Foundation
 import MillProtocol
 import MetricsTestKit
 import PhotomillCore
+import PhotomillTestSupport
 import Testing
 
 /// `CoordinatorMetrics` against swift-metrics' test backend: what each event adds, counted

@@ -3,6 +3,7 @@ import Catalog
 import Foundation
 import MillProtocol
 import PhotomillCore
+import PhotomillTestSupport
 import Testing
 
 /// The points where the first round's coordinator contradicted protocols/PROTOCOL.md

@@ -1,6 +1,7 @@
 import Catalog
 import Foundation
 import PhotomillCore
+import PhotomillTestSupport
 import Testing
 @testable import Exports
 
@@ -31,8 +32,7 @@ import Testing
     let catalog: Catalog
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("exports-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        directory = try temporaryDirectory("exports")
         catalog = try Catalog(path: directory.appendingPathComponent("catalog.sqlite").path)
         _ = try catalog.record([ScannedFile(path: "/photos/a.jpg", size: 1234, mtimeNs: 5, recognition: .media(.jpeg))],
                                kinds: [.hash, .metadata, .thumbnail, .ocr], now: 1)

@@ -1,4 +1,5 @@
 import Foundation
+import PhotomillTestSupport
 import Testing
 
 /// A folder of generated sample photos and a catalog beside it, for the fault tests
@@ -166,7 +167,7 @@ extension BackgroundProcess {
     static func coordinator(_ endpoint: String, _ bench: FaultBench, kinds: String = "hash,metadata",
                             extra: [String] = ["--no-exports"]) throws -> BackgroundProcess {
         try BackgroundProcess(["coordinator", "--bind", endpoint, "--insecure", "--catalog", bench.catalog.path, "--kinds", kinds,
-                               "--log-level", "warning"] + extra + [bench.photos.path])
+                               "--log-level", "info"] + extra + [bench.photos.path])
     }
 }
 

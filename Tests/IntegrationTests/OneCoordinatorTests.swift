@@ -1,4 +1,5 @@
 import Foundation
+import PhotomillTestSupport
 import Testing
 
 /// One coordinator per catalog, and what a catalog in use by others does to one
@@ -83,13 +84,13 @@ import Testing
         let bench = try FaultBench(count: 9, seed: 63, copies: 3)
         let run = try slowRun(bench, hang: 0.2)
         #expect(waitForWork(bench, done: 2))
-        let locker = try CatalogLocker(bench.catalog, seconds: 15)
-        let held = Date()
+        let locker = try lockCatalog(bench.catalog, seconds: 15)
+        let held = Stopwatch()
         #expect(run.wait(seconds: 180) == 0, "\(run.stderr)")
-        #expect(Date().timeIntervalSince(held) > 14, "the run waited for the lock")
+        #expect(held.seconds > 14, "the run waited for the lock")
         #expect(run.stderr.contains("locked by another process") && run.stderr.contains("going on"), "\(run.stderr)")
         #expect(!run.stderr.contains("database is locked"), "\(run.stderr)")
-        locker.process.waitUntilExit()
+        locker.wait(seconds: 60)
         try bench.ledger().expectNothingLost("catalog locked for 15 s")
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import MillProtocol
+import PhotomillTestSupport
 import Testing
 import ZeroMQ
 

@@ -1,8 +1,12 @@
+#if PHOTOMILL_FAULT_INJECTION
 import Foundation
+import Synchronization
 
 /// Test-only faults, switched on by environment variables, so that the reliability tests
 /// (docs/reliability.md) can make a worker misbehave on one named file, which no real
-/// photo does reliably. Unset in production, they cost one comparison per job.
+/// photo does reliably. Compiled into debug builds only (the tests'; Package.swift defines
+/// PHOTOMILL_FAULT_INJECTION for them): a release build, the one scripts/package-deb.sh
+/// ships, has none of it, and no environment variable makes it misbehave.
 ///
 /// - `PHOTOMILL_FAULT_CRASH_ON=NAME`: the worker process dies (SIGKILL to itself, as
 ///   abruptly as a crash in a decoder) when it starts a job whose file name is NAME: a
@@ -28,16 +32,19 @@ enum FaultInjection {
     }()
 
     static let crashWithResults: Int? = ProcessInfo.processInfo.environment["PHOTOMILL_FAULT_CRASH_WITH_RESULTS"].flatMap { Int($0) }
-    nonisolated(unsafe) private static var held = 0
+    private static let held = Mutex(0)
 
     /// Called by the socket thread (alone) with the results the slots finished: passes
     /// them on, or, under `PHOTOMILL_FAULT_CRASH_WITH_RESULTS`, keeps them from the wire
     /// until it dies with them.
     static func holdingResults<Finished>(_ finished: [Finished]) -> [Finished] {
         guard let crashWithResults else { return finished }
-        held += finished.count
-        if held >= crashWithResults {
-            FileHandle.standardError.write(Data("photomill worker: PHOTOMILL_FAULT_CRASH_WITH_RESULTS: dying with \(held) results not sent\n".utf8))
+        let total = held.withLock { held in
+            held += finished.count
+            return held
+        }
+        if total >= crashWithResults {
+            FileHandle.standardError.write(Data("photomill worker: PHOTOMILL_FAULT_CRASH_WITH_RESULTS: dying with \(total) results not sent\n".utf8))
             kill(getpid(), SIGKILL)
         }
         return []
@@ -63,3 +70,4 @@ enum FaultInjection {
         }
     }
 }
+#endif

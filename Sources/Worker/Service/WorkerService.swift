@@ -63,7 +63,11 @@ public final class WorkerService: @unchecked Sendable {
             for item in try poller.poll(timeoutMilliseconds: loop.machine.pollTimeoutMilliseconds) {
                 if item.index == wakeIndex {
                     while (try? wake.receive(dontWait: true)) ?? nil != nil {}
+                    #if PHOTOMILL_FAULT_INJECTION
                     let finished = FaultInjection.holdingResults(queue.takeOutcomes())
+                    #else
+                    let finished = queue.takeOutcomes()
+                    #endif
                     try loop.perform(loop.machine.jobsFinished(finished, at: .now()))
                 }
                 if item.index == monitorIndex { loop.diagnose() }
