@@ -32,6 +32,9 @@ let package = Package(
             name: "CExif", pkgConfig: "libexif",
             providers: [.apt(["libexif-dev"])]),
         .systemLibrary(
+            name: "CLibXML2", pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(
             name: "CVips", pkgConfig: "vips",
             providers: [.apt(["libvips-dev"])]),
         .systemLibrary(
@@ -70,7 +73,7 @@ let package = Package(
         .target(
             name: "PhotoProcessing",
             dependencies: [
-                "CExif", "CExiv2", "CBrotli", "CVips", "CTesseract", "CLibRaw", "CHeif", "CFFmpeg", "PhotomillCore",
+                "CExif", "CExiv2", "CBrotli", "CVips", "CTesseract", "CLibRaw", "CHeif", "CFFmpeg", "CLibXML2", "PhotomillCore",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // Sample photos of our own making, for `photomill samples`, the tests and the bench.

@@ -7,6 +7,7 @@ packages=(
   pkg-config
   libzmq3-dev            # messaging
   libexif-dev            # EXIF
+  libxml2-dev            # XMP sidecars (libxml2's reader, PhotoProcessing/XMP)
   libvips-dev libvips-tools   # thumbnails, decoding; `vips` is used by tests to draw fixtures
   libtesseract-dev tesseract-ocr tesseract-ocr-eng tesseract-ocr-osd   # OCR (+ orientation model)
   libsqlite3-dev         # catalog

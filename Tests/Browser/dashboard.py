@@ -147,7 +147,8 @@ def browser():
 
 def live(photomill, folder, screenshot):
     cluster = Cluster(photomill, folder, 21, ["--http", "127.0.0.1:0"])
-    url = "http://127.0.0.1:%d/" % cluster.http_port()
+    port = cluster.http_port()
+    url = "http://127.0.0.1:%d/" % port
     playwright, chromium = browser()
     try:
         wait_listening(url, cluster)

@@ -74,6 +74,9 @@ struct BytesFedCluster {
         let endpoint = "ipc://\(directory.path)/coordinator.sock"
         coordinator = try BackgroundProcess(["coordinator", "--bind", endpoint, "--catalog", catalog.path, "--no-exports",
                                              "--kinds", "hash", photos.path])
+        // A worker that connects before the socket exists may give its first connection up
+        // (and the JOB sent on it, until its lease ends) while the coordinator starts.
+        _ = try coordinator.boundEndpoint()
         worker = try BackgroundProcess(["worker", "--connect", endpoint, "--slots", "1"])
     }
 }

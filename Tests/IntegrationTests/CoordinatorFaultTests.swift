@@ -86,11 +86,13 @@ import Testing
         var coordinator = try BackgroundProcess.coordinator(anyLoopbackPort, bench)
         let endpoint = try coordinator.boundEndpoint()
         let slow = ["PHOTOMILL_FAULT_HANG_ON": "*:0.2"]
-        // The staying worker is stuck on one photo past the coordinator's 5 s drain.
+        // The staying worker is stuck on one photo past the coordinator's 5 s drain: until
+        // the test has seen the job handed back (the file `released` appears).
         let stuck = bench.goodFile(30)
+        let released = bench.directory.appendingPathComponent("released")
         let leaving = try BackgroundProcess.worker(endpoint, root: bench.photos, slots: 2, environment: slow)
         let staying = try BackgroundProcess.worker(endpoint, root: bench.photos, slots: 2, environment: [
-            "PHOTOMILL_FAULT_HANG_ON": (stuck as NSString).lastPathComponent + ":9,*:0.2"])
+            "PHOTOMILL_FAULT_HANG_ON": (stuck as NSString).lastPathComponent + ":@\(released.path),*:0.2"])
         #expect(eventually(seconds: 120) { bench.doneAttempts >= 20 }, "\(coordinator.stderr)")
 
         let workerStopped = Date().timeIntervalSince1970
@@ -114,6 +116,7 @@ import Testing
         #expect(try bench.count(stuckBack) == 2, "the job still running is handed back, its attempt given back")
         #expect(bench.unfinished > 0, "stopped mid-run")
         #expect(try bench.ledger().unaccounted == 0)
+        #expect(FileManager.default.createFile(atPath: released.path, contents: nil))
 
         // The remaining worker reconnects to a new coordinator by itself and finishes.
         coordinator = try BackgroundProcess.coordinator(endpoint, bench)

@@ -145,7 +145,7 @@ enum FaultReport {
         let seconds = recovery.map { String(format: "%.1f", $0) } ?? "-"
         let line = [fault, String(injected), String(affected), String(lost), String(twice), seconds, note].joined(separator: "\t") + "\n"
         FileHandle.standardError.write(Data(("reliability: " + line).utf8))
-        if !FileManager.default.fileExists(atPath: file.path) { FileManager.default.createFile(atPath: file.path, contents: nil) }
+        if !FileManager.default.fileExists(atPath: file.path) { _ = FileManager.default.createFile(atPath: file.path, contents: nil) }
         if let handle = try? FileHandle(forWritingTo: file) {
             _ = try? handle.seekToEnd()
             handle.write(Data(line.utf8))

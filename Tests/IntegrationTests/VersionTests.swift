@@ -91,6 +91,7 @@ import Testing
         let coordinator = try BackgroundProcess(["coordinator", "--bind", endpoint, "--catalog", catalog.path, "--no-exports",
                                                  "--kinds", "hash", photos.path])
         defer { coordinator.signal(SIGKILL) }
+        _ = try coordinator.boundEndpoint()
         let worker = try BackgroundProcess(["worker", "--connect", endpoint, "--kinds", "hash", "--slots", "1"])
         defer { worker.signal(SIGKILL) }
         let peer = try RawPeer(dealerTo: endpoint, id: "version-peer")

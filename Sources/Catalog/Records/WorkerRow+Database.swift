@@ -1,15 +1,8 @@
 internal import GRDB
 import PhotomillCore
 
-/// A `workers` row read and written.
+/// A `workers` row written (read through `WorkerRecord`).
 extension WorkerRow {
-    init?(row: Row) {
-        guard let state = State(rawValue: row["state"]) else { return nil }
-        self.init(id: row["id"], host: row["host"], softwareVersion: row["softwareVersion"], slots: row["slots"],
-                  kinds: row["kinds"], ocrLanguages: row["ocrLanguages"], state: state, connectedAt: row["connectedAt"],
-                  lastSeen: row["lastSeen"], inFlight: row["inFlight"], done: row["done"], failed: row["failed"])
-    }
-
     func upsert(_ db: Database) throws {
         try db.cachedStatement(sql: """
             INSERT INTO workers (id, host, softwareVersion, slots, kinds, ocrLanguages, state, connectedAt, lastSeen, inFlight, done, failed)

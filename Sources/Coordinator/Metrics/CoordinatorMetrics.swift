@@ -128,7 +128,7 @@ public final class CoordinatorMetrics: Sendable {
             jobsReady.record(scheduler.queues.jobCount)
             leases.record(scheduler.leases.count)
             workersConnected.record(scheduler.workers.count)
-            workerSlots.record(scheduler.workers.totalSlots)
+            workerSlots.record(scheduler.workers.all.reduce(0) { $0 + $1.workingSlots })
             let counts = scheduler.counts
             leaseExpirations.increment(by: counts.leaseExpirations - published.counts.leaseExpirations)
             workersLost.increment(by: counts.workersLost - published.counts.workersLost)

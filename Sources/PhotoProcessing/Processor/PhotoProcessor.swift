@@ -34,22 +34,19 @@ public final class PhotoProcessor {
     /// reads the whole file once.
     public func process(path: String, kinds: Set<Kind>, sidecar: SidecarInput? = nil) -> PhotoResult {
         var result = PhotoResult(path: path)
-        if !kinds.isEmpty, kinds.isDisjoint(with: [.hash, .metadata]), let file = FileRegions(path: path),
-           let source = openPreviews(file, path: path) {
-            result.fileSize = file.count
-            let start = MonotonicInstant.now()
-            let thumbnailDone = makePictures(from: source, path: path, kinds: kinds, since: start, into: &result)
-            if let last = kinds.max() { result.seconds[last, default: 0] += MonotonicInstant.now() - (thumbnailDone ?? start) }
-            return result
-        }
-        let bytes: Data
+        let file: RegularFile, bytes: Data
         do {
-            // A name that is not UTF-8 has no URL: its bytes are opened as they are.
-            bytes = PathBytes.isEscaped(path) ? try PathBytes.contents(of: path)
-                : try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
+            file = try RegularFile(path: path)
+            if !kinds.isEmpty, kinds.isDisjoint(with: [.hash, .metadata]), let source = openPreviews(FileRegions(file), path: path) {
+                result.fileSize = file.size
+                let start = MonotonicInstant.now()
+                let thumbnailDone = makePictures(from: source, path: path, kinds: kinds, since: start, into: &result)
+                if let last = kinds.max() { result.seconds[last, default: 0] += MonotonicInstant.now() - (thumbnailDone ?? start) }
+                return result
+            }
+            bytes = try file.read()
         } catch {
-            let cause = (error as NSError).localizedFailureReason ?? error.fileSystemReason
-            for kind in kinds { result.errors[kind] = ProcessingError(.unreadable, "\(path): cannot read: \(cause)") }
+            for kind in kinds { result.errors[kind] = ProcessingError(.unreadable, "\(path): cannot read: \(error.cause)") }
             return result
         }
         result.fileSize = bytes.count
@@ -57,7 +54,7 @@ public final class PhotoProcessor {
             process(buffer, path: path, kinds: kinds, sidecar: sidecar, into: &result)
         }
         if kinds.contains(.metadata), result.metadata != nil {
-            result.metadata?.fileModificationDate = Self.modificationDate(of: path)
+            result.metadata?.fileModificationDate = Self.modificationDate(file.stamp)
         }
         return result
     }
@@ -231,10 +228,8 @@ public final class PhotoProcessor {
         }
     }
 
-    static func modificationDate(of path: String) -> String? {
-        var info = stat()
-        guard PathBytes.withCString(path, { stat($0, &info) }) == 0 else { return nil }
-        return ISO8601Format.utc(Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9))
+    static func modificationDate(_ stamp: FileStamp) -> String {
+        ISO8601Format.utc(Date(timeIntervalSince1970: Double(stamp.mtimeNs) / 1e9))
     }
 }
 

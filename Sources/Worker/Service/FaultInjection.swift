@@ -14,7 +14,8 @@ import Synchronization
 /// - `PHOTOMILL_FAULT_HANG_ON=NAME:SECONDS`: the slot thread sleeps SECONDS before
 ///   processing NAME, while the rest of the worker (its socket thread) carries on: a job
 ///   hung in a decoder. NAME `*` slows every other job down (a slow worker); entries are
-///   separated by commas (`IMG_0007.jpg:8,*:0.2`).
+///   separated by commas (`IMG_0007.jpg:8,*:0.2`). `NAME:@PATH` hangs until the file
+///   PATH exists: a test lets the job go on when it has seen what it waits for.
 /// - `PHOTOMILL_FAULT_CRASH_WITH_RESULTS=N`: the worker holds back the results its slots
 ///   finish, and dies (SIGKILL) once it holds N of them, none sent: a worker killed with a
 ///   batch of results not yet sent (docs/reliability.md).
@@ -23,11 +24,19 @@ import Synchronization
 ///   missing), which `run` must not restart for ever.
 enum FaultInjection {
     static let crashOn: String? = ProcessInfo.processInfo.environment["PHOTOMILL_FAULT_CRASH_ON"]
-    static let hangOn: [(name: String, seconds: Double)] = {
+    enum Hang {
+        case seconds(Double)
+        case untilExists(String)
+    }
+
+    static let hangOn: [(name: String, hang: Hang)] = {
         let value = ProcessInfo.processInfo.environment["PHOTOMILL_FAULT_HANG_ON"] ?? ""
         return value.split(separator: ",").compactMap { entry in
+            if let at = entry.range(of: ":@") {
+                return (String(entry[..<at.lowerBound]), .untilExists(String(entry[at.upperBound...])))
+            }
             guard let colon = entry.lastIndex(of: ":"), let seconds = Double(entry[entry.index(after: colon)...]) else { return nil }
-            return (String(entry[..<colon]), seconds)
+            return (String(entry[..<colon]), .seconds(seconds))
         }
     }()
 
@@ -65,8 +74,13 @@ enum FaultInjection {
             kill(getpid(), SIGKILL)
         }
         // The first entry that names the file, else the first `*`.
-        if let hang = hangOn.first(where: { $0.name == name }) ?? hangOn.first(where: { $0.name == "*" }) {
-            Thread.sleep(forTimeInterval: hang.seconds)
+        switch (hangOn.first { $0.name == name } ?? hangOn.first { $0.name == "*" })?.hang {
+        case .seconds(let seconds)?:
+            Thread.sleep(forTimeInterval: seconds)
+        case .untilExists(let path)?:
+            while !FileManager.default.fileExists(atPath: path) { Thread.sleep(forTimeInterval: 0.05) }
+        case nil:
+            break
         }
     }
 }

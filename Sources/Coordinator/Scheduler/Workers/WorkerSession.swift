@@ -9,7 +9,11 @@ final class WorkerSession {
     let workerId: String
     let host: String
     let softwareVersion: String
+    /// Credits (READY.slots).
     let slots: Int
+    /// The jobs it works on at once, as its operator gave them: `slots` less what it only
+    /// holds ahead (READY.prefetch). For people (`status`, metrics); credits use `slots`.
+    let workingSlots: Int
     let kinds: Set<Kind>
     let ocrLanguages: Set<String>
     /// Path prefixes (the coordinator's namespace) it reads itself; other files travel as bytes.
@@ -36,6 +40,7 @@ final class WorkerSession {
         host = hello.host
         softwareVersion = hello.softwareVersion
         slots = hello.slots
+        workingSlots = max(1, hello.slots - hello.prefetch)
         kinds = hello.kinds
         ocrLanguages = hello.ocrLanguages
         pathRoots = hello.pathRoots
@@ -59,7 +64,7 @@ final class WorkerSession {
 
     /// Its `workers` row, with `inFlight` jobs out.
     func row(state: WorkerRow.State, inFlight: Int) -> WorkerRow {
-        WorkerRow(id: workerId, host: host, softwareVersion: softwareVersion, slots: slots, kinds: Kind.list(kinds),
+        WorkerRow(id: workerId, host: host, softwareVersion: softwareVersion, slots: workingSlots, kinds: Kind.list(kinds),
                   ocrLanguages: ocrLanguages.sorted().joined(separator: ","), state: state,
                   connectedAt: connectedAt, lastSeen: lastSeenWall, inFlight: inFlight, done: done, failed: failed)
     }
