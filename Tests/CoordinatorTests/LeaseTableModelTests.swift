@@ -1,6 +1,7 @@
 @testable import Coordinator
 import Foundation
 import PhotomillCore
+import PhotomillTestSupport
 import Testing
 
 /// The `LeaseTable` driven by seeded random sequences of what happens to leases — grants

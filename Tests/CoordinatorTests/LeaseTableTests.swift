@@ -1,6 +1,7 @@
 @testable import Coordinator
 import Foundation
 import PhotomillCore
+import PhotomillTestSupport
 import Testing
 
 /// The `LeaseTable` alone, event by event: the rules exactly-once rests on (one token per
