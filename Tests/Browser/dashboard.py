@@ -276,8 +276,13 @@ def metrics(photomill, folder, screenshot):
         # The coordinator publishes its counts four times a second: read once they show
         # the catalog's final counts.
         final = {(kind, state): count for kind, state, count in cluster.rows("SELECT kind, state, COUNT(*) FROM tasks GROUP BY kind, state")}
-        eventually(30, lambda: all(scrape(url)[2].get(("photomill_tasks", '{kind="%s",state="%s"}' % key)) == count
-                                   for key, count in final.items()), "/metrics never showed the run's end")
+        # The task counts come from the catalog, the worker gauges from the scheduler's own
+        # observation (also four times a second, apart): wait for both.
+        def settled():
+            samples = scrape(url)[2]
+            return samples.get(("photomill_workers_connected", "")) == 1 and all(
+                samples.get(("photomill_tasks", '{kind="%s",state="%s"}' % key)) == count for key, count in final.items())
+        eventually(30, settled, "/metrics never showed the run's end")
         status, text, samples = scrape(url)
         expect(status == 200, "/metrics: %d" % status)
         checked = subprocess.run(["promtool", "check", "metrics"], input=text, capture_output=True, text=True)
