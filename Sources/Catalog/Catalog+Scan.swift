@@ -45,6 +45,21 @@ public struct ScannedFile: Sendable, Hashable {
     public var stamp: FileStamp { FileStamp(size: size, mtimeNs: mtimeNs) }
 }
 
+/// A photo's XMP sidecar as the scan saw it: its changes re-run only the photo's metadata.
+public struct Sidecar: Sendable, Hashable {
+    public var path: String
+    public var size: Int64
+    public var mtimeNs: Int64
+
+    public init(path: String, size: Int64, mtimeNs: Int64) {
+        self.path = path
+        self.size = size
+        self.mtimeNs = mtimeNs
+    }
+
+    public var stamp: FileStamp { FileStamp(size: size, mtimeNs: mtimeNs) }
+}
+
 /// What the catalog already knows of a path, so that the scan reads only new and
 /// changed files.
 public struct KnownFile: Sendable, Hashable {
@@ -359,7 +374,7 @@ extension Catalog {
                 sidecarPath = ?, sidecarSize = ?, sidecarMtimeNs = ?, unsettledAt = ? WHERE id = ?
             """, arguments: [file.size, file.mtimeNs, file.ctimeNs, now, now, file.sidecar?.path, file.sidecar?.size,
                              file.sidecar?.mtimeNs, file.unsettled ? now : nil, id])
-        for table in Payloads.tables {
+        for table in ["metadata", "thumbnails", "ocr"] {
             try db.execute(sql: "DELETE FROM \(table) WHERE photoId = ?", arguments: [id])
         }
         try requeue(db, id: id, kind: nil, now: now, changes: &changes)

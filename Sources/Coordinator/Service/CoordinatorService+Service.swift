@@ -7,12 +7,13 @@ import ServiceLifecycle
 /// asks it to stop: commit what came in, hand back what is still out, tell the workers.
 extension CoordinatorService: Service {
     public func run() async throws {
-        let loop = OwnedThread(name: "pm-coordinator") { [self] in Result { try serve() } }
+        let onBound = self.onBound
+        let loop = OwnedThread(name: "pm-coordinator") { [self] in Result { try serve(onBound: onBound) } }
         let result = await withTaskCancellationOrGracefulShutdownHandler {
             await loop.value
         } onCancelOrGracefulShutdown: { [self] in
             stop()
         }
-        _ = try result.get()
+        outcome = try result.get()
     }
 }

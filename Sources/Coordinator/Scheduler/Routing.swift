@@ -1,3 +1,4 @@
+import Catalog
 import Foundation
 import PhotomillCore
 
@@ -33,17 +34,21 @@ enum Routing {
     /// and those of the kinds this coordinator was not asked for (a changed file queues
     /// all of its kinds again, whatever `--kinds` said).
     static func waiting(kinds: Set<Kind>, sessions: some Collection<WorkerSession>,
-                        ocrLanguage: String) -> [Kind: WaitReason] {
-        var reasons: [Kind: WaitReason] = [:]
-        for kind in Kind.allCases where !kinds.contains(kind) { reasons[kind] = .notAskedFor(asked: kinds) }
+                        ocrLanguage: String) -> [Kind: String] {
+        var reasons: [Kind: String] = [:]
+        let asked = kinds.map(\.rawValue).sorted().joined(separator: ",")
+        for kind in Kind.allCases where !kinds.contains(kind) {
+            reasons[kind] = "not asked for (--kinds \(asked)); a run without --kinds does them"
+        }
         let offered = available(sessions, ocrLanguage: ocrLanguage)
         for kind in kinds where !offered.contains(kind) {
             if sessions.isEmpty {
-                reasons[kind] = .noWorkerConnected
+                reasons[kind] = "no worker connected"
             } else if kind.needsLanguage, sessions.contains(where: { $0.kinds.contains(kind) }) {
-                reasons[kind] = .languageNotOffered(language: ocrLanguage, offered: Set(sessions.flatMap(\.ocrLanguages)).sorted())
+                let languages = Set(sessions.flatMap(\.ocrLanguages)).sorted().joined(separator: ", ")
+                reasons[kind] = "no connected worker offers \(kind.title) in \(ocrLanguage) (they offer \(languages))"
             } else {
-                reasons[kind] = .kindNotOffered
+                reasons[kind] = "no connected worker offers \(kind.rawValue)"
             }
         }
         return reasons
