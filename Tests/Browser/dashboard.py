@@ -159,6 +159,9 @@ def live(photomill, folder, screenshot):
         page.click('#kinds tr[data-kind="thumbnail"] button[data-action="pause"]')
         page.wait_for_selector('#kinds tr[data-kind="thumbnail"] button[data-action="resume"]', timeout=15_000)
         expect(cluster.rows("SELECT kind FROM pauses") == [("thumbnail",)], "the Pause button wrote the pause")
+        # The coordinator reads operators' changes twice a second: the worker comes once it
+        # has said it applied the pause.
+        eventually(30, lambda: "kinds.paused=thumbnail" in cluster.coordinator.text(), "the coordinator never applied the pause")
         cluster.worker("--root", cluster.photos)
         # The counts move: the other kinds finish while thumbnails stay at 0.
         first = done(page, "hash")

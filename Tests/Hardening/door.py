@@ -126,7 +126,8 @@ class Library:
             connection.close()
 
     def hashes_left(self):
-        return self.rows("SELECT COUNT(*) FROM tasks WHERE kind = 'hash' AND state != 'done'")[0][0]
+        # The samples' text and empty files named .jpg fail at the scan (issue 27, item 4).
+        return self.rows("SELECT COUNT(*) FROM tasks WHERE kind = 'hash' AND state IN ('pending', 'leased')")[0][0]
 
     def start_worker(self):
         self.worker = Process("worker", [self.photomill, "worker", "--connect", self.ipc, "--slots", "1", "--kinds", "hash"],
