@@ -257,14 +257,10 @@ def token(photomill, folder, screenshot):
         expect(get(url + "api/v1/status")[0] == 401, "the API answered without the token")
         expect(get(url + "metrics")[0] == 401, "/metrics answered without the token")
         # The scan runs beside the dashboard: ask until it has catalogued the 4 photos.
-        deadline = time.monotonic() + 30
-        while True:
+        def scanned():
             status, body = get(url + "api/v1/status", {"Authorization": "Bearer " + secret})
-            scanned = status == 200 and json.loads(body)["photos"] == 4
-            if scanned or time.monotonic() > deadline:
-                break
-            time.sleep(0.2)
-        expect(scanned, "the API with the token: %d %s" % (status, body))
+            return status == 200 and json.loads(body)["photos"] == 4
+        eventually(30, scanned, "the API with the token never answered 200 with the 4 photos")
 
         refused = chromium.new_page()
         refused.goto(url)
