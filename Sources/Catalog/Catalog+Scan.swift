@@ -5,25 +5,59 @@ import PhotomillCore
 extension Catalog {
     /// What the catalog knows of these paths: photos (with their format) and skipped files.
     public func knownFiles(_ paths: [String]) throws(CatalogError) -> (photos: [String: KnownFile], skipped: [String: FileStamp]) {
-        try read { db in
+        guard !paths.isEmpty else { return ([:], [:]) }
+        // The batch's paths as one JSON array, looked up in one statement each (`json_each`):
+        // a statement per path spent more in its own round trip than in SQLite (a start-up
+        // scan of 100,000 unchanged files took 2.4-4.3 s, find(1) 0.3 s).
+        let list = Self.jsonArray(paths)
+        return try read { db in
             var photos: [String: KnownFile] = [:], skipped: [String: FileStamp] = [:]
+            photos.reserveCapacity(paths.count)
             let photo = try db.cachedStatement(sql: """
-                SELECT id, size, mtimeNs, ctimeNs, format, md5, missingAt IS NOT NULL, sidecarPath, sidecarSize, sidecarMtimeNs
-                FROM photos WHERE path = ?
+                SELECT id, size, mtimeNs, ctimeNs, format, md5, missingAt IS NOT NULL, sidecarPath, sidecarSize, sidecarMtimeNs, path
+                FROM photos WHERE path IN (SELECT value FROM json_each(?))
                 """)
-            let other = try db.cachedStatement(sql: "SELECT size, mtimeNs FROM skipped_files WHERE path = ?")
-            for path in paths {
-                if let row = try Row.fetchOne(photo, arguments: [path]) {
-                    photos[path] = KnownFile(id: row[0], stamp: FileStamp(size: row[1], mtimeNs: row[2]), ctimeNs: row[3],
-                                             format: (row[4] as String?).flatMap(MediaFormat.init(rawValue:)), md5: row[5],
-                                             missing: row[6],
-                                             sidecar: (row[7] as String?).map { Sidecar(path: $0, size: row[8] ?? 0, mtimeNs: row[9] ?? 0) })
-                } else if let row = try Row.fetchOne(other, arguments: [path]) {
-                    skipped[path] = FileStamp(size: row[0], mtimeNs: row[1])
-                }
+            let rows = try Row.fetchCursor(photo, arguments: [list])
+            while let row = try rows.next() {
+                photos[row[10]] = KnownFile(id: row[0], stamp: FileStamp(size: row[1], mtimeNs: row[2]), ctimeNs: row[3],
+                                            format: (row[4] as String?).flatMap(MediaFormat.init(rawValue:)), md5: row[5],
+                                            missing: row[6],
+                                            sidecar: (row[7] as String?).map { Sidecar(path: $0, size: row[8] ?? 0, mtimeNs: row[9] ?? 0) })
+            }
+            guard photos.count < paths.count else { return (photos, skipped) }
+            let other = try db.cachedStatement(sql: "SELECT size, mtimeNs, path FROM skipped_files WHERE path IN (SELECT value FROM json_each(?))")
+            let others = try Row.fetchCursor(other, arguments: [list])
+            while let row = try others.next() {
+                let path: String = row[2]
+                if photos[path] == nil { skipped[path] = FileStamp(size: row[0], mtimeNs: row[1]) }
             }
             return (photos, skipped)
         }
+    }
+
+    /// Strings as a JSON array (RFC 8259: `"`, `\\` and control characters escaped), for
+    /// `json_each`; JSONEncoder took a fifth of a scan's time on it.
+    static func jsonArray(_ strings: [String]) -> String {
+        var json = "["
+        json.reserveCapacity(strings.reduce(2) { $0 + $1.utf8.count + 3 })
+        for (index, string) in strings.enumerated() {
+            if index > 0 { json += "," }
+            json += "\""
+            guard string.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+                json += string + "\""
+                continue
+            }
+            for scalar in string.unicodeScalars {
+                switch scalar {
+                case "\"": json += "\\\""
+                case "\\": json += "\\\\"
+                case _ where scalar.value < 0x20: json += String(format: "\\u%04x", scalar.value)
+                default: json.unicodeScalars.append(scalar)
+                }
+            }
+            json += "\""
+        }
+        return json + "]"
     }
 
     /// Records a batch of scanned files in one transaction. A new photo gets a pending

@@ -84,6 +84,19 @@ import Testing
         #expect(try rows("SELECT * FROM skipped_files WHERE path = '/p/notes.txt'").isEmpty)
     }
 
+    @Test("the scan's lookup finds every name a file system allows: quotes, backslashes, control characters, any script")
+    func knownFilesOfHostileNames() throws {
+        let names = ["/p/a \"quoted\".jpg", "/p/back\\slash.jpg", "/p/new\nline.jpg", "/p/tab\t\u{1}\u{1f}.jpg", "/p/日本語.jpg",
+                     "/p/e\u{301}.jpg", "/p/🙂.jpg", "/p/[x]*?.jpg", "/p/{\"json\": 1}.jpg", "/p/\u{7f}del.jpg"]
+        _ = try catalog.record(names.map { file($0, .jpeg) } + [file("/p/readme.txt", nil)], kinds: all, now: 1)
+        let known = try catalog.knownFiles(names + ["/p/readme.txt", "/p/absent.jpg"])
+        #expect(Set(known.photos.keys) == Set(names))
+        #expect(Set(known.skipped.keys) == ["/p/readme.txt"])
+        // In batches as the scanner sends them, of one and of many.
+        #expect(try catalog.knownFiles([names[2]]).photos.keys.first == names[2])
+        #expect(try catalog.knownFiles([]).photos.isEmpty)
+    }
+
     @Test("a photo of an older catalog learns its format, and a video loses the OCR task it had")
     func olderCatalogRow() throws {
         _ = try catalog.record([file("/p/clip.mp4", .jpeg)], kinds: all, now: 1)

@@ -10,7 +10,7 @@ public enum XMPSidecar {
 
     /// The names a sidecar of the photo `NAME.EXT` may have, in order of preference.
     public static func names(forPhotoNamed name: String) -> [String] {
-        let stem = (name as NSString).deletingPathExtension
+        let stem = FileName.stem(name)
         return [name + ".xmp", name + ".XMP", stem + ".xmp", stem + ".XMP"]
     }
 
@@ -49,23 +49,30 @@ public enum XMPSidecar {
         /// Stems of the names that are not XMP.
         private let stems: Set<String>
 
+        /// Whether the folder holds any XMP name: most hold none, and then no name is looked up.
+        private let hasXMP: Bool
+
         public init(names: [String]) {
-            self.names = Set(names)
-            stems = Set(names.filter { !Self.isXMPName($0) }.map { ($0 as NSString).deletingPathExtension })
+            hasXMP = names.contains(where: Self.isXMPName)
+            self.names = hasXMP ? Set(names) : []
+            stems = hasXMP ? Set(names.filter { !Self.isXMPName($0) }.map(FileName.stem)) : []
         }
 
-        private static func isXMPName(_ name: String) -> Bool { (name as NSString).pathExtension.lowercased() == "xmp" }
+        private static func isXMPName(_ name: String) -> Bool {
+            let suffix = FileName.pathExtension(name).utf8
+            return suffix.count == 3 && suffix.elementsEqual("xmp".utf8) { $0 | 0x20 == $1 }
+        }
 
         /// Whether `name` is the sidecar of some other file of the folder.
         public func isSidecar(_ name: String) -> Bool {
-            guard Self.isXMPName(name) else { return false }
-            let base = (name as NSString).deletingPathExtension
+            guard hasXMP, Self.isXMPName(name) else { return false }
+            let base = FileName.stem(name)
             return (names.contains(base) && !Self.isXMPName(base)) || stems.contains(base)
         }
 
         /// The sidecar of `name`, if one lies beside it: `NAME.EXT.xmp` before `NAME.xmp`.
         public func sidecar(of name: String) -> String? {
-            guard !Self.isXMPName(name) else { return nil }
+            guard hasXMP, !Self.isXMPName(name) else { return nil }
             return XMPSidecar.names(forPhotoNamed: name).first { names.contains($0) }
         }
     }
