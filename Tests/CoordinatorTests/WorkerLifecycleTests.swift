@@ -18,14 +18,14 @@ struct WorkerLifecycleTests {
         let newPeer = Data("w1#2".utf8)
         let hello = WorkerHello(workerId: "w1", host: "host-w1", slots: 2, kinds: [.hash], ocrLanguages: [], pathRoots: ["/"])
         h.run(h.scheduler.ready(hello, from: newPeer, key: nil, keyAllowed: true, at: h.clock.now))
-        #expect(h.scheduler.sessions[Harness.peer("w1")] == nil)
-        #expect(h.scheduler.sessions[newPeer]?.holding == Set(orders.map(\.token)))
+        #expect(h.session("w1") == nil)
+        #expect(Set(h.scheduler.leases.entries.filter { $0.value.holder == newPeer }.keys) == Set(orders.map(\.token)))
         h.run(h.scheduler.received(.result(jobID: orders[0].jobID, token: orders[0].token,
                                            reports: [KindReport(kind: .hash, outcome: .hash(md5: "m", sha256: "s"), recipe: "hash/1")]),
                                    from: newPeer, at: h.clock.now))
         h.commitAll()
         #expect(h.results.map(\.result.leaseToken) == [orders[0].token])
-        #expect(h.scheduler.sessions[newPeer]?.credit == 1)
+        #expect(h.scheduler.workers[newPeer].map(h.scheduler.credit(of:)) == 1)
     }
 
     @Test("an unregistered connection is asked to start over, not counted; a second READY on one connection is counted")
@@ -39,9 +39,9 @@ struct WorkerLifecycleTests {
         #expect(h.scheduler.violationCounts.isEmpty)
         h.connect("w1")
         h.connect("w1")
-        #expect(h.scheduler.violationCounts == ["duplicate-ready": 1])
+        #expect(h.scheduler.violationCounts == [.duplicateReady: 1])
         h.send(.unexpected(.job), from: "w1")
-        #expect(h.scheduler.violationCounts["unexpected-command"] == 1)
+        #expect(h.scheduler.violationCounts[.unexpectedCommand] == 1)
     }
 
     @Test("a key removed from the allow-list: the worker is told to go and loses its leases")
@@ -60,7 +60,7 @@ struct WorkerLifecycleTests {
         // And its READY on a new connection, admitted at the handshake before the reload:
         h.connect("w1", key: "key-1", keyAllowed: false)
         #expect(h.disconnects(to: "w1") == ["key not allowed", "key not allowed"])
-        #expect(h.scheduler.violationCounts["key-not-allowed"] == 1)
+        #expect(h.scheduler.violationCounts[.keyNotAllowed] == 1)
     }
 
     @Test("DISCONNECT from a worker releases its leases at once, as a hand-back")
@@ -73,7 +73,8 @@ struct WorkerLifecycleTests {
         h.commitAll()
         #expect(h.releases.map(\.reason) == [.shutdown])
         #expect(h.commits.flatMap(\.workers).last?.state == .gone)
-        #expect(h.waits?[.hash] == "no worker connected")
+        #expect(h.waits?[.hash] == .noWorkerConnected)
+        #expect(h.commits.compactMap(\.waits).last?[.hash] == .noWorkerConnected, "written with the commit")
     }
 
     @Test("shutdown: every worker is told to go, and every job still out is handed back without an attempt")
