@@ -206,12 +206,17 @@ private struct ModelRun {
     }
 
     /// A worker comes back on a new connection (after a drop, or while its old one is
-    /// still thought alive: its leases move with it).
+    /// still thought alive: its running leases move with it; its expired ones are let go,
+    /// released already, their late answers still taken).
     mutating func reconnect() {
         guard let worker = pick(["w1", "w2", "w3"]) else { return }
         reconnects += 1
         let peer = Data("\(worker)#\(reconnects)".utf8)
         table.attach(worker: worker, to: peer)
+        for (token, lease) in granted where lease.worker == worker && !lease.out && !lease.running {
+            granted[token]!.out = true
+            granted[token]!.departed = true
+        }
         connections[worker] = peer
         lastEvent = "\(worker) reconnects"
     }

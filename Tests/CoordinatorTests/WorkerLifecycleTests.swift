@@ -28,6 +28,47 @@ struct WorkerLifecycleTests {
         #expect(h.scheduler.workers[newPeer].map(h.scheduler.credit(of:)) == 1)
     }
 
+    /// JOBs sent to a connection the worker had already left (a READY of an older socket
+    /// delivered after the worker's newest) never reach it; their leases expire. Such a
+    /// lease keeps its slot while its connection lives, but when the worker says READY on a
+    /// new connection, the expired ones let go of its slots (a late answer is still taken),
+    /// so the worker is not left with no credit and nothing to do.
+    @Test("a worker's READY on a new connection frees the slots of its expired leases; its new jobs go there")
+    func reReadyFreesExpiredLeases() throws {
+        var h = Harness()
+        h.pending = photos(4, kinds: [.hash])
+        h.connect("w1", slots: 2)
+        h.turn()
+        let lost = h.jobs(to: "w1")
+        #expect(lost.count == 2)
+        // The worker never gets them; it goes on heartbeating until both leases expire.
+        let deadline = h.scheduler.configuration.deadline(for: [.hash]) + 2 * 1
+        h.pass(deadline + 1, step: 0.5) { $0.send(.heartbeat, from: "w1") }
+        #expect(h.logs.filter { if case .leaseExpired = $0 { true } else { false } }.count == 2)
+        #expect(h.credit("w1") == 0, "an expired lease keeps its slot while its connection lives")
+        #expect(h.jobs(to: "w1").count == 2)
+
+        let newPeer = Data("w1#2".utf8)
+        let hello = WorkerHello(workerId: "w1", host: "host-w1", slots: 2, kinds: [.hash], ocrLanguages: [], pathRoots: ["/"])
+        h.run(h.scheduler.ready(hello, from: newPeer, key: nil, keyAllowed: true, at: h.clock.now))
+        #expect(h.scheduler.workers[newPeer].map(h.scheduler.credit(of:)) == 2)
+        #expect(lost.allSatisfy { !h.isOut($0.token) })
+        h.turn()
+        let fresh = h.jobs.filter { $0.peer == newPeer }.map(\.order)
+        #expect(fresh.count == 2, "the slots go to work again, on the newest connection")
+        #expect(h.jobs(to: "w1").count == 2, "nothing more to the connection it left")
+        // A late answer to an expired job is still taken (the catalog then finds it stale),
+        // and gives back no slot a second time.
+        h.stale.insert(lost[0].token)
+        h.run(h.scheduler.received(.result(jobID: lost[0].jobID, token: lost[0].token,
+                                           reports: [KindReport(kind: .hash, outcome: .hash(md5: "m", sha256: "s"), recipe: "hash/1")]),
+                                   from: newPeer, at: h.clock.now))
+        h.commitAll()
+        #expect(h.results.map(\.result.leaseToken) == [lost[0].token])
+        #expect(h.scheduler.workers[newPeer].map(h.scheduler.credit(of:)) == 0)
+        #expect(h.scheduler.violationCounts.isEmpty)
+    }
+
     @Test("an unregistered connection is asked to start over, not counted; a second READY on one connection is counted")
     func strangers() {
         var h = Harness()

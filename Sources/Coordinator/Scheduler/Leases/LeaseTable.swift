@@ -127,10 +127,17 @@ struct LeaseTable {
     /// The job ids of the leases `adopt` found.
     static let previousRunPrefix = "restart-"
 
-    /// The worker `worker` is connected on `peer` (again): the leases it holds, on an older
-    /// connection or from a previous run, move to this one, where their results will come.
+    /// The worker `worker` is connected on `peer` (again): the leases it holds that still
+    /// run, on an older connection or from a previous run, move to this one, where their
+    /// results will come. Those that expired (released already) leave the table and free
+    /// their slots: their JOBs may never have reached the worker (sent to a connection it
+    /// had left); a late answer is still taken (`departed`).
     mutating func attach(worker: String, to peer: Data) {
         for (token, entry) in entries where entry.lease.worker == worker && entry.holder != peer {
+            guard entry.isRunning else {
+                if let entry = remove(token) { departures.remember(entry) }
+                continue
+            }
             if let old = entry.holder { heldBy[old]?.remove(token) }
             entries[token]?.holder = peer
             heldBy[peer, default: []].insert(token)
