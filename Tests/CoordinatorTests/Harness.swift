@@ -49,6 +49,16 @@ struct Harness {
         run(scheduler.ready(hello, from: Self.peer(id), key: key, keyAllowed: keyAllowed, at: clock.now))
     }
 
+    /// READY of worker `id` again, on its connection number `attempt` (`peer(id)` is its
+    /// first), offering hash alone; returns that connection.
+    @discardableResult
+    mutating func reconnect(_ id: String, attempt: Int, slots: Int) -> Data {
+        let peer = Data("\(id)#\(attempt)".utf8)
+        let hello = WorkerHello(workerId: id, host: "host-" + id, slots: slots, kinds: [.hash], ocrLanguages: [], pathRoots: ["/"])
+        run(scheduler.ready(hello, from: peer, key: nil, keyAllowed: true, at: clock.now))
+        return peer
+    }
+
     mutating func send(_ message: WorkerMessage, from id: String) {
         run(scheduler.received(message, from: Self.peer(id), at: clock.now))
     }

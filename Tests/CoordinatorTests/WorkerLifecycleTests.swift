@@ -15,9 +15,7 @@ struct WorkerLifecycleTests {
         h.connect("w1", slots: 2)
         h.turn()
         let orders = h.jobs(to: "w1")
-        let newPeer = Data("w1#2".utf8)
-        let hello = WorkerHello(workerId: "w1", host: "host-w1", slots: 2, kinds: [.hash], ocrLanguages: [], pathRoots: ["/"])
-        h.run(h.scheduler.ready(hello, from: newPeer, key: nil, keyAllowed: true, at: h.clock.now))
+        let newPeer = h.reconnect("w1", attempt: 2, slots: 2)
         #expect(h.session("w1") == nil)
         #expect(Set(h.scheduler.leases.entries.filter { $0.value.holder == newPeer }.keys) == Set(orders.map(\.token)))
         h.run(h.scheduler.received(.result(jobID: orders[0].jobID, token: orders[0].token,
@@ -48,9 +46,7 @@ struct WorkerLifecycleTests {
         #expect(h.credit("w1") == 0, "an expired lease keeps its slot while its connection lives")
         #expect(h.jobs(to: "w1").count == 2)
 
-        let newPeer = Data("w1#2".utf8)
-        let hello = WorkerHello(workerId: "w1", host: "host-w1", slots: 2, kinds: [.hash], ocrLanguages: [], pathRoots: ["/"])
-        h.run(h.scheduler.ready(hello, from: newPeer, key: nil, keyAllowed: true, at: h.clock.now))
+        let newPeer = h.reconnect("w1", attempt: 2, slots: 2)
         #expect(h.scheduler.workers[newPeer].map(h.scheduler.credit(of:)) == 2)
         #expect(lost.allSatisfy { !h.isOut($0.token) })
         h.turn()
