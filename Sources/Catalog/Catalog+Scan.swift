@@ -283,7 +283,7 @@ extension Catalog {
                 sidecarPath = ?, sidecarSize = ?, sidecarMtimeNs = ?, unsettledAt = ? WHERE id = ?
             """, arguments: [file.size, file.mtimeNs, file.ctimeNs, now, now, file.sidecar?.path, file.sidecar?.size,
                              file.sidecar?.mtimeNs, file.unsettled ? now : nil, id])
-        for table in ["metadata", "thumbnails", "ocr"] {
+        for table in Payloads.tables {
             try db.execute(sql: "DELETE FROM \(table) WHERE photoId = ?", arguments: [id])
         }
         try requeue(db, id: id, kind: nil, now: now, changes: &changes)

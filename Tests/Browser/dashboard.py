@@ -195,11 +195,12 @@ def live(photomill, folder, screenshot):
         path, kind, attempts_before = failures[0]
         row = page.locator('#failures tr[data-path="%s"][data-kind="%s"]' % (path, kind))
         row.wait_for(timeout=15_000)
+        # Counted before the click: a retried empty file's hash is done within 0.1 s.
+        count = "SELECT COUNT(*) FROM attempts a JOIN photos p ON p.id = a.photoId WHERE p.path = ? AND a.kind = ?"
+        before = cluster.rows(count, path, kind)[0][0]
         row.locator("button").click()
         eventually(15, lambda: cluster.rows("SELECT COUNT(*) FROM requeues WHERE command = 'retry'")[0][0] == 1,
                    "the Retry button wrote no requeue")
-        count = "SELECT COUNT(*) FROM attempts a JOIN photos p ON p.id = a.photoId WHERE p.path = ? AND a.kind = ?"
-        before = cluster.rows(count, path, kind)[0][0]
         eventually(60, lambda: cluster.rows(count, path, kind)[0][0] > before, "the retried task was never attempted again")
 
         # The library: what is watched, what was skipped per reason (the catalog's counts), and

@@ -41,7 +41,7 @@ import Testing
                     worker: "w", startedAt: 10, endedAt: 11))
             }
         }
-        _ = try catalog.commit(batch, now: 11)
+        _ = try catalog.commit(batch.folded(), now: 11)
     }
 
     @Test("videos get every task but OCR; stills and RAW get all four")

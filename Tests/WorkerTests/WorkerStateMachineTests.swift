@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import MillProtocol
 import PhotomillCore
 import Testing
 @testable import Worker
@@ -222,9 +223,9 @@ struct WorkerStateMachineTests {
     mutating func malformed() {
         var machine = Self.machine()
         _ = machine.start(at: now)
-        machine.rejected(reason: "wrong-signature", detail: "x", at: now)
-        machine.rejected(reason: "wrong-signature", detail: "x", at: now)
-        machine.rejected(reason: "unexpected-command", detail: "READY", at: now)
-        #expect(machine.violations == ["wrong-signature": 2, "unexpected-command": 1])
+        machine.rejected(.wrongSignature, detail: "x", at: now)
+        machine.rejected(.wrongSignature, detail: "x", at: now)
+        machine.rejected(.unexpectedCommand, detail: "READY", at: now)
+        #expect(machine.violations == [.wrongSignature: 2, .unexpectedCommand: 1])
     }
 }

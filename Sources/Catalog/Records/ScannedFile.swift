@@ -44,21 +44,6 @@ public struct ScannedFile: Sendable, Hashable {
     public var stamp: FileStamp { FileStamp(size: size, mtimeNs: mtimeNs) }
 }
 
-/// A photo's XMP sidecar as the scan saw it: its changes re-run only the photo's metadata.
-public struct Sidecar: Sendable, Hashable {
-    public var path: String
-    public var size: Int64
-    public var mtimeNs: Int64
-
-    public init(path: String, size: Int64, mtimeNs: Int64) {
-        self.path = path
-        self.size = size
-        self.mtimeNs = mtimeNs
-    }
-
-    public var stamp: FileStamp { FileStamp(size: size, mtimeNs: mtimeNs) }
-}
-
 /// What the catalog already knows of a path, so that the scan reads only new and
 /// changed files.
 public struct KnownFile: Sendable, Hashable {

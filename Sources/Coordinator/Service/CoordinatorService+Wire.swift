@@ -56,22 +56,7 @@ extension KindReport {
     /// Nil for a kind this revision does not know.
     init?(_ entry: Photomill_V1_KindResult, blobs: [Data]) {
         guard let kind = Kind(entry.kind) else { return nil }
-        let outcome: TaskOutcome
-        switch entry.outcome {
-        case .hashes(let h): outcome = .hash(md5: h.md5, sha256: h.sha256)
-        case .metadata(let m): outcome = .metadata(PhotoMetadata(m))
-        case .thumbnail(let t):
-            let index = Int(t.blobIndex)
-            guard blobs.indices.contains(index) else {
-                outcome = .failure(errorClass: .protocol, message: "thumbnail blob \(index) missing", retryable: true)
-                break
-            }
-            outcome = .thumbnail(width: Int(t.width), height: Int(t.height), jpeg: Data(blobs[index]))
-        case .ocr(let o): outcome = .ocr(text: o.text, confidence: o.confidence, language: o.language)
-        case .failure(let f): outcome = .failure(errorClass: ErrorClass(rawValue: f.errorClass), message: f.message, retryable: f.retryable)
-        case nil: outcome = .failure(errorClass: .protocol, message: "empty result for \(kind.rawValue)", retryable: true)
-        }
-        self.init(kind: kind, outcome: outcome, recipe: entry.recipe)
+        self.init(kind: kind, outcome: TaskOutcome(entry, of: kind, blobs: blobs), recipe: entry.recipe)
     }
 }
 
