@@ -29,9 +29,10 @@ exactly, and follows the text section by section:
 
 Options that make it misbehave on purpose, for the suite's scenarios: --omit-heartbeat
 (READY leaves heartbeat_interval_ms unset: the text's 1000 ms), --spoil-ready FIELD=VALUE
-(a READY with that field set, e.g. slots=0), --fail-before-result N (the first N photos'
-jobs FAIL `timeout`, retryable, and each FAIL is held until a later RESULT is ready and
-leaves with it in one RESULTS). Every JOB, ACK and DISCONNECT is logged, with job ids.
+(a READY with that field set, e.g. slots=0), --fail-first-of-batch N (the first entry
+of a JOBS of several FAILs `timeout`, retryable, for up to N photos; the FAIL is held until
+a later job's RESULT is ready and leaves with it in one RESULTS). Every JOB, ACK and
+DISCONNECT is logged, with job ids and tokens.
 
 Standard library + pyzmq + protobuf (Debian: python3-zmq, python3-protobuf). The
 protobuf module is generated from protocols/photomill.proto by scripts/generate-protocol.sh.
@@ -129,7 +130,7 @@ class Slots:
             if item is None:
                 return
             job, blobs, failing = item
-            frames = (fail(job, "timeout", f"{job.path}: failed on purpose (--fail-before-result)", True)
+            frames = (fail(job, "timeout", f"{job.path}: failed on purpose (--fail-first-of-batch)", True)
                       if failing else self.process(job, blobs))
             self.done.put((job.job_id, frames, failing))
             waker.send(b"")
@@ -178,8 +179,7 @@ class Worker:
     def __init__(self, args):
         self.args = args
         self.interval = args.heartbeat_interval / 1000.0
-        self.to_fail = args.fail_before_result    # photos still to fail on purpose
-        self.failed_photos = set()
+        self.failed_photos = set()    # --fail-first-of-batch
         self.held = []                # FAILs waiting for a RESULT to leave with
         self.refused = None           # the token of a DISCONNECT that refused our READY
         self.worker_id = args.worker_id or f"py-{socket.gethostname()}-{os.getpid()}-{random.randrange(1 << 32):08x}"
@@ -267,8 +267,8 @@ class Worker:
         elif command == JOBS:
             batch = pb.Jobs()
             batch.ParseFromString(body)
-            for job in batch.jobs:
-                self.arrived(job, [])
+            for index, job in enumerate(batch.jobs):
+                self.arrived(job, [], first_of_several=index == 0 and len(batch.jobs) > 1)
         elif command == ACK:
             ack = pb.Ack()
             ack.ParseFromString(body)
@@ -290,13 +290,14 @@ class Worker:
         else:
             self.malformed += 1
 
-    def arrived(self, job, blobs):
+    def arrived(self, job, blobs, first_of_several=False):
         if self.stopping:
             self.send(fail(job, "shutting-down", f"{job.path}: the worker is stopping", True))
             return
         deadline = max((d.deadline_ms for d in job.deadlines), default=60000) / 1000.0
         self.in_hand[job.job_id] = [job.lease_token, list(job.kinds), deadline, time.monotonic(), deadline]
-        failing = len(self.failed_photos) < self.to_fail and job.photo_id not in self.failed_photos
+        failing = (first_of_several and len(self.failed_photos) < self.args.fail_first_of_batch
+                   and job.photo_id not in self.failed_photos)
         if failing:
             self.failed_photos.add(job.photo_id)
         log(self.worker_id, f"connection {self.connections}: JOB id={job.job_id} token={job.lease_token} "
@@ -315,7 +316,7 @@ class Worker:
                 self.held.append((job_id, frames))
                 continue
             if self.held:
-                # --fail-before-result: the FAILs made first leave with this later RESULT.
+                # --fail-first-of-batch: the FAILs made first leave with this later RESULT.
                 log(self.worker_id, f"connection {self.connections}: held FAILs {','.join(i for i, _ in self.held)} "
                     f"go with RESULT {job_id}")
                 ready += self.held
@@ -437,9 +438,10 @@ def main():
                         help="READY leaves heartbeat_interval_ms unset; the worker uses the text's default, 1000 ms")
     parser.add_argument("--spoil-ready", action="append", default=[], metavar="FIELD=VALUE",
                         help="send READY with this scalar field set (slots=0, protocol_version=0, ...)")
-    parser.add_argument("--fail-before-result", type=int, default=0, metavar="N",
-                        help="the first N photos' jobs FAIL `timeout` (retryable), each FAIL held until a "
-                             "later RESULT is ready and sent with it in one RESULTS (against the text's SHOULD)")
+    parser.add_argument("--fail-first-of-batch", type=int, default=0, metavar="N",
+                        help="the first entry of a JOBS of several FAILs `timeout` (retryable), for up to N "
+                             "photos, once each; the FAIL is held until a later job's RESULT is ready and sent "
+                             "with it in one RESULTS (against the text's SHOULD NOT hold back)")
     parser.add_argument("--key", help="this worker's secret key file (NAME.key)")
     parser.add_argument("--server-key", help="the coordinator's public key file (NAME.pub)")
     parser.add_argument("--worker-id")
