@@ -176,7 +176,7 @@ def main():
     # Start-up reconciliation of the unchanged tree, and the idle coordinator watching it.
     cluster = Cluster(work, library, ["--settle", str(settle)])
     cluster.wait_for("the start-up scan", lambda: cluster.full_scans() >= 1)
-    scan_s = float(re.search(r"reason=start seconds=([0-9.]+)", cluster.log_text()).group(1))
+    scan_s = float(re.search(r"reason=start .*?seconds=([0-9.]+)", cluster.log_text()).group(1))
     log(f"start-up reconciliation: {scan_s:.3f} s = {scan_s / find_s:.2f}x find (bound 2x); "
         f"tasks queued by it: {cluster.unfinished()}")
     time.sleep(5)

@@ -190,7 +190,7 @@ struct WorkerStateMachineTests {
         #expect(run(&machine, for: 1).isEmpty, "waiting for the ACK")
         #expect(machine.disconnectReceived(reason: "coordinator stopping", at: now) == [], "a draining worker keeps waiting")
         machine.acknowledged(["a"], at: now)
-        #expect(run(&machine, for: 0.1).map(\.action) == [.send(.disconnect(reason: "worker stopping")), .finish])
+        #expect(run(&machine, for: 0.1).map(\.action) == [.send(.disconnect(reason: "worker-stopping")), .finish])
         #expect(machine.state == .finished)
     }
 

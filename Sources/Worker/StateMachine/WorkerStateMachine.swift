@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import MillProtocol
 import PhotomillCore
 
 /// The worker's protocol side, without sockets, threads or clocks: a connection's life
@@ -242,7 +243,7 @@ struct WorkerStateMachine {
                                metadata: ["results": "\(unacknowledged.count)"])
             }
             state = .finished
-            return [.send(.disconnect(reason: "worker stopping")), .finish]
+            return [.send(.disconnect(reason: DisconnectReason(.workerStopping).description)), .finish]
         }
     }
 
