@@ -21,18 +21,21 @@ exactly, and follows the text section by section:
   as one RESULTS (this worker sends no thumbnails, so no blob frames).
 * "Shutdown": on SIGTERM, new JOBs get FAIL `shutting-down`, the jobs in hand finish,
   their results are delivered and ACKed (at most 30 s), then DISCONNECT `worker-stopping`.
-* "DISCONNECT": the reason's token (the part before the first ": ") is logged; a token
-  this worker does not know is a generic refusal (reconnect after the backoff). A READY
-  refused as `old-protocol` or `invalid-field` would be refused again: the worker exits
-  with status 3 instead of reconnecting.
+* "DISCONNECT": the reason's token (the part before the first ": ") is logged each time;
+  whatever it is, the worker reconnects after its backoff, and after a token that needs
+  its operator (`old-protocol`, `invalid-field`, `key-not-allowed`) the backoff is the
+  longest, 32 s. A token it does not know, or a reason without one, is "going away".
 * "Security": CURVE with the key files of "Key files".
 
-Options that make it misbehave on purpose, for the suite's scenarios: --omit-heartbeat
-(READY leaves heartbeat_interval_ms unset: the text's 1000 ms), --spoil-ready FIELD=VALUE
-(a READY with that field set, e.g. slots=0), --fail-first-of-batch N (the first entry
-of a JOBS of several FAILs `timeout`, retryable, for up to N photos; the FAIL is held until
-a later job's RESULT is ready and leaves with it in one RESULTS). Every JOB, ACK and
-DISCONNECT is logged, with job ids and tokens.
+Options that make it misbehave on purpose, for the suite's scenarios:
+* --omit-heartbeat: READY leaves heartbeat_interval_ms unset (the text's 1000 ms).
+* --spoil-ready FIELD=VALUE: READY with that field set (slots=0, protocol_version=0); a
+  READY refused `old-protocol` or `invalid-field` then ends the worker with status 3,
+  since it would be refused for ever.
+* --fail-first-of-batch N: the first entry of a JOBS of several FAILs `timeout`,
+  retryable, for up to N photos; the FAIL is held until a later job's RESULT is ready and
+  leaves with it in one RESULTS (the text's "SHOULD NOT hold an outcome back", broken).
+Every JOB, ACK and DISCONNECT is logged, with job ids and tokens, for the suite to count.
 
 Standard library + pyzmq + protobuf (Debian: python3-zmq, python3-protobuf). The
 protobuf module is generated from protocols/photomill.proto by scripts/generate-protocol.sh.
@@ -66,8 +69,9 @@ BACKOFF_FIRST, BACKOFF_MAX = 1.0, 32.0
 RECIPE = "hash/1 impl=pyworker-1"
 DEFAULT_INTERVAL_MS = 1000    # "heartbeat_interval_ms ... 1000 by default"
 TOKEN = re.compile(r"[a-z0-9-]{1,64}")
-REFUSED_READY = {"old-protocol", "invalid-field"}   # the same READY would be refused again
-EXIT_REFUSED = 3
+NEEDS_OPERATOR = {"old-protocol", "invalid-field", "key-not-allowed"}   # refused until someone acts
+REFUSED_READY = {"old-protocol", "invalid-field"}
+EXIT_REFUSED = 3              # --spoil-ready: the spoiled READY was refused
 
 
 def log(worker_id, text):
@@ -181,7 +185,7 @@ class Worker:
         self.interval = args.heartbeat_interval / 1000.0
         self.failed_photos = set()    # --fail-first-of-batch
         self.held = []                # FAILs waiting for a RESULT to leave with
-        self.refused = None           # the token of a DISCONNECT that refused our READY
+        self.refused = None           # --spoil-ready: the token of the DISCONNECT that refused it
         self.worker_id = args.worker_id or f"py-{socket.gethostname()}-{os.getpid()}-{random.randrange(1 << 32):08x}"
         self.context = zmq.Context()
         self.slots = Slots(self.context, args.slots, args.root, args.delay)
@@ -282,8 +286,10 @@ class Worker:
             token = disconnect_token(message.reason)
             log(self.worker_id, f"connection {self.connections}: DISCONNECT token={token or '(none)'} "
                 f"text={message.reason!r}")
+            if token in NEEDS_OPERATOR:
+                self.backoff = BACKOFF_MAX
             self.close(f"the coordinator said DISCONNECT ({message.reason})")
-            if token in REFUSED_READY:
+            if self.args.spoil_ready and token in REFUSED_READY:
                 self.refused = token
         elif command == HEARTBEAT:
             pass
