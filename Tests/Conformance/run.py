@@ -474,11 +474,11 @@ def restart_leases_out(cluster):
 
 def fail_before_result(cluster):
     # The first entry of each JOBS of several FAILs at once (`timeout`, retryable), for 3
-    # photos; the worker holds the FAIL until a later job's RESULT (0.3 s) is ready and
+    # photos; the worker holds the FAIL until a later job's RESULT (0.5 s) is ready and
     # sends both in one RESULTS. Each entry counts as if sent alone: the FAILs are recorded
     # as retries of class timeout under their own tokens, the tasks done on a later lease.
     cluster.start_coordinator()
-    worker = cluster.start_worker("w", delay=0.3, slots=4, python_options=["--fail-first-of-batch", "3"])
+    worker = cluster.start_worker("w", delay=0.5, slots=4, python_options=["--fail-first-of-batch", "3"])
     cluster.wait_done()
     cluster.check()
     text = worker.text()
