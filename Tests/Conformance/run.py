@@ -403,6 +403,8 @@ def heartbeat_unset(cluster):
     expect(cluster.wait(lambda: cluster.registrations(cluster.coordinator.text()) >= 1
                         or "connection 2:" in worker.text(), 30),
            "no registration in 30 s")
+    ready = [line for line in worker.text().splitlines() if ": READY " in line]
+    expect(ready and "heartbeat_interval_ms" not in ready[0], f"the READY sent: {ready}")
     expect(cluster.registrations(cluster.coordinator.text()) >= 1,
            f"a READY without heartbeat_interval_ms was not answered (the worker reconnected); "
            f"violations: {cluster.query('SELECT reason, count FROM violations')}\n" + cluster.tails())
