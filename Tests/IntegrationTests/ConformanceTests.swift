@@ -9,8 +9,15 @@ import Testing
 /// sha256sum's, no protocol violation was counted, and every process exits 0 at the end.
 /// One scenario at a time: they time heartbeats of 300 ms.
 @Suite(.serialized) struct ConformanceTests {
-    static let scenarios = ["path", "bytes", "extend", "worker-kill", "coordinator-restart", "heartbeat-300",
-                            "heartbeat-1000", "heartbeat-5000", "curve", "curve-key-removed", "disconnect", "slow"]
+    /// What both workers run.
+    static let scenarios = ["path", "bytes", "extend", "worker-kill", "coordinator-restart", "restart-leases-out",
+                            "heartbeat-300", "heartbeat-1000", "heartbeat-5000", "curve", "curve-key-removed",
+                            "disconnect", "slow"]
+    /// What only the Python worker can be told to do wrong (run.py's PYTHON_ONLY): a READY
+    /// without a heartbeat interval, READYs the coordinator must refuse, a FAIL held back
+    /// to travel with a later RESULT.
+    static let pythonOnly = ["heartbeat-unset", "ready-invalid", "fail-before-result"]
+    static let cases: [(String, String)] = (scenarios + pythonOnly).map { ("python", $0) } + scenarios.map { ("swift", $0) }
 
     /// Debian's python3 with python3-zmq and python3-protobuf (scripts/install-deps.sh).
     static let pythonReady: Bool = {
@@ -27,7 +34,7 @@ import Testing
         .appendingPathComponent("Conformance/run.py")
 
     @Test(.enabled(if: pythonReady, "needs /usr/bin/python3 with python3-zmq and python3-protobuf (scripts/install-deps.sh): skipped"),
-          arguments: ["python", "swift"], scenarios)
+          arguments: cases)
     func scenario(worker: String, name: String) throws {
         let run = try runScript("/usr/bin/python3", [Self.suite.path, "--photomill", PhotomillBinary.url.path, "--worker", worker,
                                                      "--scenario", name])
