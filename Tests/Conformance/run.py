@@ -379,6 +379,10 @@ def disconnects(cluster):
     handed = cluster.count("SELECT COUNT(*) FROM attempts WHERE errorClass IN ('shutting-down', 'interrupted')")
     expect(handed == 0, f"{handed} attempts used by hand-backs")
     expect(staying.popen.poll() is None, "the staying worker did not survive the coordinator's restart")
+    if cluster.args.worker == "python":
+        # The coordinator's DISCONNECT carries its token ("DISCONNECT" in PROTOCOL.md).
+        expect("DISCONNECT token=coordinator-stopping" in staying.text(),
+               "the staying worker's log shows no DISCONNECT with the token coordinator-stopping:\n" + staying.text()[-2000:])
     cluster.stop()
 
 

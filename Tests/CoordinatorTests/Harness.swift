@@ -191,7 +191,7 @@ struct Harness {
     }
 
     func disconnects(to id: String) -> [String] {
-        messages(to: id).compactMap { if case .disconnect(let reason) = $0 { reason } else { nil } }
+        messages(to: id).compactMap { if case .disconnect(let reason) = $0 { reason.description } else { nil } }
     }
 
     func heartbeats(to id: String) -> Int {

@@ -112,7 +112,7 @@ struct LeaseTests {
         // catalog finds it, and its old connection is asked to start over.
         let late = h.jobs(to: "w1")[0]
         h.send(.heartbeat, from: "w1")
-        #expect(h.disconnects(to: "w1") == [Scheduler.startOver])
+        #expect(h.disconnects(to: "w1") == ["not-registered"])
         #expect(h.scheduler.violationCounts.isEmpty, "a departed worker is no stranger")
         h.connect("w1", slots: 2)
         h.stale.insert(late.token)

@@ -72,13 +72,46 @@ struct WorkerLifecycleTests {
         // reconnects and sends what it had queued): PROTOCOL.md's answer, and no violation.
         h.send(.heartbeat, from: "nobody")
         h.send(.disconnect, from: "nobody")
-        #expect(h.disconnects(to: "nobody") == ["not registered"])
+        #expect(h.disconnects(to: "nobody") == ["not-registered"])
         #expect(h.scheduler.violationCounts.isEmpty)
         h.connect("w1")
         h.connect("w1")
         #expect(h.scheduler.violationCounts == [.duplicateReady: 1])
         h.send(.unexpected(.job), from: "w1")
         #expect(h.scheduler.violationCounts[.unexpectedCommand] == 1)
+    }
+
+    @Test("a READY is always answered (PROTOCOL.md, READY and DISCONNECT): a field outside its rules, an old or unset revision, an unset interval")
+    func readyAnswers() throws {
+        var h = Harness()
+        // Decoded as the service decodes it: a READY with slots 0 fails on that field.
+        var spoiled = Photomill_V1_Ready()
+        spoiled.workerID = "w1"
+        spoiled.host = "h"
+        spoiled.softwareVersion = "1"
+        spoiled.protocolVersion = 3
+        spoiled.slots = 0
+        spoiled.kinds = [.hash]
+        var violation: ProtocolViolation?
+        do { _ = try MillCodec.decode(MillCodec.encode(.ready(spoiled))) } catch { violation = error }
+        let refused = try #require(violation)
+        h.run(h.scheduler.undecodable(refused, from: Harness.peer("w1"), at: h.clock.now))
+        let reason = try #require(h.disconnects(to: "w1").first)
+        #expect(reason.hasPrefix("invalid-field: slots: "), "\(reason)")
+        #expect(h.scheduler.violationCounts == [.invalidField: 1])
+        // Any other undecodable message is dropped unanswered.
+        var result = Photomill_V1_Result()
+        result.jobID = "j"
+        do { _ = try MillCodec.decode(MillCodec.encode(.result(result, blobs: []))) } catch { violation = error }
+        h.run(h.scheduler.undecodable(try #require(violation), from: Harness.peer("w2"), at: h.clock.now))
+        #expect(h.disconnects(to: "w2").isEmpty)
+        // An unset revision (0) is an old one, refused with its token.
+        let old = WorkerHello(workerId: "w3", host: "h", slots: 1, kinds: [.hash], ocrLanguages: [], pathRoots: [], protocolVersion: 0)
+        h.run(h.scheduler.ready(old, from: Harness.peer("w3"), key: nil, keyAllowed: true, at: h.clock.now))
+        #expect(DisconnectReason(parsing: try #require(h.disconnects(to: "w3").first)).token == .oldProtocol)
+        // A message from a connection nobody registered is logged (debug) and answered.
+        h.send(.heartbeat, from: "nobody")
+        #expect(h.logs.contains(.notRegistered(peer: Harness.peer("nobody"), command: .heartbeat)))
     }
 
     @Test("a key removed from the allow-list: the worker is told to go and loses its leases")
@@ -90,13 +123,13 @@ struct WorkerLifecycleTests {
         h.turn()
         let held = h.jobs(to: "w1") + h.jobs(to: "w2")
         h.run(h.scheduler.allowListChanged(allows: { $0 == "key-2" }, at: h.clock.now))
-        #expect(h.disconnects(to: "w1") == ["key not allowed"] && h.disconnects(to: "w2").isEmpty)
+        #expect(h.disconnects(to: "w1") == ["key-not-allowed"] && h.disconnects(to: "w2").isEmpty)
         h.commitAll()
         #expect(h.releases.map(\.lease.token) == h.jobs(to: "w1").map(\.token))
         #expect(held.count == 1)
         // And its READY on a new connection, admitted at the handshake before the reload:
         h.connect("w1", key: "key-1", keyAllowed: false)
-        #expect(h.disconnects(to: "w1") == ["key not allowed", "key not allowed"])
+        #expect(h.disconnects(to: "w1") == ["key-not-allowed", "key-not-allowed"])
         #expect(h.scheduler.violationCounts[.keyNotAllowed] == 1)
     }
 
@@ -127,7 +160,7 @@ struct WorkerLifecycleTests {
         h.run(h.scheduler.shutdown(at: h.clock.now))
         #expect(!h.scheduler.hasJobsOut)
         h.commitAll()
-        #expect(h.disconnects(to: "w1") == ["coordinator stopping"] && h.disconnects(to: "w2") == ["coordinator stopping"])
+        #expect(h.disconnects(to: "w1") == ["coordinator-stopping"] && h.disconnects(to: "w2") == ["coordinator-stopping"])
         #expect(h.releases.count == 2 && h.releases.allSatisfy { $0.reason == .shutdown })
         #expect(Set(h.results.map(\.result.leaseToken)) == [first.token], "what came in is committed")
         #expect(h.commits.flatMap(\.workers).filter { $0.state == .gone }.count == 2)

@@ -58,7 +58,7 @@ extension Scheduler {
     mutating func shutdown(at now: ClockReading) -> [SchedulerAction] {
         var actions: [SchedulerAction] = []
         for peer in workers.sessions.keys {
-            actions.append(.send(.disconnect(reason: "coordinator stopping"), to: peer))
+            actions.append(.send(.disconnect(DisconnectReason(.coordinatorStopping)), to: peer))
             actions += drop(peer, reason: .shutdown, message: "coordinator stopped")
         }
         leases.handBackAll(message: "coordinator stopped")

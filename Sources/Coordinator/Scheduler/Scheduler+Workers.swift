@@ -8,15 +8,15 @@ extension Scheduler {
     /// allow-list no longer has it.
     mutating func ready(_ hello: WorkerHello, from peer: Data, key: String?, keyAllowed: Bool,
                         at now: ClockReading) -> [SchedulerAction] {
-        guard state == .running else { return [.send(.disconnect(reason: "coordinator stopping"), to: peer)] }
+        guard state == .running else { return [.send(.disconnect(DisconnectReason(.coordinatorStopping)), to: peer)] }
         guard keyAllowed else {
             return reject(peer, .keyNotAllowed, detail: "READY from a key no longer in the allow-list", at: now)
-                + [.send(.disconnect(reason: "key not allowed"), to: peer)]
+                + [.send(.disconnect(DisconnectReason(.keyNotAllowed)), to: peer)]
         }
         guard hello.protocolVersion >= MillWire.minimumWorkerProtocolVersion else {
             let detail = "worker \(hello.workerId) on \(hello.host) speaks protocol revision \(hello.protocolVersion); "
                 + "this coordinator needs \(MillWire.minimumWorkerProtocolVersion) (JOBS and RESULTS, many jobs a message): upgrade photomill there"
-            return reject(peer, .oldProtocol, detail: detail, at: now) + [.send(.disconnect(reason: detail), to: peer)]
+            return reject(peer, .oldProtocol, detail: detail, at: now) + [.send(.disconnect(DisconnectReason(.oldProtocol, detail)), to: peer)]
         }
         if workers[peer] != nil {
             return reject(peer, .duplicateReady, detail: "READY twice on one connection", at: now)
@@ -41,7 +41,7 @@ extension Scheduler {
             // over with READY, which makes it re-send anything un-ACKed. A conforming worker
             // cannot avoid this after a restart, so it is no violation (PROTOCOL.md).
             if case .disconnect = message { return [] }
-            return [.send(.disconnect(reason: Self.startOver), to: peer)]
+            return [.log(.notRegistered(peer: peer, command: message.command)), .send(.disconnect(DisconnectReason(.notRegistered)), to: peer)]
         }
         session.heard(at: now)
         switch message {
@@ -61,8 +61,16 @@ extension Scheduler {
         }
     }
 
-    /// PROTOCOL.md's reason for a message from a connection with no registered worker.
-    static let startOver = "not registered"
+    /// A message that failed to decode: dropped and counted. A READY with a field outside
+    /// its rules is also answered, DISCONNECT `invalid-field` naming the field: its sender
+    /// would otherwise wait for an answer that never comes (PROTOCOL.md, READY).
+    mutating func undecodable(_ violation: ProtocolViolation, from peer: Data, at now: ClockReading) -> [SchedulerAction] {
+        let actions = reject(peer, violation.reason, detail: violation.description, at: now)
+        guard violation.command == .ready, violation.reason == .invalidField else { return actions }
+        let prefix = "\(Command.ready)."
+        let text = violation.message.hasPrefix(prefix) ? String(violation.message.dropFirst(prefix.count)) : violation.message
+        return actions + [.send(.disconnect(DisconnectReason(.invalidField, text)), to: peer)]
+    }
 
     /// A message dropped as a protocol violation (one that failed to decode, a READY to a
     /// key no longer allowed, …): counted by reason, logged at most once per peer a minute.
@@ -79,7 +87,7 @@ extension Scheduler {
         for (peer, session) in workers.sessions {
             guard let key = session.publicKey, !allows(key) else { continue }
             actions.append(.log(.workerKeyRemoved(id: session.workerId, host: session.host)))
-            actions.append(.send(.disconnect(reason: "key not allowed"), to: peer))
+            actions.append(.send(.disconnect(DisconnectReason(.keyNotAllowed)), to: peer))
             actions += drop(peer, reason: .workerLost, message: "worker \(session.workerId): key removed from the allow-list")
         }
         return actions

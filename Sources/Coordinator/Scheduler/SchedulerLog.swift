@@ -24,6 +24,9 @@ enum SchedulerLog: Sendable, Hashable {
     case pausedKindsChanged(paused: Set<Kind>, changed: Set<Kind>)
     /// Late results of photos `forget --missing` removed were discarded.
     case forgottenResultsDiscarded(count: Int)
+    /// A message from a connection with no registered worker, answered DISCONNECT
+    /// `not-registered` (debug: every worker sends some after a coordinator restart).
+    case notRegistered(peer: Data, command: Command)
     /// A message was dropped as a protocol violation (the first from its peer in a minute).
     case messageDropped(peer: Data, reason: ProtocolViolation.Reason, detail: String)
 }

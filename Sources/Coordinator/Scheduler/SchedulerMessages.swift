@@ -91,7 +91,7 @@ struct PageRequest: Sendable, Hashable {
 enum ControlMessage: Sendable, Hashable {
     case heartbeat
     case ack(committed: [String], discarded: [String])
-    case disconnect(reason: String)
+    case disconnect(DisconnectReason)
 }
 
 /// What the scheduler asks its service to do, in order.

@@ -41,6 +41,9 @@ extension SchedulerLog {
             ])
         case .forgottenResultsDiscarded(let count):
             logger.info("late results of photos forgotten since their job went out: discarded", metadata: ["results": "\(count)"])
+        case .notRegistered(let peer, let command):
+            logger.debug("a message from a connection with no registered worker: answered not-registered",
+                         metadata: ["peer": "\(peer.printable)", "command": "\(command)"])
         case .messageDropped(let peer, let reason, let detail):
             logger.warning("dropped a message", metadata: ["peer": "\(peer.printable)", "reason": "\(reason)", "detail": "\(detail)"])
         }

@@ -65,7 +65,7 @@ extension ControlMessage {
         switch self {
         case .heartbeat: .heartbeat()
         case .ack(let committed, let discarded): .ack(.with { $0.committed = committed; $0.discarded = discarded })
-        case .disconnect(let reason): .disconnect(.with { $0.reason = reason })
+        case .disconnect(let reason): .disconnect(.with { $0.reason = reason.description })
         }
     }
 }

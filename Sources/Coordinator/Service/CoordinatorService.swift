@@ -278,7 +278,7 @@ public final class CoordinatorService: Sendable {
                 do {
                     message = try MillCodec.decode(Array(frames.dropFirst()))
                 } catch {
-                    try perform(scheduler.reject(peer, error.reason, detail: error.description, at: now))
+                    try perform(scheduler.undecodable(error, from: peer, at: now))
                     continue
                 }
                 if let metrics = service.metrics {
