@@ -44,7 +44,10 @@ def rss_mb(pid):
 
 
 class Cluster:
+    started = []   # every cluster of the run, stopped at the end even when a step fails
+
     def __init__(self, work, library, extra=()):
+        Cluster.started.append(self)
         self.work, self.library = work, library
         self.catalog = os.path.join(work, "catalog.sqlite")
         self.endpoint = f"ipc://{work}/coordinator.sock"
@@ -306,4 +309,10 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    finally:
+        # A failed step must not leave a coordinator holding the catalog (the next run
+        # would be refused) or a worker behind.
+        for cluster in Cluster.started:
+            cluster.stop()
