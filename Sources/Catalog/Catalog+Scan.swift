@@ -230,11 +230,15 @@ extension Catalog {
             for kind in kinds.sorted() {
                 let types = MediaType.allCases.filter { $0.kinds(of: [kind]).contains(kind) }.map { "'\($0.rawValue)'" }
                 guard !types.isEmpty else { continue }
+                // NOT EXISTS rather than INSERT OR IGNORE: the same rows, but a probe of the primary
+                // key instead of an attempted insert per photo (0.20 s against 0.34-0.44 s for two
+                // kinds of 121,000 photos at every start).
                 try db.execute(sql: """
-                    INSERT OR IGNORE INTO tasks (photoId, kind, updatedAt, rank)
-                    SELECT id, ?, ?, ? FROM photos
+                    INSERT INTO tasks (photoId, kind, updatedAt, rank)
+                    SELECT id, ?, ?, ? FROM photos p
                     WHERE path >= ? AND path < ? AND mediaType IN (\(types.joined(separator: ", "))) AND missingAt IS NULL
-                    """, arguments: [kind.rawValue, now, TaskRank.scanned(at: now), prefix, Self.upperBound(prefix)])
+                      AND NOT EXISTS (SELECT 1 FROM tasks t WHERE t.photoId = p.id AND t.kind = ?)
+                    """, arguments: [kind.rawValue, now, TaskRank.scanned(at: now), prefix, Self.upperBound(prefix), kind.rawValue])
                 created += db.changesCount
             }
             return created

@@ -84,6 +84,22 @@ import Testing
         #expect(try rows("SELECT * FROM skipped_files WHERE path = '/p/notes.txt'").isEmpty)
     }
 
+    @Test("a start with more kinds adds the tasks each photo never had, by media type, once; not to missing photos")
+    func ensureTasksAddsWhatIsMissing() throws {
+        _ = try catalog.record([file("/p/a.jpg", .jpeg), file("/p/b.mov", .mov), file("/p/c.jpg", .jpeg), file("/q/d.jpg", .jpeg)],
+                               kinds: [.hash], now: 1)
+        _ = try catalog.markGone(["/p/c.jpg"], now: 2)
+        // Thumbnails for the still and the video, OCR for the still only; nothing for the
+        // missing photo or outside the root.
+        #expect(try catalog.ensureTasks(under: "/p", kinds: [.hash, .thumbnail, .ocr], now: 3) == 3)
+        #expect(try kinds(of: "/p/a.jpg") == ["hash", "thumbnail", "ocr"])
+        #expect(try kinds(of: "/p/b.mov") == ["hash", "thumbnail"])
+        #expect(try kinds(of: "/p/c.jpg") == ["hash"])
+        #expect(try kinds(of: "/q/d.jpg") == ["hash"])
+        #expect(try catalog.ensureTasks(under: "/p", kinds: [.hash, .thumbnail, .ocr], now: 4) == 0)
+        #expect(try rows("SELECT kind, state, n FROM task_counts WHERE kind = 'thumbnail' AND state = 'pending'").first?["n"] == 2)
+    }
+
     @Test("the scan's lookup finds every name a file system allows: quotes, backslashes, control characters, any script")
     func knownFilesOfHostileNames() throws {
         let names = ["/p/a \"quoted\".jpg", "/p/back\\slash.jpg", "/p/new\nline.jpg", "/p/tab\t\u{1}\u{1f}.jpg", "/p/日本語.jpg",
