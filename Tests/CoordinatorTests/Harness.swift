@@ -65,8 +65,13 @@ struct Harness {
 
     /// A RESULT that succeeds every kind of `order` (a hash for each, for brevity).
     mutating func succeed(_ order: JobOrder, from id: String) {
+        succeed(order, fromPeer: Self.peer(id))
+    }
+
+    /// `succeed`, from a given connection (a worker's second, after a reconnect).
+    mutating func succeed(_ order: JobOrder, fromPeer peer: Data) {
         let reports = order.job.kinds.map { KindReport(kind: $0, outcome: .hash(md5: "m", sha256: "s"), recipe: "test/1") }
-        send(.result(jobID: order.jobID, token: order.token, reports: reports), from: id)
+        run(scheduler.received(.result(jobID: order.jobID, token: order.token, reports: reports), from: peer, at: clock.now))
     }
 
     /// `succeed`, and the "catalog" no longer has those tasks pending.

@@ -18,9 +18,7 @@ struct WorkerLifecycleTests {
         let newPeer = h.reconnect("w1", attempt: 2, slots: 2)
         #expect(h.session("w1") == nil)
         #expect(Set(h.scheduler.leases.entries.filter { $0.value.holder == newPeer }.keys) == Set(orders.map(\.token)))
-        h.run(h.scheduler.received(.result(jobID: orders[0].jobID, token: orders[0].token,
-                                           reports: [KindReport(kind: .hash, outcome: .hash(md5: "m", sha256: "s"), recipe: "hash/1")]),
-                                   from: newPeer, at: h.clock.now))
+        h.succeed(orders[0], fromPeer: newPeer)
         h.commitAll()
         #expect(h.results.map(\.result.leaseToken) == [orders[0].token])
         #expect(h.scheduler.workers[newPeer].map(h.scheduler.credit(of:)) == 1)
@@ -56,9 +54,7 @@ struct WorkerLifecycleTests {
         // A late answer to an expired job is still taken (the catalog then finds it stale),
         // and gives back no slot a second time.
         h.stale.insert(lost[0].token)
-        h.run(h.scheduler.received(.result(jobID: lost[0].jobID, token: lost[0].token,
-                                           reports: [KindReport(kind: .hash, outcome: .hash(md5: "m", sha256: "s"), recipe: "hash/1")]),
-                                   from: newPeer, at: h.clock.now))
+        h.succeed(lost[0], fromPeer: newPeer)
         h.commitAll()
         #expect(h.results.map(\.result.leaseToken) == [lost[0].token])
         #expect(h.scheduler.workers[newPeer].map(h.scheduler.credit(of:)) == 0)

@@ -44,8 +44,10 @@ public struct DisconnectReason: Sendable, Hashable, CustomStringConvertible {
     }
 
     private static func bounded(_ reason: String) -> String {
-        var cut = Substring(reason)
-        while cut.utf8.count > FieldBounds.disconnectReasonBytes.upperBound { cut = cut.dropLast() }
-        return String(cut)
+        var bytes = 0
+        return String(reason.prefix { character in
+            bytes += character.utf8.count
+            return bytes <= FieldBounds.disconnectReasonBytes.upperBound
+        })
     }
 }

@@ -43,6 +43,12 @@ public enum XMPSidecar {
         }
     }
 
+    /// Whether a file name ends in `.xmp`, in any case.
+    public static func isXMPName(_ name: String) -> Bool {
+        let suffix = FileName.pathExtension(name).utf8
+        return suffix.count == 3 && suffix.elementsEqual("xmp".utf8) { $0 | 0x20 == $1 }
+    }
+
     /// Which names of one folder's listing are sidecars, and whose.
     public struct Index {
         private let names: Set<String>
@@ -53,26 +59,21 @@ public enum XMPSidecar {
         private let hasXMP: Bool
 
         public init(names: [String]) {
-            hasXMP = names.contains(where: Self.isXMPName)
+            hasXMP = names.contains(where: XMPSidecar.isXMPName)
             self.names = hasXMP ? Set(names) : []
-            stems = hasXMP ? Set(names.filter { !Self.isXMPName($0) }.map(FileName.stem)) : []
-        }
-
-        private static func isXMPName(_ name: String) -> Bool {
-            let suffix = FileName.pathExtension(name).utf8
-            return suffix.count == 3 && suffix.elementsEqual("xmp".utf8) { $0 | 0x20 == $1 }
+            stems = hasXMP ? Set(names.filter { !XMPSidecar.isXMPName($0) }.map(FileName.stem)) : []
         }
 
         /// Whether `name` is the sidecar of some other file of the folder.
         public func isSidecar(_ name: String) -> Bool {
-            guard hasXMP, Self.isXMPName(name) else { return false }
+            guard hasXMP, XMPSidecar.isXMPName(name) else { return false }
             let base = FileName.stem(name)
-            return (names.contains(base) && !Self.isXMPName(base)) || stems.contains(base)
+            return (names.contains(base) && !XMPSidecar.isXMPName(base)) || stems.contains(base)
         }
 
         /// The sidecar of `name`, if one lies beside it: `NAME.EXT.xmp` before `NAME.xmp`.
         public func sidecar(of name: String) -> String? {
-            guard hasXMP, !Self.isXMPName(name) else { return nil }
+            guard hasXMP, !XMPSidecar.isXMPName(name) else { return nil }
             return XMPSidecar.names(forPhotoNamed: name).first { names.contains($0) }
         }
     }
