@@ -276,6 +276,7 @@ private struct Payloads {
     var metadata: [DatabaseValue] = []
     var thumbnails: [DatabaseValue] = []
     var ocr: [DatabaseValue] = []
+    var similarity: [DatabaseValue] = []
 
     mutating func add(_ result: TaskResult) {
         switch result.outcome {
@@ -289,6 +290,8 @@ private struct Payloads {
         case .ocr(let text, let confidence, let language):
             ocr += [result.photoId.databaseValue, text.databaseValue, confidence.databaseValue, language.databaseValue,
                     result.recipe.databaseValue]
+        case .similarity(let hash):
+            similarity += [result.photoId.databaseValue, hash.bitPattern.databaseValue, result.recipe.databaseValue]
         case .failure:
             break
         }
@@ -299,5 +302,6 @@ private struct Payloads {
         try RowsStatement.metadata.run(db, values: metadata)
         try RowsStatement.thumbnails.run(db, values: thumbnails)
         try RowsStatement.ocr.run(db, values: ocr)
+        try RowsStatement.similarity.run(db, values: similarity)
     }
 }

@@ -278,7 +278,7 @@ extension Catalog {
             UPDATE photos SET size = ?, mtimeNs = ?, md5 = NULL, sha256 = NULL, scannedAt = ?, changedAt = ?,
                 sidecarPath = ?, sidecarSize = ?, sidecarMtimeNs = ? WHERE id = ?
             """, arguments: [file.size, file.mtimeNs, now, now, file.sidecar?.path, file.sidecar?.size, file.sidecar?.mtimeNs, id])
-        for table in ["metadata", "thumbnails", "ocr"] {
+        for table in ["metadata", "thumbnails", "ocr", "similarity"] {
             try db.execute(sql: "DELETE FROM \(table) WHERE photoId = ?", arguments: [id])
         }
         try requeue(db, id: id, kind: nil, now: now, changes: &changes)

@@ -155,6 +155,11 @@ extension RowsStatement {
             language = excluded.language, recipe = excluded.recipe
         """ }
 
+    /// Each row (photoId, hash, recipe): the chunks the index looks up are generated.
+    static let similarity = RowsStatement(width: 3) { values in """
+        INSERT OR REPLACE INTO similarity (photoId, hash, recipe) VALUES \(values)
+        """ }
+
     /// Each row (photoId, kind, worker, leaseToken, startedAt, endedAt, outcome,
     /// errorClass, errorMessage).
     static let attempts = RowsStatement(width: 9) { values in """

@@ -67,6 +67,7 @@ public final class DashboardServer: Service, @unchecked Sendable {
         addPage(to: router)
         addMetrics(to: router)
         addAPI(to: router)
+        addPictures(to: router)
         return router
     }
 

@@ -11,6 +11,8 @@ public struct ExportedPhoto: Encodable, Sendable, Hashable {
     public var sha256: String?
     public var ocrText: String?
     public var livePhoto: String?
+    /// The similarity kind's hash, 16 lowercase hex digits.
+    public var perceptualHash: String?
 
     public init(_ record: ExportRecord, stripGPS: Bool) {
         metadata = record.metadata ?? PhotoMetadata()
@@ -23,9 +25,10 @@ public struct ExportedPhoto: Encodable, Sendable, Hashable {
         sha256 = record.sha256
         ocrText = record.ocrText
         livePhoto = record.livePhoto
+        perceptualHash = record.perceptualHash?.hex
     }
 
-    private enum CodingKeys: String, CodingKey { case fileSize, md5, sha256, ocrText, livePhoto }
+    private enum CodingKeys: String, CodingKey { case fileSize, md5, sha256, ocrText, livePhoto, perceptualHash }
 
     public func encode(to encoder: any Encoder) throws {
         // The metadata's keys and these share one dictionary.
@@ -36,6 +39,7 @@ public struct ExportedPhoto: Encodable, Sendable, Hashable {
         try container.encodeIfPresent(sha256, forKey: .sha256)
         try container.encodeIfPresent(ocrText, forKey: .ocrText)
         try container.encodeIfPresent(livePhoto, forKey: .livePhoto)
+        try container.encodeIfPresent(perceptualHash, forKey: .perceptualHash)
     }
 }
 
@@ -47,8 +51,9 @@ public struct ExportManifest: Codable, Sendable {
         public var hasThumbnail: Bool
     }
     /// 2 since the second round: mediaType, duration, videoCodec, frameRate, title,
-    /// description, keywords, rating, label, contentIdentifier, livePhoto (docs/exports.md).
-    public var formatVersion = 2
+    /// description, keywords, rating, label, contentIdentifier, livePhoto; 3 since issue 28:
+    /// perceptualHash (docs/exports.md).
+    public var formatVersion = 3
     public var generatedAt: String
     public var gpsStripped: Bool
     public var photos: [Entry]

@@ -148,13 +148,13 @@ import Testing
         try olderCatalog().close()
         let catalog = try Catalog(path: path)
         try catalog.pool.write { db in
-            try db.execute(sql: "INSERT INTO tasks (photoId, kind, updatedAt) VALUES (3, 'similarity', 1)")
-            #expect(try Int.fetchOne(db, sql: "SELECT tier FROM tasks WHERE kind = 'similarity'") == 0)
+            try db.execute(sql: "INSERT INTO tasks (photoId, kind, updatedAt) VALUES (3, 'colour', 1)")
+            #expect(try Int.fetchOne(db, sql: "SELECT tier FROM tasks WHERE kind = 'colour'") == 0)
             let before = try dump(db)
             try Schema.regenerateTier(db)
             #expect(try dump(db) == before)
             #expect(try String.fetchOne(db, sql: "SELECT name FROM sqlite_schema WHERE name = 'tasks_queue'") == "tasks_queue")
-            for row in try Row.fetchAll(db, sql: "SELECT kind, tier FROM tasks WHERE kind != 'similarity'") {
+            for row in try Row.fetchAll(db, sql: "SELECT kind, tier FROM tasks WHERE kind != 'colour'") {
                 #expect(row["tier"] == Kind(rawValue: row["kind"])?.tier)
             }
         }

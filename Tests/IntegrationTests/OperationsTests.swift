@@ -39,12 +39,13 @@ import Testing
         #expect(!rows.isEmpty)
         for row in rows { #expect(tasks[row[0]]?[row[1]] == Int(row[2]), "\(row)") }
         // samples.json: each broken file fails the kinds that decode pixels; hashing reads any bytes.
-        #expect(tasks["thumbnail"]?["failed"] == broken.count && tasks["ocr"]?["failed"] == broken.count)
+        #expect(tasks["thumbnail"]?["failed"] == broken.count && tasks["ocr"]?["failed"] == broken.count
+                && tasks["similarity"]?["failed"] == broken.count)
         #expect(tasks["hash"]?["failed"] == 0 && tasks["hash"]?["done"] == 15)
         // Nothing remains, so the ETA is zero (not unknown).
         #expect(status["etaSeconds"] as? Double == 0)
         let throughput = try #require(status["throughput"] as? [String: [String: Any]])
-        #expect(Set(throughput.keys) == ["hash", "metadata", "thumbnail", "ocr"])
+        #expect(Set(throughput.keys) == ["hash", "metadata", "thumbnail", "ocr", "similarity"])
         let workers = try #require(status["workers"] as? [[String: Any]])
         let expected = try CatalogQuery.rows(fixture.catalog, "SELECT id, host, slots, done, failed, softwareVersion FROM workers ORDER BY id")
         #expect(workers.count == 2 && expected.count == 2)

@@ -67,6 +67,7 @@ extension KindReport {
             }
             outcome = .thumbnail(width: Int(t.width), height: Int(t.height), jpeg: Data(blobs[index]))
         case .ocr(let o): outcome = .ocr(text: o.text, confidence: o.confidence, language: o.language)
+        case .similarity(let s): outcome = .similarity(PerceptualHash(s.perceptualHash))
         case .failure(let f): outcome = .failure(errorClass: ErrorClass(rawValue: f.errorClass), message: f.message, retryable: f.retryable)
         case nil: outcome = .failure(errorClass: .protocol, message: "empty result for \(kind.rawValue)", retryable: true)
         }

@@ -13,7 +13,7 @@ extension DashboardServer {
     }
 
     /// Everything from this server only; no framing by another site.
-    private static func asset(_ text: String, type: String) -> Response {
+    static func asset(_ text: String, type: String) -> Response {
         Response(status: .ok, headers: [
             .contentType: type, .cacheControl: "no-cache", .xContentTypeOptions: "nosniff",
             .contentSecurityPolicy: "default-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
