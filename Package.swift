@@ -32,6 +32,9 @@ let package = Package(
             name: "CExif", pkgConfig: "libexif",
             providers: [.apt(["libexif-dev"])]),
         .systemLibrary(
+            name: "CLibXML2", pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(
             name: "CVips", pkgConfig: "vips",
             providers: [.apt(["libvips-dev"])]),
         .systemLibrary(
@@ -47,6 +50,16 @@ let package = Package(
             name: "CFFmpeg", pkgConfig: "libavformat",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
 
+        .systemLibrary(
+            name: "CBrotli", pkgConfig: "libbrotlidec",
+            providers: [.apt(["libbrotli-dev"])]),
+        // exiv2 0.27 (C++: classes, exceptions) behind a C interface that catches every
+        // exception; imported only by PhotoProcessing (docs/processing.md, "metadata").
+        .target(
+            name: "CExiv2",
+            cxxSettings: [.unsafeFlags(["-Wno-deprecated-declarations"])],
+            linkerSettings: [.linkedLibrary("exiv2")]),
+
         // The vocabulary every module shares: kinds, states, error classes, the metadata
         // record, processing parameters, file stamps, clocks, owned threads. No dependency.
         .target(
@@ -60,7 +73,7 @@ let package = Package(
         .target(
             name: "PhotoProcessing",
             dependencies: [
-                "CExif", "CVips", "CTesseract", "CLibRaw", "CHeif", "CFFmpeg", "PhotomillCore",
+                "CExif", "CExiv2", "CBrotli", "CVips", "CTesseract", "CLibRaw", "CHeif", "CFFmpeg", "CLibXML2", "PhotomillCore",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // Sample photos of our own making, for `photomill samples`, the tests and the bench.
@@ -97,7 +110,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
-            ]),
+            ],
+            // The reliability tests' faults (FaultInjection.swift), in debug builds only: the
+            // tests build debug, the shipped binary (scripts/package-deb.sh) is a release build.
+            swiftSettings: [.define("PHOTOMILL_FAULT_INJECTION", .when(configuration: .debug))]),
         // The web dashboard, its JSON API and /metrics: HTTP beside the coordinator, reading
         // the catalog on a connection of its own (docs/operations.md).
         .target(
@@ -135,27 +151,35 @@ let package = Package(
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]),
 
+        // What the test targets share (tools, processes, temporary folders, waits on the
+        // monotonic clock, a manual clock, the corpus): a library of the tests only, never
+        // linked into a shipped product.
+        .target(
+            name: "PhotomillTestSupport",
+            dependencies: ["PhotomillCore"],
+            path: "Tests/PhotomillTestSupport"),
         .testTarget(
             name: "PhotomillCoreTests",
-            dependencies: ["PhotomillCore"]),
+            dependencies: ["PhotomillTestSupport", "PhotomillCore"]),
         .testTarget(
             name: "ZeroMQTests",
-            dependencies: ["ZeroMQ"]),
+            dependencies: ["PhotomillTestSupport", "ZeroMQ"]),
         .testTarget(
             name: "MillProtocolTests",
-            dependencies: ["MillProtocol", "PhotomillCore", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
+            dependencies: ["PhotomillTestSupport", "MillProtocol", "PhotomillCore", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
             // Inputs that once crashed the decoder, read by path from the tests.
             exclude: ["Regressions"]),
         .testTarget(
             name: "PhotoProcessingTests",
-            dependencies: ["PhotoProcessing", "PhotomillCore"]),
+            dependencies: ["PhotomillTestSupport", "PhotoProcessing", "PhotomillCore"]),
         .testTarget(
             name: "SamplesTests",
-            dependencies: ["Samples", "PhotoProcessing", "PhotomillCore"]),
+            dependencies: ["PhotomillTestSupport", "Samples", "PhotoProcessing", "PhotomillCore"]),
         // The scheduler and the worker's protocol side, alone, with a manual clock.
         .testTarget(
             name: "CoordinatorTests",
             dependencies: [
+                "PhotomillTestSupport",
                 "Coordinator", "Catalog", "MillProtocol", "PhotomillCore", .product(name: "Logging", package: "swift-log"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]),
@@ -164,14 +188,15 @@ let package = Package(
             dependencies: ["Worker", "PhotomillCore", "ZeroMQ", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "CatalogTests",
-            dependencies: ["Catalog", "PhotomillCore"]),
+            dependencies: ["PhotomillTestSupport", "Catalog", "PhotomillCore"]),
         .testTarget(
             name: "ExportsTests",
-            dependencies: ["Exports", "Catalog", "PhotomillCore"]),
+            dependencies: ["PhotomillTestSupport", "Exports", "Catalog", "PhotomillCore"]),
         // The routes in process (HummingbirdTesting's router mode), over a real catalog file.
         .testTarget(
             name: "DashboardTests",
             dependencies: [
+                "PhotomillTestSupport",
                 "Dashboard", "Catalog", "PhotomillCore",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -181,8 +206,10 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             // ZeroMQ and MillProtocol: raw sockets that play an unlisted, plaintext or hostile worker.
-            dependencies: ["photomill", "ZeroMQ", "MillProtocol", "PhotomillCore", .product(name: "SwiftProtobuf", package: "swift-protobuf")]),
-    ]
+            dependencies: ["PhotomillTestSupport", "photomill", "ZeroMQ", "MillProtocol", "PhotomillCore", .product(name: "SwiftProtobuf", package: "swift-protobuf")]),
+    ],
+    // exiv2 0.27's headers use std::auto_ptr, which C++17 removed.
+    cxxLanguageStandard: .gnucxx14
 )
 
 for target in package.targets where target.type != .system && target.type != .plugin {

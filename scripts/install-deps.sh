@@ -7,6 +7,7 @@ packages=(
   pkg-config
   libzmq3-dev            # messaging
   libexif-dev            # EXIF
+  libxml2-dev            # XMP sidecars (libxml2's reader, PhotoProcessing/XMP)
   libvips-dev libvips-tools   # thumbnails, decoding; `vips` is used by tests to draw fixtures
   libtesseract-dev tesseract-ocr tesseract-ocr-eng tesseract-ocr-osd   # OCR (+ orientation model)
   libsqlite3-dev         # catalog
@@ -22,6 +23,8 @@ packages=(
   ffmpeg                 # the tests' video fixtures (QuickTime metadata, rotation) and the poster-frame baseline
   libheif-dev            # HEIF grids decoded tile by tile (libvips decodes them whole)
   libexiv2-dev           # exiv2: EXIF, maker notes and RAW containers (the metadata reader's library)
+  libbrotli-dev          # Brotli: JPEG XL's compressed metadata boxes (brob), which exiv2 0.27 cannot open
+  brotli                 # the brotli command: the tests' brob fixtures
   exiv2                  # the exiv2 command: a second reference beside exiftool in tests
   libjxl-tools           # cjxl/djxl: the tests' JPEG XL fixtures (16-bit, with Exif and xml boxes)
   libheif-examples       # heif-enc: the tests' HEIC fixtures (with and without irot)

@@ -2,7 +2,7 @@
 """The quality of `photomill similar`, beside imagehash's `phash` on the same files (issue 28).
 
     scripts/similarity-benchmark.py --photomill .build/release/photomill [--corpus ../shared/corpus/photos]
-        [--samples 60] [--seed 28] [--folder /tmp/similarity-bench] [--json report.json]
+        [--samples 60] [--seed 28] [--folder /tmp/similarity-bench] [--json report.json] [--jobs 4]
 
 Sources: the corpus photos (not `broken_*`; of the eight `landscape_N.jpg`, which are one
 picture stored in the eight EXIF orientations, only `landscape_1.jpg`) and the still images
@@ -34,6 +34,7 @@ Exit status 0 when the bar holds on half B (recall >= 0.95, precision >= 0.99, n
 kind's recall below imagehash's at either threshold), 1 when it does not, 2 on a failure.
 """
 import argparse
+import concurrent.futures
 import itertools
 import json
 import os
@@ -70,8 +71,11 @@ def sources(corpus, samples_folder, photomill, count, seed):
     return found
 
 
-def make_variants(source, stem, folder, rng, scratch):
-    """The source copied as it is, then its 7 variants; returns {kind: path}."""
+def make_variants(source, stem, folder, seed, scratch):
+    """The source copied as it is, then its 7 variants; returns {kind: path}. The crop's place
+    comes from a generator seeded by the seed and the stem, so it does not depend on the order
+    the sources are made in (they are made in parallel)."""
+    rng = random.Random(f"{seed}-{stem}")
     extension = os.path.splitext(source)[1].lower()
     original = os.path.join(folder, stem + extension)
     shutil.copyfile(source, original)
@@ -161,6 +165,7 @@ def main():
     parser.add_argument("--seed", type=int, default=28)
     parser.add_argument("--folder", default="/tmp/photomill-similarity-bench")
     parser.add_argument("--json")
+    parser.add_argument("--jobs", type=int, default=4, help="sources made and hashed at once")
     args = parser.parse_args()
     photomill = os.path.abspath(args.photomill)
     if os.path.exists(args.folder):
@@ -174,15 +179,17 @@ def main():
     rng.shuffle(found)
     halves = {"A": found[: len(found) // 2], "B": found[len(found) // 2:]}
     files_of, truth = {"A": [], "B": []}, {}
-    for half, members in halves.items():
-        folder = os.path.join(library, half)
-        os.makedirs(folder)
-        for index, source in enumerate(members):
-            stem = f"s{index:03d}_" + os.path.splitext(os.path.basename(source))[0].replace(" ", "_")
-            files = make_variants(source, stem, folder, rng, scratch)
-            files_of[half].append(files)
-            for path in files.values():
-                truth[path] = stem
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        for half, members in halves.items():
+            folder = os.path.join(library, half)
+            os.makedirs(folder)
+            stems = [f"s{index:03d}_" + os.path.splitext(os.path.basename(source))[0].replace(" ", "_")
+                     for index, source in enumerate(members)]
+            made_files = pool.map(lambda pair: make_variants(pair[0], pair[1], folder, args.seed, scratch), zip(members, stems))
+            for stem, files in zip(stems, made_files):
+                files_of[half].append(files)
+                for path in files.values():
+                    truth[path] = stem
     made = time.time()
 
     catalog = os.path.join(args.folder, "catalog.sqlite")
@@ -201,7 +208,9 @@ def main():
         glob = os.path.join(library, half, "*")
         report["photomill"][half] = {d: score(similar_groups(photomill, catalog, d, glob), truth, files_of[half])
                                      for d in range(0, 17, 2)}
-        hashes = {path: imagehash_of(path, scratch) for files in files_of[half] for path in files.values()}
+        paths = [path for files in files_of[half] for path in files.values()]
+        with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+            hashes = dict(zip(paths, pool.map(lambda path: imagehash_of(path, scratch), paths)))
         report["imagehash"][half] = {t: score(groups_by_threshold(hashes, t), truth, files_of[half]) for t in IMAGEHASH_THRESHOLDS}
     # The smallest distance within a point of the best recall that keeps precision: on a
     # library of 10^5 photos the unrelated pairs are 10^6 times those of this one, so a

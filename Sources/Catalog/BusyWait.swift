@@ -1,6 +1,7 @@
 import Foundation
 internal import GRDB
 import PhotomillCore
+import Synchronization
 
 /// A write that waits for another process's lock on the catalog file.
 public enum CatalogBusy: Sendable, Hashable {
@@ -69,13 +70,11 @@ final class BusyWait: @unchecked Sendable {
 }
 
 /// True the first time `first()` is called, false after.
-final class Once: @unchecked Sendable {
-    // @unchecked: `done` is guarded by `lock`.
-    private let lock = NSLock()
-    private var done = false
+final class Once: Sendable {
+    private let done = Mutex(false)
 
     func first() -> Bool {
-        lock.withLock {
+        done.withLock { done in
             defer { done = true }
             return !done
         }

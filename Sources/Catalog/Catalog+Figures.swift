@@ -24,8 +24,8 @@ extension Catalog {
             figures.readAt = now
             figures.counts = try taskCounts(db)
             figures.paused = try pauses(db)
-            figures.workers = try Row.fetchAll(db, sql: "SELECT * FROM workers WHERE state = 'connected' ORDER BY id")
-                .compactMap(WorkerRow.init(row:))
+            figures.workers = try WorkerRecord.filter(WorkerRecord.Columns.state == WorkerRow.State.connected.rawValue)
+                .order(WorkerRecord.Columns.id).fetchAll(db).map(\.worker)
             return figures
         }
     }
@@ -35,9 +35,9 @@ extension Catalog {
     func taskCounts(_ db: Database) throws -> [Kind: [TaskState: Int]] {
         let missing = try Self.missingTaskCounts(db)
         var counts: [Kind: [TaskState: Int]] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT kind, state, n FROM task_counts WHERE n > 0") {
-            guard let kind = Kind(rawValue: row["kind"]), let state = TaskState(rawValue: row["state"]) else { continue }
-            let n = (row["n"] as Int) - (missing[kind]?[state] ?? 0)
+        for row in try TaskCountRecord.filter(TaskCountRecord.Columns.n > 0).fetchAll(db) {
+            guard let kind = Kind(rawValue: row.kind), let state = TaskState(rawValue: row.state) else { continue }
+            let n = row.n - (missing[kind]?[state] ?? 0)
             if n > 0 { counts[kind, default: [:]][state] = n }
         }
         return counts

@@ -59,14 +59,14 @@ extension Catalog {
             // The last worker is looked up for the rows kept only, after the sort and the
             // limit: the latest 20 of 11,250 failures cost 20 lookups, not 11,250.
             let order = (newestFirst ? "failedAt DESC, " : "") + "path, kind"
-            return try Row.fetchAll(db, sql: """
+            return try FailedTask.Record.fetchAll(db, sql: """
                 SELECT f.*, (SELECT a.worker FROM attempts a WHERE a.photoId = f.photoId AND a.kind = f.kind
                              ORDER BY a.id DESC LIMIT 1) AS worker
                 FROM (SELECT t.photoId, p.path, t.kind, t.errorClass, t.errorMessage, t.attempts, t.updatedAt AS failedAt
                       FROM tasks t JOIN photos p ON p.id = t.photoId
                       WHERE \(condition.sql) ORDER BY \(order) LIMIT ?) f
                 ORDER BY \(order)
-                """, arguments: condition.arguments + [limit ?? -1]).compactMap(FailedTask.init(row:))
+                """, arguments: condition.arguments + [limit ?? -1]).compactMap(FailedTask.init)
         }
     }
 
@@ -75,9 +75,10 @@ extension Catalog {
         try read { db in
             let condition = TaskFilter().condition(state: .failed)
             var classes: [ErrorClass: Int] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT t.errorClass, COUNT(*) AS n FROM tasks t WHERE \(condition.sql) GROUP BY t.errorClass",
-                                        arguments: condition.arguments) {
-                classes[ErrorClass(rawValue: row["errorClass"] ?? "?")] = row["n"]
+            for group in try GroupCount<String?>.fetchAll(db, sql: """
+                SELECT t.errorClass AS key, COUNT(*) AS n FROM tasks t WHERE \(condition.sql) GROUP BY t.errorClass
+                """, arguments: condition.arguments) {
+                classes[ErrorClass(rawValue: group.key ?? "?")] = group.n
             }
             return classes
         }
@@ -127,11 +128,8 @@ extension Catalog {
                 condition.sql += " AND " + sql
                 condition.arguments += arguments
             }
-            var counts: [Kind: Int] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT t.kind, COUNT(*) AS n FROM tasks t WHERE \(condition.sql) GROUP BY t.kind",
-                                        arguments: condition.arguments) {
-                if let kind = Kind(rawValue: row["kind"]) { counts[kind] = row["n"] }
-            }
+            let counts = try Self.kindCounts(db, sql: "SELECT t.kind AS key, COUNT(*) AS n FROM tasks t WHERE \(condition.sql) GROUP BY t.kind",
+                                             arguments: condition.arguments)
             let total = counts.values.reduce(0, +)
             guard !dryRun, total > 0 else { return counts }
             try db.execute(sql: """
@@ -141,8 +139,8 @@ extension Catalog {
             for (kind, n) in counts { changes.move(kind, from: state, to: .pending, count: n) }
             try changes.write(db)
             // The new row tells a running coordinator to look again from the first photo.
-            try db.execute(sql: "INSERT INTO requeues (at, command, filter, tasks) VALUES (?, ?, ?, ?)",
-                           arguments: [now, command, filter.description, total])
+            var requeue = RequeueRecord(at: now, command: command, filter: filter.description, tasks: total)
+            try requeue.insert(db)
             return counts
         }
     }

@@ -27,13 +27,18 @@ extension Catalog {
             SELECT endedAt FROM attempts INDEXED BY attempts_ended WHERE endedAt > ? ORDER BY endedAt DESC LIMIT 1 OFFSET ?
             """, arguments: [minuteAgo, sample])
         let since = cutoff ?? minuteAgo
-        for row in try Row.fetchAll(db, sql: """
+        struct Finished: FetchableRecord, Decodable {
+            var kind: String
+            var n: Int
+            var firstStart: Double?
+        }
+        for row in try Finished.fetchAll(db, sql: """
             SELECT kind, COUNT(*) AS n, MIN(startedAt) AS firstStart FROM attempts INDEXED BY attempts_ended
             WHERE endedAt > ? AND outcome IN ('done', 'failed') GROUP BY kind
             """, arguments: [since]) {
-            guard let kind = Kind(rawValue: row["kind"]) else { continue }
-            let counted: Int = row["n"]
-            let firstStart: Double = row["firstStart"] ?? since
+            guard let kind = Kind(rawValue: row.kind) else { continue }
+            let counted = row.n
+            let firstStart = row.firstStart ?? since
             let perSecond = Double(counted) / Swift.max(1, now - Swift.max(since, firstStart))
             rates[kind] = KindRate(finished: cutoff == nil ? counted : Int((perSecond * rateWindow).rounded()), perSecond: perSecond)
         }

@@ -44,23 +44,6 @@ public struct PhotoHit: Sendable, Hashable, Codable {
     public var rating: Int?
     /// The other half of a Live Photo: the video of a still, the still of a video.
     public var livePhoto: String?
-
-    init(row: Row) {
-        path = row["path"]
-        md5 = row["md5"]
-        dateTaken = row["dateTaken"]
-        cameraMake = row["cameraMake"]
-        cameraModel = row["cameraModel"]
-        gpsLatitude = row["gpsLatitude"]
-        gpsLongitude = row["gpsLongitude"]
-        snippet = row["snippet"]
-        distanceKm = row["distanceKm"]
-        mediaType = (row["mediaType"] as String?).flatMap(MediaType.init(rawValue:))
-        title = row["title"]
-        keywords = (row["keywords"] as String?).flatMap(PhotoMetadata.keywords(column:))
-        rating = row["rating"]
-        livePhoto = row["livePhoto"]
-    }
 }
 
 /// Photos with the same content: `copies` files, under `paths`.
@@ -153,7 +136,8 @@ extension Catalog {
                 ORDER BY textRank IS NULL, textRank, p.path
                 \(query.limit != nil && query.near == nil ? "LIMIT \(query.limit!)" : "")
                 """
-            var hits = try Row.fetchAll(db, sql: sql, arguments: selected + arguments).map(PhotoHit.init(row:))
+            // Decoded by name (`keywords` from its JSON text); `distanceKm` is not a column.
+            var hits = try Decoded<PhotoHit>.fetchAll(db, sql: sql, arguments: selected + arguments).map(\.value)
             if let near = query.near {
                 hits = hits.compactMap { hit in
                     guard let latitude = hit.gpsLatitude, let longitude = hit.gpsLongitude else { return nil }
@@ -188,15 +172,20 @@ extension Catalog {
     /// Hard links of one file are one copy: deleting one of them frees nothing, and a file
     /// with no other copy is no duplicate, however many names it has.
     public func duplicates() throws(CatalogError) -> [DuplicateGroup] {
+        struct Copy: FetchableRecord, Decodable {
+            var md5: String
+            var size: Int64
+            var path: String
+        }
         let named: [String: (size: Int64, paths: [String])] = try read { db in
             var groups: [String: (size: Int64, paths: [String])] = [:]
-            for row in try Row.fetchAll(db, sql: """
+            for copy in try Copy.fetchAll(db, sql: """
                 SELECT md5, size, path FROM photos
                 WHERE md5 IN (SELECT md5 FROM photos WHERE md5 IS NOT NULL GROUP BY md5 HAVING COUNT(*) > 1)
                     AND missingAt IS NULL
                 ORDER BY path
                 """) {
-                groups[row["md5"], default: (row["size"], [])].paths.append(row["path"])
+                groups[copy.md5, default: (copy.size, [])].paths.append(copy.path)
             }
             return groups
         }
@@ -217,11 +206,16 @@ extension Catalog {
 
     /// Recognised text of the photos after `photoId`, in photo order (empty texts left out).
     public func ocrTexts(afterPhoto photoId: Int64, limit: Int) throws(CatalogError) -> [(photoId: Int64, path: String, text: String)] {
-        try read { db in
-            try Row.fetchAll(db, sql: """
+        struct Text: FetchableRecord, Decodable {
+            var id: Int64
+            var path: String
+            var text: String
+        }
+        return try read { db in
+            try Text.fetchAll(db, sql: """
                 SELECT p.id, p.path, o.text FROM ocr o JOIN photos p ON p.id = o.photoId
                 WHERE o.photoId > ? AND o.text != '' AND p.missingAt IS NULL ORDER BY o.photoId LIMIT ?
-                """, arguments: [photoId, limit]).map { ($0["id"], $0["path"], $0["text"]) }
+                """, arguments: [photoId, limit]).map { ($0.id, $0.path, $0.text) }
         }
     }
 }

@@ -40,16 +40,28 @@ public struct FailedTask: Sendable, Hashable, Codable {
     public var worker: String?
     public var failedAt: Double?
 
-    /// Nil for a kind this code does not know (the schema's CHECK admits none).
-    init?(row: Row) {
-        guard let kind = Kind(rawValue: row["kind"]) else { return nil }
+    /// A failed task's row, decoded by name; its kind as text, so that a kind this code
+    /// does not know is left out rather than an error.
+    struct Record: FetchableRecord, Decodable {
+        var path: String
+        var kind: String
+        var errorClass: String?
+        var errorMessage: String?
+        var attempts: Int
+        var worker: String?
+        var failedAt: Double?
+    }
+
+    /// Nil for a kind this code does not know.
+    init?(_ record: Record) {
+        guard let kind = Kind(rawValue: record.kind) else { return nil }
         self.kind = kind
-        path = row["path"]
-        errorClass = (row["errorClass"] as String?).map(ErrorClass.init(rawValue:))
-        errorMessage = row["errorMessage"]
-        attempts = row["attempts"]
-        worker = row["worker"]
-        failedAt = row["failedAt"]
+        path = record.path
+        errorClass = record.errorClass.map(ErrorClass.init(rawValue:))
+        errorMessage = record.errorMessage
+        attempts = record.attempts
+        worker = record.worker
+        failedAt = record.failedAt
     }
 }
 
@@ -60,20 +72,20 @@ extension Catalog {
             status.readAt = now
             status.rates = try Self.rates(db, now: now)
             status.counts = try taskCounts(db)
-            status.unreadableFolders = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM unreadable_folders") ?? 0
+            status.unreadableFolders = try Table("unreadable_folders").fetchCount(db)
             // All by the mediaType index, less the few missing by theirs: no pass over the table.
-            for (sign, sql) in [(1, "SELECT mediaType, COUNT(*) AS n FROM photos GROUP BY mediaType"),
-                                (-1, "SELECT mediaType, COUNT(*) AS n FROM photos INDEXED BY photos_missing WHERE missingAt IS NOT NULL GROUP BY mediaType")] {
-                for row in try Row.fetchAll(db, sql: sql) {
-                    let n = sign * (row["n"] as Int)
+            for (sign, sql) in [(1, "SELECT mediaType AS key, COUNT(*) AS n FROM photos GROUP BY mediaType"),
+                                (-1, "SELECT mediaType AS key, COUNT(*) AS n FROM photos INDEXED BY photos_missing WHERE missingAt IS NOT NULL GROUP BY mediaType")] {
+                for group in try GroupCount<MediaType?>.fetchAll(db, sql: sql) {
+                    let n = sign * group.n
                     status.photos += n
                     if sign < 0 { status.missingPhotos -= n }
-                    if let type = (row["mediaType"] as String?).flatMap(MediaType.init(rawValue:)) { status.mediaTypes[type, default: 0] += n }
+                    if let type = group.key { status.mediaTypes[type, default: 0] += n }
                 }
             }
             status.mediaTypes = status.mediaTypes.filter { $0.value > 0 }
-            status.skippedFiles = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM skipped_files") ?? 0
-            status.workers = try Row.fetchAll(db, sql: "SELECT * FROM workers ORDER BY state, id").compactMap(WorkerRow.init(row:))
+            status.skippedFiles = try Table("skipped_files").fetchCount(db)
+            status.workers = try WorkerRecord.order(WorkerRecord.Columns.state, WorkerRecord.Columns.id).fetchAll(db).map(\.worker)
             // A coordinator killed (kill -9, a crash) left its workers `connected`; its
             // workers died with it (`worker --die-with-parent`) or lost it: none is.
             if CatalogLock.deadHolder(catalog: path) != nil {
@@ -93,7 +105,8 @@ extension Catalog {
     /// Marks every worker gone (a coordinator starting afresh knows none of them yet).
     public func forgetWorkers() throws(CatalogError) {
         try write { db in
-            try db.execute(sql: "UPDATE workers SET state = 'gone', inFlight = 0 WHERE state = 'connected'")
+            try WorkerRecord.filter(WorkerRecord.Columns.state == WorkerRow.State.connected.rawValue)
+                .updateAll(db, WorkerRecord.Columns.state.set(to: WorkerRow.State.gone.rawValue), WorkerRecord.Columns.inFlight.set(to: 0))
         }
     }
 }
@@ -104,10 +117,10 @@ extension Catalog {
     public func tasksFinished(since time: Double) throws(CatalogError) -> [TaskState: Int] {
         try read { db in
             var finished: [TaskState: Int] = [:]
-            for row in try Row.fetchAll(db, sql: """
-                SELECT state, COUNT(*) AS n FROM tasks WHERE updatedAt >= ? AND (state = 'done' OR state = 'failed') GROUP BY state
+            for group in try GroupCount<TaskState>.fetchAll(db, sql: """
+                SELECT state AS key, COUNT(*) AS n FROM tasks WHERE updatedAt >= ? AND (state = 'done' OR state = 'failed') GROUP BY state
                 """, arguments: [time]) {
-                if let state = TaskState(rawValue: row["state"]) { finished[state] = row["n"] }
+                finished[group.key] = group.n
             }
             return finished
         }

@@ -32,7 +32,8 @@ public struct Steering: Sendable, Hashable {
 extension Catalog {
     public func steering() throws(CatalogError) -> Steering {
         try read { db in
-            Steering(requeueMark: try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM requeues") ?? 0, paused: try pauses(db))
+            Steering(requeueMark: try RequeueRecord.select(max(RequeueRecord.Columns.id), as: Int64.self).fetchOne(db) ?? 0,
+                     paused: try pauses(db))
         }
     }
 
@@ -43,8 +44,7 @@ extension Catalog {
         try write { db in
             var paused: Set<Kind> = []
             for kind in kinds {
-                try db.execute(sql: "INSERT OR IGNORE INTO pauses (kind, reason, pausedAt) VALUES (?, ?, ?)",
-                               arguments: [kind.rawValue, reason, now])
+                try PauseRecord(kind: kind.rawValue, reason: reason, pausedAt: now).insert(db, onConflict: .ignore)
                 if db.changesCount == 1 { paused.insert(kind) }
             }
             return paused
@@ -56,9 +56,8 @@ extension Catalog {
     public func resume(_ kinds: Set<Kind>) throws(CatalogError) -> Set<Kind> {
         try write { db in
             var resumed: Set<Kind> = []
-            for kind in kinds {
-                try db.execute(sql: "DELETE FROM pauses WHERE kind = ?", arguments: [kind.rawValue])
-                if db.changesCount == 1 { resumed.insert(kind) }
+            for kind in kinds where try PauseRecord.deleteOne(db, key: kind.rawValue) {
+                resumed.insert(kind)
             }
             return resumed
         }
@@ -71,26 +70,33 @@ extension Catalog {
     public func prioritize(pathGlob: String, now: Double) throws(CatalogError) -> [Kind: Int] {
         try write { db in
             let matching = "photoId IN (SELECT id FROM photos WHERE path GLOB ?)"
-            var counts: [Kind: Int] = [:]
-            for row in try Row.fetchAll(db, sql: """
-                SELECT kind, COUNT(*) AS n FROM tasks WHERE state = 'pending' AND \(matching) GROUP BY kind
-                """, arguments: [pathGlob]) {
-                if let kind = Kind(rawValue: row["kind"]) { counts[kind] = row["n"] }
-            }
-            try db.execute(sql: "INSERT INTO requeues (at, command, filter, tasks) VALUES (?, 'prioritize', ?, ?)",
-                           arguments: [now, "path=" + pathGlob, counts.values.reduce(0, +)])
+            let counts = try Self.kindCounts(db, sql: """
+                SELECT kind AS key, COUNT(*) AS n FROM tasks WHERE state = 'pending' AND \(matching) GROUP BY kind
+                """, arguments: [pathGlob])
+            var requeue = RequeueRecord(at: now, command: "prioritize", filter: "path=" + pathGlob, tasks: counts.values.reduce(0, +))
+            try requeue.insert(db)
             // Leased and failed tasks too: a lease that comes back, or a retry, stays in front.
             try db.execute(sql: "UPDATE tasks SET rank = ? WHERE state != 'done' AND \(matching)",
-                           arguments: [TaskRank.prioritized(db.lastInsertedRowID), pathGlob])
+                           arguments: [TaskRank.prioritized(requeue.id ?? db.lastInsertedRowID), pathGlob])
             return counts
         }
     }
 
     func pauses(_ db: Database) throws -> [Kind: Pause] {
         var paused: [Kind: Pause] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT kind, reason, pausedAt FROM pauses") {
-            if let kind = Kind(rawValue: row["kind"]) { paused[kind] = Pause(reason: row["reason"], since: row["pausedAt"]) }
+        for record in try PauseRecord.fetchAll(db) {
+            if let kind = Kind(rawValue: record.kind) { paused[kind] = Pause(reason: record.reason, since: record.pausedAt) }
         }
         return paused
+    }
+
+    /// `SELECT kind AS key, COUNT(*) AS n …` as counts per kind; a kind this code does not
+    /// know is left out.
+    static func kindCounts(_ db: Database, sql: String, arguments: StatementArguments) throws -> [Kind: Int] {
+        var counts: [Kind: Int] = [:]
+        for group in try GroupCount<String>.fetchAll(db, sql: sql, arguments: arguments) {
+            if let kind = Kind(rawValue: group.key) { counts[kind] = group.n }
+        }
+        return counts
     }
 }

@@ -14,8 +14,6 @@ extension Catalog {
 
     /// Every dropped-message count since the catalog was created, by reason.
     func violationCounts(_ db: Database) throws -> [String: Int] {
-        var counts: [String: Int] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT reason, count FROM violations") { counts[row["reason"]] = row["count"] }
-        return counts
+        Dictionary(try ViolationRecord.fetchAll(db).map { ($0.reason, $0.count) }, uniquingKeysWith: +)
     }
 }

@@ -2,12 +2,12 @@ import Catalog
 import Foundation
 import PhotomillCore
 import Prometheus
+import Synchronization
 
 /// The metrics `/metrics` reads from the catalog at each scrape (the coordinator's own
 /// come through swift-metrics as they happen): tasks by kind and state, paused kinds, each
 /// connected worker's heartbeat age, and the build.
-final class CatalogGauges: @unchecked Sendable {
-    // @unchecked: `heartbeats` is guarded by `lock`; the gauges themselves are thread-safe.
+final class CatalogGauges: Sendable {
     static let help: [String: String] = [
         "photomill_tasks": "Tasks in the catalog, by kind and state (pending includes tasks backing off before a retry).",
         "photomill_kind_paused": "1 while an operator has paused the kind (photomill pause), else 0.",
@@ -18,8 +18,8 @@ final class CatalogGauges: @unchecked Sendable {
     private let registry: MetricsRegistry
     private let tasks: [Kind: [TaskState: Gauge]]
     private let paused: [Kind: Gauge]
-    private let lock = NSLock()
-    private var heartbeats: [WorkerKey: Gauge] = [:]
+    /// Each connected worker's heartbeat age; the gauges themselves are thread-safe.
+    private let heartbeats = Mutex<[WorkerKey: Gauge]>([:])
 
     private struct WorkerKey: Hashable {
         var id: String
@@ -47,7 +47,7 @@ final class CatalogGauges: @unchecked Sendable {
             for (state, gauge) in byState { gauge.set(Int64(figures.count(kind, state))) }
         }
         for (kind, gauge) in paused { gauge.set(figures.paused[kind] == nil ? 0.0 : 1.0) }
-        lock.withLock {
+        heartbeats.withLock { heartbeats in
             var current: Set<WorkerKey> = []
             for worker in figures.workers {
                 let key = WorkerKey(id: worker.id, host: worker.host)

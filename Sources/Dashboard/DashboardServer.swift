@@ -5,10 +5,11 @@ import Logging
 import NIOCore
 import PhotomillCore
 import ServiceLifecycle
+import Synchronization
 
 /// The web dashboard, its JSON API and `/metrics` (docs/operations.md), as a `Service` beside
 /// the coordinator. It reads the catalog as `photomill status` does, on a read-only
-/// connection of its own from a thread of its own (`CatalogWorker`), so no request ever
+/// connection of its own from a thread of its own (`catalogWork`), so no request ever
 /// waits on, or holds up, the coordinator's loop; actions (retry, pause, resume) are
 /// catalog writes, which the running coordinator picks up within a second, as it does the
 /// CLI's. Every asset is in the binary.
@@ -24,6 +25,8 @@ public final class DashboardServer: Service, @unchecked Sendable {
         public var required: Bool
         /// Seconds between the throughput chart's samples (720 an hour).
         public var sampleInterval: Double = 5
+        /// HTTP connections held at once (`ConnectionBudget`): a share of the open-file limit.
+        public var maxConnections = DescriptorLimit.httpConnections(soft: DescriptorLimit.current.soft)
 
         public init(address: HTTPAddress, token: String?, required: Bool) {
             self.address = address
@@ -38,7 +41,12 @@ public final class DashboardServer: Service, @unchecked Sendable {
     let views: OperatorViews
     let metrics: MetricsRegistry
     let gauges: CatalogGauges
-    let worker = CatalogWorker()
+    let processGauges: ProcessGauges
+    /// The dashboard's catalog work, one request at a time: however many browsers and
+    /// scrapers ask, it holds at most one reader of the catalog (and queues behind the
+    /// coordinator's writer for an action), so it can never starve the coordinator.
+    let worker = BlockingExecutor(name: "pm-http-catalog")
+    let connections: ConnectionBudget
     let logger: Logger
     private let lock = NSLock()
     private var history: ThroughputHistory
@@ -55,19 +63,30 @@ public final class DashboardServer: Service, @unchecked Sendable {
         reader = try Catalog(path: catalog.path, mode: .readOnly)
         self.metrics = metrics
         gauges = CatalogGauges(registry: metrics)
+        processGauges = ProcessGauges(registry: metrics)
+        connections = ConnectionBudget(limit: configuration.maxConnections)
         self.views = views
         self.logger = logger
         history = ThroughputHistory(interval: configuration.sampleInterval)
     }
 
-    /// The routes, for the server and for tests (HummingbirdTesting's router mode).
+    /// Seconds a connection may stay silent, or take to send its request's head, before
+    /// it is closed: the page polls every 2 s, and a connection held but unused is a slot
+    /// another client waits for.
+    static let idleTimeout: Int64 = 5
+
+    /// The routes, for the server and for tests (HummingbirdTesting's router mode). The
+    /// routes that hold data are added to a group that wants the token (`BearerToken`);
+    /// a route added anywhere else is public (`AccessSpellingTests` lists the public ones).
     func router() -> Router<BasicRequestContext> {
         let router = Router()
         router.add(middleware: Access(token: configuration.token))
         addPage(to: router)
-        addMetrics(to: router)
-        addAPI(to: router)
-        addPictures(to: router)
+        addPicturePages(to: router)
+        let data = router.group().add(middleware: BearerToken(token: configuration.token))
+        addMetrics(to: data)
+        addAPI(to: data)
+        addPictures(to: data)
         return router
     }
 
@@ -75,14 +94,17 @@ public final class DashboardServer: Service, @unchecked Sendable {
         let address = configuration.address
         return Application(
             router: router(),
-            configuration: .init(address: .hostname(address.host, port: address.port), serverName: nil),
+            server: .http1(configuration: .init(idleTimeout: .seconds(Self.idleTimeout))),
+            configuration: .init(address: .hostname(address.host, port: address.port), serverName: nil,
+                                 availableConnectionsDelegate: connections),
             services: [ThroughputSampler(dashboard: self)],
             onServerRunning: { channel in onRunning(HTTPAddress(host: address.host, port: channel.localAddress?.port ?? address.port)) },
             logger: logger)
     }
 
     public func run() async throws {
-        defer { worker.stop() }
+        // Refuses further requests; the queued ones finish on the thread, which then ends.
+        defer { worker.close() }
         let listening = ManagedFlag(), onListening = onListening
         do {
             try await application { address in
@@ -106,7 +128,7 @@ public final class DashboardServer: Service, @unchecked Sendable {
 
     /// Runs catalog work on the dashboard's thread.
     func catalogWork<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await worker.perform(body)
+        try await worker.perform { _ in try body() }
     }
 
     /// A sample for the throughput chart.
@@ -142,10 +164,8 @@ struct ThroughputSampler: Service {
 }
 
 /// A flag set once, read from any thread.
-final class ManagedFlag: @unchecked Sendable {
-    // @unchecked: `value` is guarded by `lock`.
-    private let lock = NSLock()
-    private var value = false
-    func set() { lock.withLock { value = true } }
-    var isSet: Bool { lock.withLock { value } }
+final class ManagedFlag: Sendable {
+    private let value = Mutex(false)
+    func set() { value.withLock { $0 = true } }
+    var isSet: Bool { value.withLock { $0 } }
 }

@@ -14,7 +14,7 @@ public final class MetricsRegistry: MetricsFactory, Sendable {
     /// `help` and `buckets`: the tables of the metrics made through swift-metrics; the
     /// dashboard's own metrics come with theirs.
     public init(help: [String: String] = [:], buckets: [String: [Double]] = [:]) {
-        self.help = help.merging(CatalogGauges.help) { given, _ in given }
+        self.help = help.merging(CatalogGauges.help.merging(ProcessGauges.help) { $1 }) { given, _ in given }
         self.buckets = buckets
     }
 

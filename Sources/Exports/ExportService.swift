@@ -3,20 +3,21 @@ import Foundation
 import Logging
 import PhotomillCore
 import ServiceLifecycle
+import Synchronization
 
 /// The exports of a running coordinator, as a `Service`: photos whose results were just
 /// committed (`enqueue`) are written on a thread of its own, so file I/O never delays the
 /// coordinator's loop. It first writes what an earlier, killed coordinator committed but
 /// never exported; at graceful shutdown it exports what is still queued and writes the
 /// manifest.
-public final class ExportService: Service, @unchecked Sendable {
-    // @unchecked: `pending`, `closed` and `_failures` are guarded by `condition`.
+public final class ExportService: Service, Sendable {
     private let exporter: Exporter
     private let logger: Logger
-    private let condition = NSCondition()
-    private var pending: Set<Int64> = []
-    private var closed = false
-    private var _failures = 0
+    private let executor = BlockingExecutor(name: "pm-exports")
+    /// Photos to export, and whether an export of them is queued: ids that come while one
+    /// runs are written by the next, together.
+    private let pending = Mutex<(ids: Set<Int64>, started: Bool, queued: Bool)>(([], false, false))
+    private let failureCount = Mutex(0)
 
     public init(exporter: Exporter, logger: Logger) {
         self.exporter = exporter
@@ -25,48 +26,59 @@ public final class ExportService: Service, @unchecked Sendable {
 
     /// Export batches (and the manifest) that could not be written; the catalog keeps
     /// every result, and `photomill export` writes them again.
-    public var failures: Int { condition.withLock { _failures } }
+    public var failures: Int { failureCount.withLock { $0 } }
 
     /// Queues photos for export; callable from any thread, before or while the service runs.
     public func enqueue(_ photoIds: [Int64]) {
-        condition.withLock {
-            pending.formUnion(photoIds)
-            condition.signal()
-        }
+        pending.withLock { $0.ids.formUnion(photoIds) }
+        scheduleExport()
     }
 
     public func run() async throws {
-        let writer = OwnedThread(name: "pm-exports") { [self] in write() }
+        // What an earlier coordinator committed but was killed before exporting, then
+        // what came before `run`.
+        executor.submit { [self] in attempt("export failed") { _ = try exporter.exportMissing() } }
+        pending.withLock { $0.started = true }
+        scheduleExport()
+        let stopped = Completion<Void>()
         await withTaskCancellationOrGracefulShutdownHandler {
-            await writer.value
-        } onCancelOrGracefulShutdown: { [self] in
-            condition.withLock {
-                closed = true
-                condition.signal()
-            }
+            await stopped.value
+        } onCancelOrGracefulShutdown: {
+            stopped.fulfil(())
         }
+        // What is still queued, then the manifest; the task waits without a thread.
+        _ = await executor.completion { [self] _ in
+            exportPending()
+            attempt("cannot write the export manifest") { try exporter.writeManifest() }
+        }?.value
+        executor.close()
     }
 
-    private func write() {
-        // What an earlier coordinator committed but was killed before exporting.
-        attempt("export failed") { _ = try exporter.exportMissing() }
-        while true {
-            let (ids, done): ([Int64], Bool) = condition.withLock {
-                while pending.isEmpty && !closed { condition.wait() }
-                defer { pending.removeAll() }
-                return (Array(pending), closed && pending.isEmpty)
-            }
-            if done { break }
-            attempt("export failed") { _ = try exporter.export(photoIds: ids) }
+    /// One export of what is pending, unless one is queued already (it will take these too).
+    private func scheduleExport() {
+        let schedule = pending.withLock { pending in
+            guard pending.started, !pending.queued, !pending.ids.isEmpty else { return false }
+            pending.queued = true
+            return true
         }
-        attempt("cannot write the export manifest") { try exporter.writeManifest() }
+        if schedule { executor.submit { [self] in exportPending() } }
+    }
+
+    private func exportPending() {
+        let ids = pending.withLock { pending in
+            pending.queued = false
+            defer { pending.ids.removeAll() }
+            return Array(pending.ids)
+        }
+        guard !ids.isEmpty else { return }
+        attempt("export failed") { _ = try exporter.export(photoIds: ids) }
     }
 
     private func attempt(_ what: Logger.Message, _ body: () throws -> Void) {
         do {
             try body()
         } catch {
-            condition.withLock { _failures += 1 }
+            failureCount.withLock { $0 += 1 }
             logger.error(what, metadata: ["exports": "\(exporter.root.path)", "error": "\(error)"])
         }
     }

@@ -8,7 +8,7 @@ extension Exporter {
     @discardableResult
     public func removeLeftovers() -> Int {
         var removed = 0
-        for folder in ["metadata", "thumbs", ""] {
+        for folder in Self.folders + [""] {
             let url = root.appendingPathComponent(folder)
             for name in (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
             where name.hasPrefix(".") && name.hasSuffix(".tmp") {

@@ -3,7 +3,7 @@ import PhotomillCore
 import Foundation
 
 extension Exporter {
-    /// Exports the photos whose plist or thumbnail file is missing: those a coordinator
+    /// Exports the photos whose plists or thumbnail file are missing: those a coordinator
     /// killed between its commit and its export had committed. Costs one stat per file,
     /// no image data is read for photos whose files are there.
     @discardableResult
@@ -16,6 +16,7 @@ extension Exporter {
             guard let last = page.last else { break }
             let missing = page.filter { key in
                 !files.fileExists(atPath: root.appendingPathComponent("metadata/\(key.md5).plist").path)
+                    || !files.fileExists(atPath: root.appendingPathComponent("photos/\(key.photoId).plist").path)
                     || (key.hasThumbnail && !files.fileExists(atPath: root.appendingPathComponent("thumbs/\(key.md5).jpg").path))
             }
             if !missing.isEmpty {

@@ -15,6 +15,9 @@ public enum ProcessingLibraries {
     /// "0.20.2".
     public static var libRaw: String { LibRawCameras.version }
 
+    /// "0.27.6".
+    public static var exiv2: String { Exiv2Metadata.version }
+
     /// FFmpeg's release as libavutil names it ("5.1.6-0+deb12u1"), and each library
     /// photomill uses, which may come from other builds: "libavformat 59.27.100", ….
     public static var ffmpeg: (release: String, libraries: [String]) {

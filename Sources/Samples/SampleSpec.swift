@@ -79,7 +79,7 @@ public struct SampleManifest: Sendable, Hashable, Codable {
     public static func read(from directory: URL) throws -> SampleManifest {
         let url = directory.appendingPathComponent(fileName)
         do {
-            return try JSONDecoder().decode(SampleManifest.self, from: Data(contentsOf: url))
+            return try JSONDecoder().decode(SampleManifest.self, from: RegularFile.contents(of: url.path))
         } catch {
             throw SampleError(file: url.path, message: "cannot read the sample list: \(error)")
         }

@@ -26,6 +26,9 @@ extension SocketOption where Value == Int {
     public static var heartbeatTimeout: Self { .int(ZMQ_HEARTBEAT_TIMEOUT, "heartbeatTimeout") }
     /// The timeout the peer is asked to apply to us (rounded down to 100 ms steps).
     public static var heartbeatTTL: Self { .int(ZMQ_HEARTBEAT_TTL, "heartbeatTTL") }
+    /// A connection whose ZMTP handshake (greeting, security) has not finished after this
+    /// is closed; default 30,000, 0 never.
+    public static var handshakeInterval: Self { .int(ZMQ_HANDSHAKE_IVL, "handshakeInterval") }
     /// SO_KEEPALIVE: -1 (default) leaves the OS setting, 0 off, 1 on.
     public static var tcpKeepalive: Self { .int(ZMQ_TCP_KEEPALIVE, "tcpKeepalive") }
 }

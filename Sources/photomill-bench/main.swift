@@ -8,7 +8,7 @@ struct Bench: ParsableCommand {
         abstract: "Measure photomill against its limits and against the tools a user would use instead.",
         discussion: "Build first with `swift build -c release`; the bench runs the photomill binary beside it.")
 
-    @Option(help: "Comma-separated parts to run: processing, ocr, coordinator, memory, catalog, zmq, workers, bytes, dashboard, steering.")
+    @Option(help: "Comma-separated parts to run: processing, metadata (with --folder), ocr, coordinator, memory, catalog, zmq, workers, bytes, dashboard, steering, xmp.")
     var only = "processing,ocr,coordinator,memory,zmq,workers,bytes"
 
     @Option(help: ArgumentHelp("A folder of JPEGs to measure processing on (default: 12-megapixel photos of `photomill samples`).", valueName: "DIR"))
@@ -65,7 +65,7 @@ struct Bench: ParsableCommand {
     @Option(help: ArgumentHelp("Another build's photomill binary for the parts that run it as processes (workers, bytes, memory), to compare builds with this bench.", valueName: "PATH"))
     var photomill: String?
 
-    private static let parts: Set<String> = ["processing", "ocr", "coordinator", "memory", "catalog", "zmq", "workers", "bytes", "dashboard", "steering"]
+    private static let parts: Set<String> = ["processing", "ocr", "coordinator", "memory", "catalog", "zmq", "workers", "bytes", "dashboard", "steering", "xmp"]
 
     func validate() throws {
         guard ["ipc", "tcp"].contains(transport) else { throw ValidationError("--transport must be ipc or tcp, not '\(transport)'") }
@@ -104,7 +104,7 @@ struct Bench: ParsableCommand {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let photomill = self.photomill ?? URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
             .deletingLastPathComponent().appendingPathComponent("photomill").path
-        if !parts.isDisjoint(with: ["processing", "ocr", "memory", "workers", "bytes"]) {
+        if !parts.isDisjoint(with: ["processing", "metadata", "ocr", "memory", "workers", "bytes", "xmp"]) {
             guard FileManager.default.isExecutableFile(atPath: photomill) else {
                 throw BenchError("no photomill binary beside the bench at \(photomill): run `swift build -c release` first")
             }
@@ -115,6 +115,10 @@ struct Bench: ParsableCommand {
             let set = try folder.map(PhotoSet.folder) ?? PhotoSet.photos(photomill, count: photos, in: directory)
             let figures = try ProcessingBench(photomill: photomill, set: set, scratch: directory, cores: cores, repeats: repeats).run()
             Report.processing(figures, set: set, cores: cores)
+        }
+        if parts.contains("metadata") {
+            guard let folder else { throw BenchError("the metadata part measures a --folder") }
+            Report.metadata(try MetadataBench(photomill: photomill, folder: folder, repeats: repeats).run(), folder: folder)
         }
         if parts.contains("ocr") {
             let pages = try PhotoSet.pages(photomill, count: samples, in: directory)
@@ -169,6 +173,12 @@ struct Bench: ParsableCommand {
                                                      plainBytes: try run(false, false), plainPaths: try run(true, false)))
             }
             Report.bytes(stream: stream, bytes: bytes, paths: paths, photos: photoRuns, workers: cores)
+        }
+        if parts.contains("xmp") {
+            let figures = try XMPBench(photomill: photomill, repeats: max(3, repeats)).run(in: directory)
+            print(Report.row("inspect --kinds metadata, 16 MiB XMP sidecar (\(figures.keywords) keywords)", String(format: "%.2f s", figures.withSidecar)))
+            print(Report.row("inspect --kinds metadata, no sidecar", String(format: "%.2f s", figures.without)))
+            print(Report.row("reading the 16 MiB sidecar (the difference)", String(format: "%.2f s", figures.withSidecar - figures.without)))
         }
         if parts.contains("zmq") {
             let window = echoWorkers * echoSlots

@@ -29,7 +29,7 @@ extension Photomill {
             } catch {
                 throw fail("backup", error, fallback: .cannotCreate)
             }
-            print("backed up \(catalog.path) to \(file) (\(bytes) bytes)")
+            say("backed up \(catalog.path) to \(file) (\(bytes) bytes)")
         }
     }
 }

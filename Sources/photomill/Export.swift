@@ -30,6 +30,11 @@ extension Photomill {
                 guard exists || folder == exportFolder else {
                     throw ValidationError("--ocr-text \(ocrText): no folder \(folder) to write it in")
                 }
+                // Never over a file of someone else's (a photo, a document): only over an
+                // earlier text export, which starts with "==> PATH <==".
+                if let head = try? RegularFile.contents(of: ocrText, upTo: 4), !head.isEmpty, head != Data("==> ".utf8) {
+                    throw ValidationError("--ocr-text \(ocrText) exists and is not a text export of photomill's; choose another name")
+                }
             }
         }
 
@@ -38,10 +43,11 @@ extension Photomill {
             do {
                 let exporter = try Exporter(catalog: catalog, root: URL(fileURLWithPath: directory), stripGPS: stripGPS)
                 let summary = try exporter.exportAll()
-                print("exported \(summary.photos) photos to \(exporter.root.path): \(summary.written) files written, \(summary.unchanged) unchanged")
+                say("exported \(summary.photos) photos to \(exporter.root.path): \(summary.written) files written, \(summary.unchanged) unchanged"
+                      + (summary.removed > 0 ? ", \(summary.removed) removed (of photos no longer in the catalog)" : ""))
                 if let ocrText {
                     let pages = try writeText(catalog, to: URL(fileURLWithPath: ocrText))
-                    print("recognised text of \(pages) photos: \(ocrText)")
+                    say("recognised text of \(pages) photos: \(ocrText)")
                 }
             } catch {
                 throw fail("export", error, fallback: .cannotCreate)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dashboard
 import Foundation
+import PhotomillCore
 
 /// `--http`, `--http-token-file`, `--no-http`: the dashboard, its API and /metrics, for `run`
 /// and `coordinator` (docs/operations.md, "The dashboard").
@@ -59,7 +60,13 @@ struct HTTPFlags: ParsableArguments {
 
     private static func readToken(_ path: String) throws -> String {
         var info = stat()
-        guard stat(path, &info) == 0, let data = FileManager.default.contents(atPath: path) else {
+        let data: Data
+        do {
+            data = try RegularFile.contents(of: path, upTo: 64 << 10)
+        } catch {
+            throw ValidationError("--http-token-file \(path): cannot read it: \(error.cause)")
+        }
+        guard stat(path, &info) == 0 else {
             throw ValidationError("--http-token-file \(path): cannot read it: \(String(cString: strerror(errno)))")
         }
         guard info.st_mode & 0o077 == 0 else {

@@ -16,7 +16,7 @@ extension Photomill {
 
         @OptionGroup var processing: ProcessingFlags
 
-        @Option(help: "Write each thumbnail into this folder as MD5.jpg (or NAME.jpg without --kinds hash).")
+        @Option(help: "Write each thumbnail into this folder as MD5.jpg (or NAME.EXT.jpg without --kinds hash); never over a FILE.")
         var thumbnailDir: String?
 
         @Flag(help: "Print JSON Lines, one object per file.")
@@ -38,12 +38,16 @@ extension Photomill {
         func run() throws {
             var failures = 0
             var failedThumbnailWrites = 0
+            var destinations = ThumbnailDestinations(inputs: files)
             ProcessingPool.process(paths: files, kinds: processing.kinds, parameters: processing.parameters) { result in
                 var thumbnailPath: String?
                 if let thumbnailDir, let thumbnail = result.thumbnail {
-                    let name = result.hashes?.md5 ?? URL(fileURLWithPath: result.path).deletingPathExtension().lastPathComponent
+                    // A content's thumbnail is named by its MD5 (copies share it); without a
+                    // hash, by the file's whole name, so a.jpg and a.png keep one each.
+                    let name = result.hashes?.md5 ?? URL(fileURLWithPath: result.path).lastPathComponent
                     let path = URL(fileURLWithPath: thumbnailDir).appendingPathComponent("\(name).jpg").path
                     do {
+                        try destinations.claim(path, for: result.path, content: result.hashes?.md5)
                         try AtomicFile.write(Data(thumbnail.jpeg), to: URL(fileURLWithPath: path), onlyIfChanged: true)
                         thumbnailPath = path
                     } catch {
@@ -53,12 +57,54 @@ extension Photomill {
                 }
                 if !result.succeeded { failures += 1 }
                 let report = InspectReport(result, thumbnailPath: thumbnailPath)
-                print(json ? report.jsonLine() : PathBytes.display(report.text()))
+                print(json ? report.jsonLine() : report.text())
             }
             if failures > 0 || failedThumbnailWrites > 0 {
                 if !json { printError("photomill: \(failures) of \(files.count) files had failures") }
                 throw ExitCode.someFailed
             }
         }
+    }
+}
+
+/// Where `inspect` writes thumbnails, checked so that an output never replaces an input
+/// (a FILE, by device and inode, whatever its name or link) nor another file's thumbnail
+/// written by the same command.
+struct ThumbnailDestinations {
+    private let inputs: Set<FileIdentity>
+    /// Destination → the file whose thumbnail went there, and its content.
+    private var claimed: [String: (source: String, content: String?)] = [:]
+
+    struct Refusal: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    init(inputs: [String]) {
+        self.inputs = Set(inputs.compactMap(FileIdentity.init))
+    }
+
+    mutating func claim(_ destination: String, for source: String, content: String?) throws(Refusal) {
+        if let identity = FileIdentity(destination), inputs.contains(identity) {
+            throw Refusal(description: "it is one of the files inspected; choose another --thumbnail-dir")
+        }
+        // The same file given twice, or two copies of one content (named by their MD5),
+        // share a thumbnail; two different files never do.
+        if let earlier = claimed[destination], earlier.source != source, earlier.content == nil || earlier.content != content {
+            throw Refusal(description: "it would replace the thumbnail of \(earlier.source) written by this command")
+        }
+        claimed[destination] = (source, content)
+    }
+}
+
+/// A file as the file system knows it: device and inode (stat, following links).
+struct FileIdentity: Hashable {
+    let device: UInt64
+    let inode: UInt64
+
+    init?(_ path: String) {
+        var info = stat()
+        guard PathBytes.withCString(path, { stat($0, &info) }) == 0 else { return nil }
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
     }
 }

@@ -86,6 +86,6 @@ struct InspectReport: Encodable {
         for (kind, failure) in (errors ?? [:]).sorted(by: { $0.key < $1.key }) {
             lines.append("  \(kind.padding(toLength: 10, withPad: " ", startingAt: 0)) FAILED \(failure.class): \(failure.message)")
         }
-        return lines.joined(separator: "\n")
+        return terminalText(lines)
     }
 }

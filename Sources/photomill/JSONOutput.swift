@@ -18,6 +18,12 @@ struct JSONLines {
 
 func jsonLine<T: Encodable>(_ value: T) -> String { JSONLines().line(value) }
 
+/// Lines for a terminal: each escaped by the one rule (`PathBytes.display`: bytes that are
+/// not UTF-8, control characters), then joined. Every report's `text()` ends here.
+func terminalText(_ lines: [String]) -> String {
+    lines.map(PathBytes.display).joined(separator: "\n")
+}
+
 /// Prints lines in one write each few thousand (a listing of 10^5 lines stays fast).
 struct LineBuffer {
     private var text = ""

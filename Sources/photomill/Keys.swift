@@ -32,7 +32,7 @@ extension Photomill {
                     printError("photomill keys generate: \(error)")
                     throw ExitCode.cannotCreate
                 }
-                print("wrote \(out).key (secret, mode 0600) and \(out).pub (public)")
+                say("wrote \(out).key (secret, mode 0600) and \(out).pub (public)")
             }
         }
     }

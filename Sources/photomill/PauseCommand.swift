@@ -89,6 +89,6 @@ struct PauseReport: Encodable {
         lines.append(stillPaused.isEmpty ? "nothing is paused"
             : "paused now: " + stillPaused.map { "\($0) (since \(paused[$0]!.since): \(paused[$0]!.reason))" }.joined(separator: ", "))
         if verb == "paused" && !changed.isEmpty { lines.append("jobs already out finish; `photomill resume \(changed.joined(separator: " "))` lets them go on") }
-        return lines.joined(separator: "\n")
+        return terminalText(lines)
     }
 }

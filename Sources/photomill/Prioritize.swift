@@ -22,15 +22,21 @@ extension Photomill {
         @Flag(help: "Print one JSON object.")
         var json = false
 
-        /// The glob the catalog matches: a folder becomes every path under it.
+        /// The glob the catalog matches: a folder that exists is that folder, whatever its
+        /// name holds (`[2019] Trip`), and stands for every path under it; a file that exists
+        /// is that file; anything else is a glob.
         var glob: String {
             var isDirectory: ObjCBool = false
-            if !target.contains(where: { "*?[".contains($0) }), FileManager.default.fileExists(atPath: target, isDirectory: &isDirectory),
-               isDirectory.boolValue {
-                let folder = URL(fileURLWithPath: target).standardizedFileURL.path
-                return (folder == "/" ? "" : folder) + "/*"
-            }
-            return target
+            guard FileManager.default.fileExists(atPath: target, isDirectory: &isDirectory) else { return target }
+            let path = Self.globLiteral(URL(fileURLWithPath: target).standardizedFileURL.path)
+            guard isDirectory.boolValue else { return path }
+            return (path == "/" ? "" : path) + "/*"
+        }
+
+        /// `path` as a glob that matches it alone: SQLite's GLOB metacharacters (`*`, `?`,
+        /// `[`) each in brackets.
+        static func globLiteral(_ path: String) -> String {
+            path.map { "*?[".contains($0) ? "[\($0)]" : String($0) }.joined()
         }
 
         func validate() throws {
@@ -44,8 +50,9 @@ extension Photomill {
             let counts = try catalog.prioritize(pathGlob: glob, now: WallClock.now())
             let report = RequeueReport(counts: counts, dryRun: false)
             if json { return print(jsonLine(report)) }
-            print(report.tasks == 0 ? "no pending task of a photo matching '\(glob)'; later work of those photos goes first"
-                : report.render(json: false, verb: "moved", what: "pending tasks of photos matching '\(glob)' to the front"))
+            let which = glob == target ? "matching '\(glob)'" : "under '\(URL(fileURLWithPath: target).standardizedFileURL.path)'"
+            say(report.tasks == 0 ? "no pending task of a photo \(which); later work of those photos goes first"
+                : report.render(json: false, verb: "moved", what: "pending tasks of photos \(which) to the front"))
         }
     }
 }

@@ -54,7 +54,7 @@ extension Photomill {
             defer { catalog.close() }
             let counts = try catalog.reprocess(matching: filters.filter(), currentRecipes: outdated ? parameters.recipes : nil,
                                                dryRun: dryRun, now: WallClock.now())
-            print(RequeueReport(counts: counts, dryRun: dryRun).render(json: json, verb: dryRun ? "would requeue" : "requeued",
+            say(RequeueReport(counts: counts, dryRun: dryRun).render(json: json, verb: dryRun ? "would requeue" : "requeued",
                                                                         what: outdated ? "outdated results" : "results"))
         }
     }

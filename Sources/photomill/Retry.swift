@@ -28,7 +28,7 @@ extension Photomill {
             try errorClass.check(in: catalog)
             let counts = try catalog.retryFailed(matching: filters.filter(errorClass: errorClass.errorClass), dryRun: dryRun,
                                                  now: WallClock.now())
-            print(RequeueReport(counts: counts, dryRun: dryRun).render(json: json, verb: dryRun ? "would retry" : "retried",
+            say(RequeueReport(counts: counts, dryRun: dryRun).render(json: json, verb: dryRun ? "would retry" : "retried",
                                                                         what: "failed tasks"))
         }
     }

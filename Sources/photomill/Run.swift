@@ -91,7 +91,7 @@ extension Photomill {
             } catch {
                 throw fail("run", error)
             }
-            print(PathBytes.display(summary.text()))
+            print(summary.text())
             guard outcome?.completed == true else {
                 let left = summary.status.total(.pending) + summary.status.total(.leased)
                 printError("photomill run: interrupted with \(left) tasks still to do; run the same command again to go on")

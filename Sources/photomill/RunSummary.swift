@@ -54,7 +54,7 @@ struct RunSummary {
         if restartedWorkers > 0 { lines.append("worker processes restarted after dying: \(restartedWorkers)") }
         if let exportRoot { lines.append("exports: \(exportRoot.path)") }
         lines.append("time: \(duration(elapsed))")
-        return lines.joined(separator: "\n")
+        return terminalText(lines)
     }
 }
 

@@ -28,7 +28,8 @@ extension Photomill {
         @Option(help: ArgumentHelp("Taken on or before: YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS.", valueName: "DATE"))
         var to: String?
 
-        @Option(help: ArgumentHelp("Within KM kilometres of a place, e.g. -33.86,151.21,5.", valueName: "LAT,LON,KM"))
+        // Unconditional: a southern latitude starts with "-", which is a value here, not a flag.
+        @Option(parsing: .unconditional, help: ArgumentHelp("Within KM kilometres of a place, e.g. -33.86,151.21,5.", valueName: "LAT,LON,KM"))
         var near: String?
 
         @Option(name: .customLong("type"), help: ArgumentHelp("Only files of this type: photo, raw or video.", valueName: "TYPE"))
@@ -37,7 +38,7 @@ extension Photomill {
         @Option(help: ArgumentHelp("Only photos with this keyword (whole, any case).", valueName: "WORD"))
         var keyword: String?
 
-        @Option(help: ArgumentHelp("Only photos rated at least N (-1 rejected ... 5).", valueName: "N"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("Only photos rated at least N (-1 rejected ... 5).", valueName: "N"))
         var rating: Int?
 
         @Option(help: ArgumentHelp("Photos that look like FILE (in the catalog or not: it is processed here), nearest first.",

@@ -162,7 +162,14 @@ struct StatusReport: Encodable {
         }
         let remaining = tasks.values.reduce(0) { $0 + ($1["pending"] ?? 0) + ($1["leased"] ?? 0) }
         if remaining > 0 {
-            lines.append("\(remaining) tasks to go; ETA " + (etaSeconds.map(duration) ?? "unknown (nothing finished in the last minute)"))
+            // Unknown when some kind with work left finished nothing in the last minute: name
+            // those kinds (others may well have finished some).
+            let stalled = Kind.allCases.map(\.rawValue).filter { kind in
+                guard let counts = tasks[kind], (counts["pending"] ?? 0) + (counts["leased"] ?? 0) > 0 else { return false }
+                return throughput[kind]?.etaSeconds == nil
+            }
+            lines.append("\(remaining) tasks to go; ETA " + (etaSeconds.map(duration)
+                ?? "unknown (no \(stalled.joined(separator: ", ")) task finished in the last minute)"))
         }
         lines += Kind.allCases.compactMap { kind in paused[kind.rawValue].map { "paused: \(kind.rawValue) since \($0.since) (\($0.reason))" } }
         lines += waiting.sorted { $0.key < $1.key }.map { "waiting: \(tasks[$0.key]?["pending"] ?? 0) \($0.key) tasks: \($0.value)" }
@@ -188,6 +195,6 @@ struct StatusReport: Encodable {
             let reasons = droppedMessages.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
             lines.append("dropped messages: \(droppedMessages.values.reduce(0, +)) (\(reasons.joined(separator: ", ")))")
         }
-        return lines.joined(separator: "\n")
+        return terminalText(lines)
     }
 }

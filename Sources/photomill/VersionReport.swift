@@ -21,6 +21,7 @@ enum VersionReport {
             commit \(commit ?? "unknown (built outside a git checkout)")
             libzmq \(zmq.major).\(zmq.minor).\(zmq.patch)
             libvips \(ProcessingLibraries.vips)
+            exiv2 \(ProcessingLibraries.exiv2)
             libexif unknown (libexif has no version function; \(exif))
             tesseract \(ProcessingLibraries.tesseract)
             SQLite \(Catalog.sqliteVersion)

@@ -1,5 +1,9 @@
 import ArgumentParser
 import PhotoProcessing
+import PhotomillCore
+
+// Every command: the soft open-file limit up to the hard one (DescriptorLimit says why).
+DescriptorLimit.raiseToHard()
 
 // Must come before anything loads tesseract's OpenMP runtime into use. Only the commands
 // that run tesseract in this process pay for the restart (it doubles start-up time, which

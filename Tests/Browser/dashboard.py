@@ -49,12 +49,12 @@ CHROMIUM = "/usr/bin/chromium"
 # The conformance kit's checks and processes (started with an empty signal mask, logged
 # to files in the scenario's folder).
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Conformance"))
-from run import Failed, Process, expect, free_port  # noqa: E402
+from run import Failed, Process, expect  # noqa: E402
 
 
 def eventually(seconds, condition, message):
-    deadline = time.time() + seconds
-    while time.time() < deadline:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
         if condition():
             return
         time.sleep(0.2)
@@ -78,6 +78,21 @@ class Cluster:
         self.coordinator = Process("coordinator", [photomill, "coordinator", "--bind", self.endpoint, "--catalog", self.catalog,
                                                    "--no-exports", *kind_args, *http_args, self.photos], log_dir=folder)
         self.workers = []
+
+    def http_port(self):
+        """The dashboard's port, read back from the coordinator's "dashboard listening" line
+        (its `http.url`): asked for as port 0, it is one the kernel chose."""
+        found = []
+
+        def listening():
+            for line in self.coordinator.text().splitlines():
+                match = re.search(r"http\.url=http://[^ ]*:(\d+)/", line)
+                if match and line.endswith("dashboard listening"):
+                    found.append(int(match.group(1)))
+                    return True
+            return False
+        eventually(60, listening, "the dashboard never said where it listens:\n" + self.coordinator.text()[-2000:])
+        return found[0]
 
     def worker(self, *extra):
         kind_args = ["--kinds", self.kinds] if self.kinds else []
@@ -111,6 +126,17 @@ def get(url, headers=None):
         return error.code, error.read().decode()
 
 
+def scrape(url):
+    """/metrics: its status, its text and its samples by (name, labels)."""
+    status, text = get(url + "metrics")
+    samples = {}
+    for line in text.splitlines():
+        match = re.match(r"^([a-z_]+)(\{[^}]*\})? (\S+)$", line)
+        if match:
+            samples[(match.group(1), match.group(2) or "")] = float(match.group(3))
+    return status, text, samples
+
+
 def wait_listening(url, cluster):
     def up():
         try:
@@ -132,8 +158,8 @@ def browser():
 
 
 def live(photomill, folder, screenshot):
-    port = free_port()
-    cluster = Cluster(photomill, folder, 21, ["--http", "127.0.0.1:%d" % port])
+    cluster = Cluster(photomill, folder, 21, ["--http", "127.0.0.1:0"])
+    port = cluster.http_port()
     url = "http://127.0.0.1:%d/" % port
     playwright, chromium = browser()
     try:
@@ -215,10 +241,9 @@ def token(photomill, folder, screenshot):
     with open(token_file, "w") as handle:
         handle.write(secret + "\n")
     os.chmod(token_file, 0o600)
-    port = free_port()
-    cluster = Cluster(photomill, folder, 4, ["--http", "0.0.0.0:%d" % port, "--http-token-file", token_file])
+    cluster = Cluster(photomill, folder, 4, ["--http", "0.0.0.0:0", "--http-token-file", token_file])
     host = non_loopback_address() or "127.0.0.1"
-    url = "http://%s:%d/" % (host, port)
+    url = "http://%s:%d/" % (host, cluster.http_port())
     playwright, chromium = browser()
     try:
         wait_listening(url, cluster)
@@ -248,26 +273,23 @@ def token(photomill, folder, screenshot):
 
 
 def metrics(photomill, folder, screenshot):
-    port = free_port()
     # Hash only, to a worker fed bytes: every photo is sent once, whole.
-    cluster = Cluster(photomill, folder, 12, ["--http", "127.0.0.1:%d" % port], kinds="hash")
-    url = "http://127.0.0.1:%d/" % port
+    cluster = Cluster(photomill, folder, 12, ["--http", "127.0.0.1:0"], kinds="hash")
+    url = "http://127.0.0.1:%d/" % cluster.http_port()
     try:
         wait_listening(url, cluster)
         cluster.worker()
         eventually(120, lambda: cluster.rows("SELECT COUNT(*) FROM photos")[0][0] > 0 and cluster.unfinished() == 0,
                    "the run never finished")
-        time.sleep(1)                                 # the coordinator publishes its counts four times a second
-        status, text = get(url + "metrics")
+        # The coordinator publishes its counts four times a second: read once they show
+        # the catalog's final counts.
+        final = {(kind, state): count for kind, state, count in cluster.rows("SELECT kind, state, COUNT(*) FROM tasks GROUP BY kind, state")}
+        eventually(30, lambda: all(scrape(url)[2].get(("photomill_tasks", '{kind="%s",state="%s"}' % key)) == count
+                                   for key, count in final.items()), "/metrics never showed the run's end")
+        status, text, samples = scrape(url)
         expect(status == 200, "/metrics: %d" % status)
         checked = subprocess.run(["promtool", "check", "metrics"], input=text, capture_output=True, text=True)
         expect(checked.returncode == 0, "promtool check metrics: %s%s" % (checked.stdout, checked.stderr))
-
-        samples = {}
-        for line in text.splitlines():
-            match = re.match(r"^([a-z_]+)(\{[^}]*\})? (\S+)$", line)
-            if match:
-                samples[(match.group(1), match.group(2) or "")] = float(match.group(3))
         for kind, state, count in cluster.rows("SELECT kind, state, COUNT(*) FROM tasks GROUP BY kind, state"):
             got = samples.get(("photomill_tasks", '{kind="%s",state="%s"}' % (kind, state)))
             expect(got == count, "photomill_tasks %s %s: %s, the catalog has %d" % (kind, state, got, count))

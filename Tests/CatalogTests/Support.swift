@@ -1,14 +1,13 @@
 import Foundation
 import GRDB
 import PhotomillCore
+import PhotomillTestSupport
 import Testing
 @testable import Catalog
 
 /// A path for a new catalog in a folder of its own under the temporary directory.
 func freshCatalogPath(_ label: String) throws -> String {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    return directory.appendingPathComponent("catalog.sqlite").path
+    try temporaryDirectory(label).appendingPathComponent("catalog.sqlite").path
 }
 
 /// `task_counts` (kept by the catalog code and two triggers) agrees with counting the

@@ -18,7 +18,6 @@ import argparse
 import os
 import shutil
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -36,12 +35,6 @@ class Failed(Exception):
 def expect(condition, message):
     if not condition:
         raise Failed(message)
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def tool(name, path):
@@ -85,8 +78,9 @@ class Cluster:
         self.dir = tempfile.mkdtemp(prefix=f"pmill-conformance-{name}-")
         self.photos = os.path.join(self.dir, "photos")
         self.catalog = os.path.join(self.dir, "catalog.sqlite")
-        self.port = free_port()
-        self.endpoint = f"tcp://127.0.0.1:{self.port}"
+        # Read back from the first coordinator's socket (a port the kernel chose); its
+        # restarts bind it again, the workers know no other.
+        self.endpoint = None
         self.processes = []
         self.coordinator = None
         subprocess.run([args.photomill, "samples", self.photos, "--count", str(photos), "--photo-size", "64x48",
@@ -109,11 +103,25 @@ class Cluster:
                     if self.curve else ["--insecure"])
         number = sum(p.name.startswith("coordinator") for p in self.processes) + 1
         self.coordinator = Process(f"coordinator-{number}", [
-            self.args.photomill, "coordinator", "--bind", self.endpoint, "--catalog", self.catalog, "--no-exports",
-            "--kinds", "hash", "--log-level", "info", *security, *extra, self.photos], log_dir=self.dir)
+            self.args.photomill, "coordinator", "--bind", self.endpoint or "tcp://127.0.0.1:*", "--catalog", self.catalog,
+            "--no-exports", "--kinds", "hash", "--log-level", "info", *security, *extra, self.photos], log_dir=self.dir)
         self.processes.append(self.coordinator)
+        if self.endpoint is None:
+            expect(self.wait(lambda: self.bound_endpoint(self.coordinator) is not None, 60),
+                   "the coordinator never said where it listens:\n" + self.coordinator.text())
+            self.endpoint = self.bound_endpoint(self.coordinator)
         expect(self.wait(lambda: self.count("SELECT COUNT(*) FROM tasks") > 0, 60), "the coordinator queued nothing")
         return self.coordinator
+
+    @staticmethod
+    def bound_endpoint(coordinator):
+        """The endpoint of the coordinator's "listening on" line (`endpoints=` in its metadata)."""
+        for line in coordinator.text().splitlines():
+            if line.endswith("listening on"):
+                for word in line.split():
+                    if word.startswith("endpoints="):
+                        return word[len("endpoints="):].split(",")[0]
+        return None
 
     def start_worker(self, name, interval=1000, roots=True, delay=0.0, key=None, slots=2):
         if self.args.worker == "python":

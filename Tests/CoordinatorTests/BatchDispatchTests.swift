@@ -2,6 +2,7 @@ import Catalog
 @testable import Coordinator
 import Foundation
 import PhotomillCore
+import PhotomillTestSupport
 import Testing
 
 /// Dispatch at scale (PROTOCOL.md "Batches"; docs/benchmarks.md "A thousand workers"): a

@@ -2,6 +2,7 @@ import Catalog
 @testable import Coordinator
 import Foundation
 import PhotomillCore
+import PhotomillTestSupport
 import Testing
 
 /// A step of the wall clock (NTP, a VM resumed, `date -s`) must move no deadline: the

@@ -2,6 +2,7 @@ import Catalog
 @testable import Coordinator
 import Foundation
 import PhotomillCore
+import PhotomillTestSupport
 import Testing
 
 /// The coordinator's readers of files for workers fed bytes (docs/benchmarks.md, "Bytes at
@@ -27,18 +28,27 @@ struct FileReadersTests {
     /// Reads handed back within `seconds`.
     static func collect(_ readers: FileReaders, atLeast count: Int, within seconds: Double) -> [FileReaders.Read] {
         var reads: [FileReaders.Read] = []
-        let deadline = MonotonicInstant.now() + seconds
-        while reads.count < count && MonotonicInstant.now() < deadline {
+        _ = eventually(seconds: seconds) {
             reads += readers.collect()
-            usleep(2_000)
+            return reads.count >= count
+        }
+        return reads
+    }
+
+    /// Every read started, collected: a read the budget should have held back, had it
+    /// started, is among them.
+    static func settle(_ readers: FileReaders) -> [FileReaders.Read] {
+        var reads: [FileReaders.Read] = []
+        _ = eventually(seconds: 10) {
+            reads += readers.collect()
+            return readers.inFlight == 0
         }
         return reads
     }
 
     @Test("what is read and not handed on stays within the budget; each release lets the next read start")
     func budget() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("readers-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try temporaryDirectory("readers")
         defer { try? FileManager.default.removeItem(at: directory) }
         let megabyte = 1 << 20
         let jobs = try Self.files(10, size: megabyte, in: directory)
@@ -48,8 +58,7 @@ struct FileReadersTests {
         for job in jobs { readers.submit(Self.request(job)) }
 
         var held = Self.collect(readers, atLeast: 3, within: 10)
-        usleep(200_000)          // time enough for a fourth read, were it allowed
-        held += readers.collect()
+        held += Self.settle(readers)
         #expect(held.count == 3, "three 1 MiB files in a 3.5 MiB budget")
         #expect(readers.backlog.bytes == Int64(3 * megabyte))
         #expect(readers.backlog.requests == 7)
@@ -58,8 +67,7 @@ struct FileReadersTests {
         var all = [held[0]]
         readers.release(held.removeFirst())
         held += Self.collect(readers, atLeast: 1, within: 10)
-        usleep(200_000)
-        held += readers.collect()
+        held += Self.settle(readers)
         #expect(held.count == 3 && readers.backlog.bytes == Int64(3 * megabyte))
 
         // The rest, released as they come; every file arrives once, whole, in one frame.
@@ -86,8 +94,7 @@ struct FileReadersTests {
 
     @Test("a file over the budget is read once nothing else is held; a changed one holds nothing")
     func largeAndChanged() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("readers-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try temporaryDirectory("readers")
         defer { try? FileManager.default.removeItem(at: directory) }
         var jobs = try Self.files(3, size: 64 << 10, in: directory)
         // The second file grew after the "scan": its stamp no longer matches.
@@ -110,8 +117,7 @@ struct FileReadersTests {
         #expect(readers.backlog.bytes == 64 << 10, "only the file read holds its share")
 
         readers.submit(Self.request(jobs[2]))
-        usleep(200_000)
-        #expect(readers.collect().isEmpty, "the large one waits while another file is held")
+        #expect(Self.settle(readers).isEmpty, "the large one waits while another file is held")
         readers.release(try #require(first.first { $0.request.order.job.path == jobs[0].path }))
         let large = Self.collect(readers, atLeast: 1, within: 10)
         #expect(large.count == 1 && large.first?.reserved == 256 << 10)

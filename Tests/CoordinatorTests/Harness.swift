@@ -3,21 +3,7 @@ import Catalog
 import Foundation
 import Logging
 import PhotomillCore
-
-/// Both clocks, moved by hand: `advance` moves both (time passing), `stepWall` only the
-/// wall clock (NTP, a VM resumed, an operator's `date -s`).
-struct ManualClock {
-    var monotonic = MonotonicInstant(nanoseconds: 1_000_000_000_000)   // 1000 s after boot
-    var wall: Double = 1_800_000_000                                    // January 2027
-    var now: ClockReading { ClockReading(monotonic: monotonic, wall: wall) }
-
-    mutating func advance(_ seconds: Double) {
-        monotonic += seconds
-        wall += seconds
-    }
-
-    mutating func stepWall(_ seconds: Double) { wall += seconds }
-}
+import PhotomillTestSupport
 
 /// A scheduler, a manual clock, and a stand-in for everything the service does with the
 /// scheduler's actions: sends are recorded, pages come from `pending`, and a batch handed

@@ -3,6 +3,7 @@ import Catalog
 import Foundation
 import MetricsTestKit
 import PhotomillCore
+import PhotomillTestSupport
 import Testing
 
 /// `CoordinatorMetrics` against swift-metrics' test backend: what each event adds, counted

@@ -2,6 +2,7 @@ import Catalog
 @testable import Coordinator
 import Foundation
 import PhotomillCore
+import PhotomillTestSupport
 import Testing
 
 /// The points where the first round's coordinator contradicted protocols/PROTOCOL.md

@@ -2,6 +2,7 @@ import Catalog
 @testable import Coordinator
 import Foundation
 import PhotomillCore
+import PhotomillTestSupport
 import Testing
 
 /// The order of work (docs/architecture.md, "The order of work") and an operator's pause,

@@ -3,6 +3,7 @@ import Catalog
 import Foundation
 import MillProtocol
 import PhotomillCore
+import PhotomillTestSupport
 import Testing
 
 @Suite("Scheduler: workers arriving, leaving, refused, and the shutdown")

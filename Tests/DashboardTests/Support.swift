@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import PhotomillCore
+import PhotomillTestSupport
 import Testing
 @testable import Dashboard
 
@@ -15,8 +16,7 @@ struct Fixture {
     let registry: MetricsRegistry
 
     init(token: String? = nil, hashes: Int = 2, help: [String: String] = [:]) throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dashboard-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try temporaryDirectory("dashboard")
         catalog = try Catalog(path: directory.appendingPathComponent("catalog.sqlite").path)
         let files = (0..<hashes).map { ScannedFile(path: "/lib/p\($0).jpg", size: 10, mtimeNs: 1, recognition: .media(.jpeg)) }
         _ = try catalog.record(files, kinds: [.hash], now: 1)

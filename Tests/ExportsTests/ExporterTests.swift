@@ -1,6 +1,7 @@
 import Catalog
 import Foundation
 import PhotomillCore
+import PhotomillTestSupport
 import Testing
 @testable import Exports
 
@@ -8,7 +9,6 @@ import Testing
     /// What a user's own program would declare: exactly the documented keys.
     struct UserPhoto: Decodable {
         var dateTaken: String?
-        var fileModificationDate: String?
         var fileSize: Int?
         var pixelWidth: Int?
         var pixelHeight: Int?
@@ -31,8 +31,7 @@ import Testing
     let catalog: Catalog
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("exports-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        directory = try temporaryDirectory("exports")
         catalog = try Catalog(path: directory.appendingPathComponent("catalog.sqlite").path)
         _ = try catalog.record([ScannedFile(path: "/photos/a.jpg", size: 1234, mtimeNs: 5, recognition: .media(.jpeg))],
                                kinds: [.hash, .metadata, .thumbnail, .ocr], now: 1)
@@ -62,7 +61,8 @@ import Testing
     @Test func binaryPlistDecodesWithTheDocumentedKeys() throws {
         let root = directory.appendingPathComponent("out")
         let summary = try Exporter(catalog: catalog, root: root).exportAll()
-        #expect(summary.photos == 1 && summary.written == 2)
+        // The content's plist and thumbnail, the file's plist, the manifest.
+        #expect(summary.photos == 1 && summary.written == 4)
         let url = root.appendingPathComponent("metadata/0123456789abcdef0123456789abcdef.plist")
         let data = try Data(contentsOf: url)
         #expect(data.prefix(8) == Data("bplist00".utf8))
@@ -113,7 +113,7 @@ import Testing
         let plist = root.appendingPathComponent("metadata/0123456789abcdef0123456789abcdef.plist")
         let before = try FileManager.default.attributesOfItem(atPath: plist.path)[.systemFileNumber] as? Int
         let again = try exporter.export(photoIds: [1])
-        #expect(again.written == 0 && again.unchanged == 2)
+        #expect(again.written == 0 && again.unchanged == 3)
         // Same inode: the file was not replaced.
         #expect(try FileManager.default.attributesOfItem(atPath: plist.path)[.systemFileNumber] as? Int == before)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("metadata").path)

@@ -1,4 +1,5 @@
 import Foundation
+import PhotomillTestSupport
 import Testing
 
 /// The permission tests (docs/reliability.md, "Accidents") run photomill as an unprivileged
@@ -22,7 +23,7 @@ enum Unprivileged {
     /// Gives a folder and everything in it to the unprivileged user (when root).
     static func own(_ url: URL) throws {
         guard isRoot else { return }
-        try Tool.run(["chown", "-R", "nobody:nogroup", url.path])
+        try Tool.output("chown", ["-R", "nobody:nogroup", url.path])
     }
 
     /// A folder the unprivileged user may read but not write: root's with mode 0755 when
@@ -39,40 +40,30 @@ enum Unprivileged {
 extension Tool {
     /// md5sum(1) of a file: the reference the tests compare content with.
     static func md5(_ path: String) throws -> String {
-        String(try run(["md5sum", path]).prefix(32))
+        String(try output("md5sum", [path]).prefix(32))
     }
 
     /// hostname(1).
     static func hostName() throws -> String {
-        try run(["hostname"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        try value("hostname", [])
     }
 }
 
 /// Python's sqlite3 holding a write transaction on a catalog (a `sqlite3` shell, a backup
 /// tool) for some seconds. Returns once the lock is held.
-final class CatalogLocker {
-    let process = Process()
-
-    init(_ catalog: URL, seconds: Double) throws {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", """
-            import sqlite3, sys, time
-            con = sqlite3.connect(sys.argv[1], isolation_level=None, timeout=30)
-            con.execute('BEGIN IMMEDIATE')
-            print('locked', flush=True)
-            time.sleep(float(sys.argv[2]))
-            con.execute('COMMIT')
-            """, catalog.path, String(seconds)]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        _ = out.fileHandleForReading.availableData   // "locked"
+func lockCatalog(_ catalog: URL, seconds: Double) throws -> ChildProcess {
+    let locker = try ChildProcess(URL(fileURLWithPath: "/usr/bin/python3"), ["-c", """
+        import sqlite3, sys, time
+        con = sqlite3.connect(sys.argv[1], isolation_level=None, timeout=30)
+        con.execute('BEGIN IMMEDIATE')
+        print('locked', flush=True)
+        time.sleep(float(sys.argv[2]))
+        con.execute('COMMIT')
+        """, catalog.path, String(seconds)])
+    guard locker.waitForOutput(containing: "locked", on: .stdout, seconds: 60) else {
+        throw ToolFailure("python3 never locked \(catalog.path): \(locker.stderr)")
     }
-
-    deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-    }
+    return locker
 }
 
 /// The child processes of `pid` (the workers `run` started), from /proc.

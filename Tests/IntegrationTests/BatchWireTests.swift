@@ -1,5 +1,7 @@
 import Foundation
 import MillProtocol
+import PhotomillCore
+import PhotomillTestSupport
 import SwiftProtobuf
 import Testing
 import ZeroMQ
@@ -11,8 +13,8 @@ import ZeroMQ
     /// and the catalog counts one `old-protocol`.
     @Test func oldRevisionIsRefused() throws {
         let bench = try FaultBench(count: 6, seed: 51)
-        let endpoint = "tcp://127.0.0.1:\(freePort())"
-        let coordinator = try BackgroundProcess.coordinator(endpoint, bench, kinds: "hash")
+        let coordinator = try BackgroundProcess.coordinator(anyLoopbackPort, bench, kinds: "hash")
+        let endpoint = try coordinator.boundEndpoint()
         defer { coordinator.signal(SIGKILL) }
         let old = try RawPeer(dealerTo: endpoint, id: "old-worker#1")
         guard case .ready(var ready) = RawPeer.ready(workerId: "old-worker", slots: 4) else { return }
@@ -37,8 +39,8 @@ import ZeroMQ
     /// commits; the catalog ends with every photo's hashes equal to theirs.
     @Test func jobsAndResultsOverTheWire() throws {
         let bench = try FaultBench(count: 30, seed: 52)
-        let endpoint = "tcp://127.0.0.1:\(freePort())"
-        let coordinator = try BackgroundProcess.coordinator(endpoint, bench, kinds: "hash")
+        let coordinator = try BackgroundProcess.coordinator(anyLoopbackPort, bench, kinds: "hash")
+        let endpoint = try coordinator.boundEndpoint()
         defer { coordinator.signal(SIGKILL) }
         #expect(eventually(seconds: 60) { ((try? bench.count("SELECT COUNT(*) FROM tasks")) ?? 0) == bench.files.count })
         let reference = try Self.hashes(bench.files)
@@ -51,8 +53,8 @@ import ZeroMQ
         var batchSizes: [Int] = []
         var committed: Set<String> = []
         var sent: Set<String> = []
-        let deadline = Date().addingTimeInterval(120)
-        while committed.count < bench.files.count && Date() < deadline {
+        let deadline = MonotonicInstant.now() + 120
+        while committed.count < bench.files.count && MonotonicInstant.now() < deadline {
             guard let frames = try worker.receive(within: 5, heartbeat: true) else { continue }
             let message = try MillCodec.decode(frames)
             commands.append(message.command)

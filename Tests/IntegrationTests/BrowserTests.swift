@@ -1,4 +1,5 @@
 import Foundation
+import PhotomillTestSupport
 import Testing
 
 /// The dashboard, its API and /metrics against the real binary, in a real run

@@ -1,4 +1,5 @@
 import Foundation
+import PhotomillTestSupport
 import Testing
 
 /// The cluster as users run it: the built binary as separate processes over real
@@ -70,14 +71,16 @@ import Testing
         // Each worker process registers itself under a new id (its pid is part of it).
         #expect(try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM workers") == workersBefore, "no worker started")
 
-        // Work left in the catalog (the failures, given a fresh budget) starts the workers
-        // although the scan finds nothing new, and is attempted again.
+        // Work left in the catalog (the failures, given a fresh budget) starts the worker
+        // although the scan finds nothing new, and is attempted again. One worker: of two,
+        // the first to connect may take the few retried tasks and end the run before the
+        // second has said READY (under load it did, and this test failed).
         let failedTasks = try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM tasks WHERE state = 'failed'")
         #expect(try PhotomillBinary.run(["retry", "--catalog", catalog.path]).status == 0)
-        let third = try PhotomillBinary.run(["run", photos.path, "--workers", "2", "--catalog", catalog.path,
+        let third = try PhotomillBinary.run(["run", photos.path, "--workers", "1", "--catalog", catalog.path,
                                              "--exports", exports.path])
         #expect(third.stdout.contains("0 tasks queued"), "\(third.stdout)")
-        #expect(try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM workers") == workersBefore + 2)
+        #expect(try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM workers") == workersBefore + 1)
         #expect(try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM tasks WHERE state IN ('pending', 'leased')") == 0)
         #expect(try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM attempts") >= attemptsBefore + failedTasks)
     }
@@ -90,10 +93,9 @@ import Testing
         let photos = directory.appendingPathComponent("photos")
         #expect(try PhotomillBinary.run(["samples", photos.path, "--count", "40", "--seed", "8"]).status == 0)
         let catalog = directory.appendingPathComponent("catalog.sqlite")
-        let port = freePort()
-        let coordinator = try BackgroundProcess(["coordinator", "--bind", "tcp://127.0.0.1:\(port)", "--insecure", "--catalog", catalog.path,
+        let coordinator = try BackgroundProcess(["coordinator", "--bind", anyLoopbackPort, "--insecure", "--catalog", catalog.path,
                                                  "--no-exports", "--kinds", "hash,metadata,thumbnail,ocr", photos.path])
-        let endpoint = "tcp://127.0.0.1:\(port)"
+        let endpoint = try coordinator.boundEndpoint()
         let doomed = try BackgroundProcess(["worker", "--connect", endpoint, "--insecure", "--slots", "1"])
         let survivor = try BackgroundProcess(["worker", "--connect", endpoint, "--insecure", "--slots", "1"])
 

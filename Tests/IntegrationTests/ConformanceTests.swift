@@ -1,4 +1,5 @@
 import Foundation
+import PhotomillTestSupport
 import Testing
 
 /// The PMILL conformance suite (Tests/Conformance/run.py, protocols/PROTOCOL.md "Writing a

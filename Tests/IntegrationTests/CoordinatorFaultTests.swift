@@ -1,4 +1,5 @@
 import Foundation
+import PhotomillTestSupport
 import Testing
 
 /// Faults of the coordinator and of its surroundings (docs/reliability.md): killed and
@@ -13,22 +14,23 @@ import Testing
     @Test func coordinatorKilledAndRestartedLosesNothing() throws {
         let bench = try FaultBench(count: 300, seed: 31)
         let exports = bench.directory.appendingPathComponent("exports")
-        let endpoint = "tcp://127.0.0.1:\(freePort())"
         let kinds = "hash,metadata,thumbnail"
         let arguments = ["--exports", exports.path]
         let slow = ["PHOTOMILL_FAULT_HANG_ON": "*:0.02"]
-        var coordinator = try BackgroundProcess.coordinator(endpoint, bench, kinds: kinds, extra: arguments)
+        var coordinator = try BackgroundProcess.coordinator(anyLoopbackPort, bench, kinds: kinds, extra: arguments)
+        // Its restart binds the same port again: the workers know only this one.
+        let endpoint = try coordinator.boundEndpoint()
         let workers = try (0..<2).map { _ in try BackgroundProcess.worker(endpoint, root: bench.photos, slots: 2, kinds: kinds, environment: slow) }
         #expect(eventually(seconds: 120) { bench.doneAttempts >= 150 }, "\(coordinator.stderr)")
 
         coordinator.signal(SIGKILL)
         #expect(coordinator.wait(seconds: 10) != nil)
-        let killedAt = Date()
+        let killedAt = Stopwatch()
         let doneAtKill = bench.doneAttempts
         #expect(bench.unfinished > 0, "the kill came mid-run")
         coordinator = try BackgroundProcess.coordinator(endpoint, bench, kinds: kinds, extra: arguments)
         #expect(eventually(seconds: 60) { bench.doneAttempts > doneAtKill }, "commits resume: \(coordinator.stderr)")
-        let recovery = Date().timeIntervalSince(killedAt)
+        let recovery = killedAt.seconds
         #expect(bench.waitUntilFinished(), "\(coordinator.stderr)")
 
         let ledger = try bench.ledger()
@@ -43,7 +45,7 @@ import Testing
         // Every export is whole: each plist parses, each thumbnail is a complete JPEG, no
         // temporary file is left, and every hashed photo has its plist (including those
         // the killed coordinator had committed but not yet exported).
-        let check = try PythonCheck.run("""
+        let check = try Tool.run("python3", ["-c", """
             import os, plistlib, sqlite3, sys
             root, catalog = sys.argv[1], sys.argv[2]
             con = sqlite3.connect('file:' + catalog + '?mode=ro', uri=True)
@@ -65,7 +67,7 @@ import Testing
             if jpegs != thumbs: problems.append('thumbnails missing: %d, extra: %d' % (len(thumbs - jpegs), len(jpegs - thumbs)))
             plistlib.load(open(os.path.join(root, 'manifest.plist'), 'rb'))
             print(len(plists), len(jpegs)); print('\\n'.join(problems))
-            """, exports.path, bench.catalog.path)
+            """, exports.path, bench.catalog.path])
         #expect(check.status == 0 && check.lines.count == 1, "\(check.lines) \(check.stderr)")
         FaultReport.record("coordinator SIGKILL + restart", injected: 1, affected: ledger.tasks - doneAtKill,
                            lost: ledger.lost, twice: ledger.committedTwice, recovery: recovery,
@@ -81,14 +83,16 @@ import Testing
     /// coordinator then finishes the run with the remaining worker.
     @Test func sigtermDrainsWorkerAndCoordinator() throws {
         let bench = try FaultBench(count: 80, seed: 32)
-        let endpoint = "tcp://127.0.0.1:\(freePort())"
-        var coordinator = try BackgroundProcess.coordinator(endpoint, bench)
+        var coordinator = try BackgroundProcess.coordinator(anyLoopbackPort, bench)
+        let endpoint = try coordinator.boundEndpoint()
         let slow = ["PHOTOMILL_FAULT_HANG_ON": "*:0.2"]
-        // The staying worker is stuck on one photo past the coordinator's 5 s drain.
+        // The staying worker is stuck on one photo past the coordinator's 5 s drain: until
+        // the test has seen the job handed back (the file `released` appears).
         let stuck = bench.goodFile(30)
+        let released = bench.directory.appendingPathComponent("released")
         let leaving = try BackgroundProcess.worker(endpoint, root: bench.photos, slots: 2, environment: slow)
         let staying = try BackgroundProcess.worker(endpoint, root: bench.photos, slots: 2, environment: [
-            "PHOTOMILL_FAULT_HANG_ON": (stuck as NSString).lastPathComponent + ":9,*:0.2"])
+            "PHOTOMILL_FAULT_HANG_ON": (stuck as NSString).lastPathComponent + ":@\(released.path),*:0.2"])
         #expect(eventually(seconds: 120) { bench.doneAttempts >= 20 }, "\(coordinator.stderr)")
 
         let workerStopped = Date().timeIntervalSince1970
@@ -102,16 +106,17 @@ import Testing
 
         let stuckLeased = "SELECT COUNT(*) FROM tasks t JOIN photos p ON p.id = t.photoId WHERE p.path = '\(stuck)' AND t.state = 'leased' AND t.leasedTo LIKE '%-\(staying.pid)-%'"
         #expect(eventually(seconds: 120) { ((try? bench.count(stuckLeased)) ?? 0) == 2 }, "\(coordinator.stderr)")
-        let coordinatorStopped = Date()
+        let coordinatorStopped = Stopwatch()
         coordinator.signal(SIGTERM)
         #expect(coordinator.wait(seconds: 60) == 0, "\(coordinator.stderr)")
-        let coordinatorDrain = Date().timeIntervalSince(coordinatorStopped)
+        let coordinatorDrain = coordinatorStopped.seconds
         #expect(try bench.count("SELECT COUNT(*) FROM tasks WHERE state = 'leased'") == 0, "every lease handed back")
         let handedBack = try bench.count("SELECT COUNT(*) FROM tasks WHERE state = 'pending' AND errorMessage = 'coordinator stopped'")
         let stuckBack = "SELECT COUNT(*) FROM tasks t JOIN photos p ON p.id = t.photoId WHERE p.path = '\(stuck)' AND t.state = 'pending' AND t.attempts = 0 AND t.errorMessage = 'coordinator stopped'"
         #expect(try bench.count(stuckBack) == 2, "the job still running is handed back, its attempt given back")
         #expect(bench.unfinished > 0, "stopped mid-run")
         #expect(try bench.ledger().unaccounted == 0)
+        #expect(FileManager.default.createFile(atPath: released.path, contents: nil))
 
         // The remaining worker reconnects to a new coordinator by itself and finishes.
         coordinator = try BackgroundProcess.coordinator(endpoint, bench)
@@ -135,8 +140,8 @@ import Testing
     /// is done in the same run; every other photo is done.
     @Test func photoDeletedOrChangedAfterTheScan() throws {
         let bench = try FaultBench(count: 30, seed: 33)
-        let endpoint = "tcp://127.0.0.1:\(freePort())"
-        let coordinator = try BackgroundProcess.coordinator(endpoint, bench)
+        let coordinator = try BackgroundProcess.coordinator(anyLoopbackPort, bench)
+        let endpoint = try coordinator.boundEndpoint()
         // No worker yet: the scan queues everything, nothing is processed.
         let expected = bench.files.count * 2
         #expect(eventually(seconds: 60) { (try? bench.count("SELECT COUNT(*) FROM tasks")) == expected }, "\(coordinator.stderr)")
@@ -177,23 +182,5 @@ import Testing
         #expect(coordinator.wait(seconds: 30) == 0)
         worker.signal(SIGTERM)
         #expect(worker.wait(seconds: 60) == 0)
-    }
-}
-
-/// A Python script run with arguments, for checks independent of photomill's code.
-enum PythonCheck {
-    static func run(_ script: String, _ arguments: String...) throws -> PhotomillBinary.Outcome {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script] + arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        let errors = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return .init(status: process.terminationStatus, stdout: String(decoding: data, as: UTF8.self),
-                     stderr: String(decoding: errors, as: UTF8.self))
     }
 }

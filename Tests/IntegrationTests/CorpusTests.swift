@@ -1,4 +1,5 @@
 import Foundation
+import PhotomillTestSupport
 import Testing
 
 /// `photomill inspect --json` on the real photos of ../shared/corpus against the
@@ -22,6 +23,7 @@ struct CorpusTests {
         init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
             if let number = try? container.decode(Double.self) { self = .number(number) }
+            else if let list = try? container.decode([String].self) { self = .text(list.joined(separator: ", ")) }   // keywords
             else { self = .text(try container.decode(String.self)) }
         }
     }

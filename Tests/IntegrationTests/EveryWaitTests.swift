@@ -1,4 +1,5 @@
 import Foundation
+import PhotomillTestSupport
 import Testing
 
 /// Every wait has a reason (docs/reliability.md, "Accidents"): `run --kinds` ends when its

@@ -1,4 +1,5 @@
 import Foundation
+import PhotomillTestSupport
 import Testing
 
 /// A folder of generated sample photos and a catalog beside it, for the fault tests
@@ -144,7 +145,7 @@ enum FaultReport {
         let seconds = recovery.map { String(format: "%.1f", $0) } ?? "-"
         let line = [fault, String(injected), String(affected), String(lost), String(twice), seconds, note].joined(separator: "\t") + "\n"
         FileHandle.standardError.write(Data(("reliability: " + line).utf8))
-        if !FileManager.default.fileExists(atPath: file.path) { FileManager.default.createFile(atPath: file.path, contents: nil) }
+        if !FileManager.default.fileExists(atPath: file.path) { _ = FileManager.default.createFile(atPath: file.path, contents: nil) }
         if let handle = try? FileHandle(forWritingTo: file) {
             _ = try? handle.seekToEnd()
             handle.write(Data(line.utf8))
@@ -166,7 +167,7 @@ extension BackgroundProcess {
     static func coordinator(_ endpoint: String, _ bench: FaultBench, kinds: String = "hash,metadata",
                             extra: [String] = ["--no-exports"]) throws -> BackgroundProcess {
         try BackgroundProcess(["coordinator", "--bind", endpoint, "--insecure", "--catalog", bench.catalog.path, "--kinds", kinds,
-                               "--log-level", "warning"] + extra + [bench.photos.path])
+                               "--log-level", "info"] + extra + [bench.photos.path])
     }
 }
 

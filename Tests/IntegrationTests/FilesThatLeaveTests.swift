@@ -1,4 +1,5 @@
 import Foundation
+import PhotomillTestSupport
 import Testing
 
 /// Files that leave, move, or are photomill's own (docs/reliability.md, "Accidents"): a
@@ -14,7 +15,7 @@ import Testing
 
     /// The paths `manifest.plist` lists, read by Python's plistlib.
     private func manifestPaths(_ exports: URL) throws -> Set<String> {
-        let out = try Tool.run(["python3", "-c", """
+        let out = try Tool.output("python3", ["-c", """
             import plistlib, sys
             for entry in plistlib.load(open(sys.argv[1], 'rb'))['photos']: print(entry['path'])
             """, exports.appendingPathComponent("manifest.plist").path])

@@ -1,5 +1,6 @@
 import Foundation
 import MillProtocol
+import PhotomillTestSupport
 import SwiftProtobuf
 import Testing
 import ZeroMQ
@@ -26,6 +27,7 @@ import ZeroMQ
         let catalog = bench.catalog
         let loud = try timedRun(bench) { endpoint, context in
             try flood(endpoint, context: context, until: catalog, tally: &tally)
+            return tally.counts
         }
         let ledger = try bench.ledger()
         ledger.expectNothingLost("under a flood")
@@ -35,8 +37,7 @@ import ZeroMQ
         let expected = tally.counts
         var counted: [String: Int] = [:]
         let matched = eventually(seconds: 30) {
-            counted = Dictionary(uniqueKeysWithValues: ((try? CatalogQuery.rows(bench.catalog, "SELECT reason, count FROM violations")) ?? [])
-                .map { ($0[0], Int($0[1]) ?? -1) })
+            counted = (try? Self.violations(bench.catalog)) ?? [:]
             return counted == expected
         }
         #expect(matched, "counted \(counted), sent \(expected)")
@@ -73,26 +74,32 @@ import ZeroMQ
     }
 
     /// A coordinator and one honest worker over `bench`; `flood` runs on this thread until
-    /// the run is done. Returns the time from the worker's start to the last commit.
+    /// the run is done and returns the count of what it sent by reason; the coordinator is
+    /// stopped once the catalog counts as much. Returns the time from the worker's start
+    /// to the last commit.
     private func timedRun(_ bench: FaultBench,
-                          flood: ((String, ZMQContext) throws -> Void)?) throws -> Timed {
-        let endpoint = "tcp://127.0.0.1:\(freePort())"
-        let coordinator = try BackgroundProcess.coordinator(endpoint, bench)
+                          flood: ((String, ZMQContext) throws -> [String: Int])?) throws -> Timed {
+        let coordinator = try BackgroundProcess.coordinator(anyLoopbackPort, bench)
+        let endpoint = try coordinator.boundEndpoint()
         #expect(eventually(seconds: 60) { (try? bench.count("SELECT COUNT(*) FROM tasks")) == bench.files.count * 2 })
         let context = try ZMQContext()
         let started = Date()
         let worker = try BackgroundProcess.worker(endpoint, root: bench.photos, slots: 2)
-        if let flood {
-            try flood(endpoint, context)
-        }
+        let sent = try flood?(endpoint, context) ?? [:]
         #expect(bench.waitUntilFinished(), "\(coordinator.stderr)")
         let lastCommit = try #require(Double(try CatalogQuery.rows(bench.catalog, "SELECT MAX(endedAt) FROM attempts").first?.first ?? ""))
         worker.signal(SIGTERM)
         #expect(worker.wait(seconds: 60) == 0)
-        usleep(300_000)  // the last violation counts reach the catalog with a commit
+        // The last violation counts reach the catalog with a commit.
+        _ = eventually(seconds: 30) { (try? Self.violations(bench.catalog)) == sent }
         coordinator.signal(SIGTERM)
         #expect(coordinator.wait(seconds: 30) == 0, "\(coordinator.stderr)")
         return Timed(seconds: lastCommit - started.timeIntervalSince1970, coordinatorLog: coordinator.stderr)
+    }
+
+    /// The dropped messages the catalog counts, by reason.
+    static func violations(_ catalog: URL) throws -> [String: Int] {
+        Dictionary(uniqueKeysWithValues: try CatalogQuery.rows(catalog, "SELECT reason, count FROM violations").map { ($0[0], Int($0[1]) ?? -1) })
     }
 
     /// What was sent, by the reason the coordinator should count it under.

@@ -1,4 +1,5 @@
 import Foundation
+import PhotomillTestSupport
 import Testing
 
 @Suite struct InspectCommandTests {
@@ -20,7 +21,7 @@ import Testing
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let video = directory.appendingPathComponent("clip.mp4").path
-        try Tool.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc=duration=2:size=320x240:rate=25",
+        try Tool.output("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=duration=2:size=320x240:rate=25",
                       "-c:v", "libx264", "-pix_fmt", "yuv420p", video])
         let outcome = try PhotomillBinary.run(["inspect", "--json", video])
         #expect(outcome.status == 0, "\(outcome.stdout) \(outcome.stderr)")

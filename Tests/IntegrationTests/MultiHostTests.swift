@@ -1,4 +1,5 @@
 import Foundation
+import PhotomillTestSupport
 import Testing
 
 /// Three "hosts" on one machine: the coordinator and two workers, each in its own

@@ -1,4 +1,5 @@
 import Foundation
+import PhotomillTestSupport
 import Testing
 
 /// No orphans, no phantoms (docs/reliability.md, "Accidents"): the workers `run` starts

@@ -1,4 +1,5 @@
 import Foundation
+import PhotomillTestSupport
 import Testing
 
 /// File names are bytes (issue 14, item 5): names that are not UTF-8 are processed, kept
@@ -13,7 +14,7 @@ import Testing
         try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
         #expect(try PhotomillBinary.run(["samples", samples.path, "--count", "8", "--photo-size", "64x48"]).status == 0)
         // café in Latin-1 and in UTF-8 (one content), and cafè in Latin-1 (another).
-        _ = try Tool.run(["python3", "-c", """
+        _ = try Tool.output("python3", ["-c", """
             import glob, os, shutil, sys
             jpegs = sorted(glob.glob(os.path.join(sys.argv[1], '*.jpg')))
             out = os.fsencode(sys.argv[2])
@@ -30,7 +31,7 @@ import Testing
 
         // Each row's path, its escapes undone by the documented rule, names a file whose
         // MD5 (hashlib) is the row's.
-        let checked = try Tool.run(["python3", "-c", """
+        let checked = try Tool.output("python3", ["-c", """
             import hashlib, sqlite3, sys
             rows = sqlite3.connect(sys.argv[1]).execute('SELECT path, md5 FROM photos ORDER BY path').fetchall()
             def raw(path):

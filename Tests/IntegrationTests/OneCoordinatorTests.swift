@@ -1,4 +1,5 @@
 import Foundation
+import PhotomillTestSupport
 import Testing
 
 /// One coordinator per catalog, and what a catalog in use by others does to one
@@ -7,11 +8,13 @@ import Testing
 /// interrupted run says so (130) and the next one says what it resumed, another process's
 /// write lock is waited out, and a clean exit leaves one file.
 @Suite(.serialized) struct OneCoordinatorTests {
-    /// `run` over `bench`, 1 worker of 1 slot, each job slowed by `hang` seconds.
-    private func slowRun(_ bench: FaultBench, hang: Double = 0.3, exports: URL? = nil) throws -> BackgroundProcess {
-        try BackgroundProcess(["run", bench.photos.path, "--workers", "1", "--slots", "1", "--kinds", "hash,metadata",
-                               "--catalog", bench.catalog.path] + (exports.map { ["--exports", $0.path] } ?? ["--no-exports"]),
-                              environment: ["PHOTOMILL_FAULT_HANG_ON": "*:\(hang)"])
+    /// `run` over `bench`, 1 worker of 1 slot, each job slowed by `hang` seconds; with
+    /// `holding`, the job of that photo never ends (its worker ends with the run).
+    private func slowRun(_ bench: FaultBench, hang: Double = 0.3, holding: String? = nil, exports: URL? = nil) throws -> BackgroundProcess {
+        let held = holding.map { ($0 as NSString).lastPathComponent + ":@" + bench.directory.appendingPathComponent("never").path + "," } ?? ""
+        return try BackgroundProcess(["run", bench.photos.path, "--workers", "1", "--slots", "1", "--kinds", "hash,metadata",
+                                      "--catalog", bench.catalog.path] + (exports.map { ["--exports", $0.path] } ?? ["--no-exports"]),
+                                     environment: ["PHOTOMILL_FAULT_HANG_ON": held + "*:\(hang)"])
     }
 
     private func waitForWork(_ bench: FaultBench, done: Int = 3) -> Bool {
@@ -25,7 +28,8 @@ import Testing
 
     @Test func secondCoordinatorIsRefusedNamingTheHolderAndAKilledOnesLockIsTaken() throws {
         let bench = try FaultBench(count: 24, seed: 61)
-        let first = try slowRun(bench)
+        // However slow the machine, the kill below comes mid-run: one job holds until then.
+        let first = try slowRun(bench, holding: bench.goodFile(5))
         #expect(waitForWork(bench), "\(first.stderr)")
         let host = try Tool.hostName()
         let common = ["--catalog", bench.catalog.path, "--no-exports", "--kinds", "hash,metadata"]
@@ -83,13 +87,13 @@ import Testing
         let bench = try FaultBench(count: 9, seed: 63, copies: 3)
         let run = try slowRun(bench, hang: 0.2)
         #expect(waitForWork(bench, done: 2))
-        let locker = try CatalogLocker(bench.catalog, seconds: 15)
-        let held = Date()
+        let locker = try lockCatalog(bench.catalog, seconds: 15)
+        let held = Stopwatch()
         #expect(run.wait(seconds: 180) == 0, "\(run.stderr)")
-        #expect(Date().timeIntervalSince(held) > 14, "the run waited for the lock")
+        #expect(held.seconds > 14, "the run waited for the lock")
         #expect(run.stderr.contains("locked by another process") && run.stderr.contains("going on"), "\(run.stderr)")
         #expect(!run.stderr.contains("database is locked"), "\(run.stderr)")
-        locker.process.waitUntilExit()
+        locker.wait(seconds: 60)
         try bench.ledger().expectNothingLost("catalog locked for 15 s")
     }
 

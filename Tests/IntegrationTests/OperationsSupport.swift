@@ -1,4 +1,5 @@
 import Foundation
+import PhotomillTestSupport
 
 /// One generated set processed once by `photomill run` (16 samples, a copy of one photo,
 /// so there is a duplicate, and the broken samples, so there are failures), shared by
@@ -50,28 +51,6 @@ final class ProcessedSet: Sendable {
     struct SetupError: Error, CustomStringConvertible {
         let description: String
         init(_ description: String) { self.description = description }
-    }
-}
-
-/// A `photomill` process whose standard output goes to a file the test can read while it runs.
-final class WatchedProcess {
-    let process = Process()
-    let outputURL = FileManager.default.temporaryDirectory.appendingPathComponent("photomill-out-\(UUID().uuidString)")
-
-    init(_ arguments: [String]) throws {
-        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-        process.executableURL = PhotomillBinary.url
-        process.arguments = arguments
-        process.standardOutput = try FileHandle(forWritingTo: outputURL)
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-    }
-
-    var output: String { (try? String(contentsOf: outputURL, encoding: .utf8)) ?? "" }
-
-    deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        try? FileManager.default.removeItem(at: outputURL)
     }
 }
 

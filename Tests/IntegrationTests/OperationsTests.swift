@@ -1,4 +1,5 @@
 import Foundation
+import PhotomillTestSupport
 import Testing
 
 /// The operator commands (status, failed, retry, reprocess, search, duplicates, export)
@@ -70,12 +71,12 @@ import Testing
     }
 
     @Test func statusWatchPrintsReportAfterReportWhenNotATerminal() throws {
-        let plain = try WatchedProcess(["status", "--watch", "0.2", "--catalog", fixture.catalog.path])
-        #expect(eventually(seconds: 30) { plain.output.components(separatedBy: "15 photos · ").count > 3 }, "\(plain.output)")
-        #expect(!plain.output.contains("\u{1B}"), "no escape sequences in a file")
-        let lines = try WatchedProcess(["status", "--watch", "0.2", "--json", "--catalog", fixture.catalog.path])
-        #expect(eventually(seconds: 30) { lines.output.split(separator: "\n").count >= 3 })
-        for line in lines.output.split(separator: "\n").dropLast() {
+        let plain = try BackgroundProcess(["status", "--watch", "0.2", "--catalog", fixture.catalog.path])
+        #expect(eventually(seconds: 30) { plain.stdout.components(separatedBy: "15 photos · ").count > 3 }, "\(plain.stdout)")
+        #expect(!plain.stdout.contains("\u{1B}"), "no escape sequences in a file")
+        let lines = try BackgroundProcess(["status", "--watch", "0.2", "--json", "--catalog", fixture.catalog.path])
+        #expect(eventually(seconds: 30) { lines.stdout.split(separator: "\n").count >= 3 })
+        for line in lines.stdout.split(separator: "\n").dropLast() {
             let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
             #expect(object?["photos"] as? Int == 15, "\(line)")
         }

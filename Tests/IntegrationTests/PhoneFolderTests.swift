@@ -1,4 +1,5 @@
 import Foundation
+import PhotomillTestSupport
 import Testing
 
 /// A folder as a phone and a photo editor leave it: HEIC and JPEG stills, MOV and MP4
@@ -30,23 +31,23 @@ struct PhoneFolderTests {
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
         let base = work.appendingPathComponent("base.jpg").path
-        try Tool.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc=size=640x480", "-frames:v", "1", base])
+        try Tool.output("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=640x480", "-frames:v", "1", base])
         // A Live Photo: a still and a video of one name stem.
-        try Tool.run(["heif-enc", "-q", "50", base, "-o", path("IMG_0001.HEIC")])
-        try Tool.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc=duration=2:size=320x240:rate=25",
+        try Tool.output("heif-enc", ["-q", "50", base, "-o", path("IMG_0001.HEIC")])
+        try Tool.output("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=duration=2:size=320x240:rate=25",
                       "-c:v", "libx264", "-pix_fmt", "yuv420p", "-movflags", "use_metadata_tags",
                       "-metadata", "com.apple.quicktime.creationdate=2021-06-01T10:00:00+0200", path("IMG_0001.MOV")])
         // Stills with sidecars: darktable's NAME.EXT.xmp and Lightroom's NAME.xmp.
         try FileManager.default.copyItem(atPath: base, toPath: path("IMG_0002.JPG"))
         try sidecar(title: "Harbour at dusk", keywords: ["harbour", "boats"], rating: 4)
             .write(toFile: path("IMG_0002.JPG.xmp"), atomically: true, encoding: .utf8)
-        try Tool.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=640x480", "-frames:v", "1", path("IMG_0003.jpg")])
+        try Tool.output("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=640x480", "-frames:v", "1", path("IMG_0003.jpg")])
         try sidecar(title: nil, keywords: ["family"], rating: 2).write(toFile: path("IMG_0003.xmp"), atomically: true, encoding: .utf8)
         // A video shot in portrait, with Apple's keys, rotated by its display matrix.
         let plain = work.appendingPathComponent("plain.mp4").path
-        try Tool.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc=duration=3:size=320x240:rate=30",
+        try Tool.output("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=duration=3:size=320x240:rate=30",
                       "-c:v", "libx264", "-pix_fmt", "yuv420p", plain])
-        try Tool.run(["ffmpeg", "-v", "error", "-i", plain, "-c", "copy", "-metadata:s:v:0", "rotate=90",
+        try Tool.output("ffmpeg", ["-v", "error", "-i", plain, "-c", "copy", "-metadata:s:v:0", "rotate=90",
                       "-movflags", "use_metadata_tags",
                       "-metadata", "com.apple.quicktime.location.ISO6709=+48.8584+002.2945/",
                       "-metadata", "com.apple.quicktime.make=Apple", "-metadata", "com.apple.quicktime.model=iPhone 12",
@@ -87,7 +88,7 @@ struct PhoneFolderTests {
         #expect(try search(["--type", "video"]).compactMap { $0["path"] as? String } == [file("IMG_0001.MOV"), file("VID_0004.mp4")])
 
         // The sidecar's values, as exiftool reads the sidecar.
-        let xmp = try Tool.exiftool(file("IMG_0002.JPG.xmp"), ["Title", "Subject", "Rating"])
+        let xmp = try ExifTool.values(file("IMG_0002.JPG.xmp"), ["Title", "Subject", "Rating"])
         let harbour = try search(["--keyword", "HARBOUR"])
         #expect(harbour.map { $0["path"] as? String } == [file("IMG_0002.JPG")])
         #expect(harbour.first?["title"] as? String == xmp["Title"] as? String)
@@ -112,7 +113,7 @@ struct PhoneFolderTests {
         #expect(plists.count == 5)
         let videoMD5 = try #require(try CatalogQuery.rows(catalogURL, "SELECT md5 FROM photos WHERE path = '\(file("VID_0004.mp4"))'").first?.first)
         let video = try #require(plists[videoMD5])
-        let tool = try Tool.exiftool(file("VID_0004.mp4"), ["Duration", "Rotation", "GPSLatitude", "GPSLongitude", "Model", "VideoFrameRate"])
+        let tool = try ExifTool.values(file("VID_0004.mp4"), ["Duration", "Rotation", "GPSLatitude", "GPSLongitude", "Model", "VideoFrameRate"])
         #expect(video["mediaType"] as? String == "video")
         #expect(abs((video["duration"] as? Double ?? 0) - (tool["Duration"] as? Double ?? -1)) < 0.05, "\(video) \(tool)")
         // exiftool's Rotation (clockwise degrees to display) as the EXIF orientation it is.

@@ -1,5 +1,7 @@
 import Foundation
 import MillProtocol
+import PhotomillCore
+import PhotomillTestSupport
 import ZeroMQ
 
 /// A hand-made PMILL peer on a real socket, for the tests that play a stranger (a
@@ -54,10 +56,10 @@ final class RawPeer {
     /// The next message within `seconds`, or nil. With `heartbeat`, says HEARTBEAT every
     /// half second meanwhile, so the coordinator keeps this peer alive while it waits.
     func receive(within seconds: Double, heartbeat: Bool = false) throws -> [Data]? {
-        let deadline = Date().addingTimeInterval(seconds)
+        let deadline = MonotonicInstant.now() + seconds
         var poller = Poller()
         _ = poller.register(socket)
-        while Date() < deadline {
+        while MonotonicInstant.now() < deadline {
             if heartbeat { try send(.heartbeat()) }
             if !(try poller.poll(timeoutMilliseconds: 500)).isEmpty, let frames = try socket.receive(dontWait: true) {
                 return frames

@@ -1,4 +1,5 @@
 import Foundation
+import PhotomillTestSupport
 import Testing
 
 /// Bad input gets a clear refusal and loses nothing (docs/reliability.md, "Accidents";
@@ -13,7 +14,7 @@ import Testing
         let photos = folder.appendingPathComponent("photos")
         try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
         let important = folder.appendingPathComponent("important.db")
-        try Tool.run(["python3", "-c", """
+        try Tool.output("python3", ["-c", """
             import sqlite3, sys
             con = sqlite3.connect(sys.argv[1])
             con.execute('CREATE TABLE accounts (id INTEGER PRIMARY KEY, name TEXT)')

@@ -1,4 +1,5 @@
 import Foundation
+import PhotomillTestSupport
 import Testing
 
 /// `retry` and `reprocess` while a coordinator runs: it picks the tasks up without a
@@ -9,10 +10,9 @@ import Testing
         let photos = directory.appendingPathComponent("photos")
         #expect(try PhotomillBinary.run(["samples", photos.path, "--count", "12", "--seed", "3"]).status == 0)
         let catalog = directory.appendingPathComponent("catalog.sqlite")
-        let port = freePort()
-        let endpoint = "tcp://127.0.0.1:\(port)"
-        let coordinator = try BackgroundProcess(["coordinator", "--bind", endpoint, "--insecure", "--catalog", catalog.path,
+        let coordinator = try BackgroundProcess(["coordinator", "--bind", anyLoopbackPort, "--insecure", "--catalog", catalog.path,
                                                  "--no-exports", photos.path])
+        let endpoint = try coordinator.boundEndpoint()
         // 12 samples, of which 10 are photos (samples.json: the text and empty files are
         // skipped). No worker does OCR: the 10 OCR tasks stay pending.
         let worker = try BackgroundProcess(["worker", "--connect", endpoint, "--insecure", "--root", photos.path, "--slots", "1",

@@ -1,5 +1,6 @@
 import Foundation
 import MillProtocol
+import PhotomillTestSupport
 import Testing
 import ZeroMQ
 
@@ -19,6 +20,7 @@ import ZeroMQ
         let coordinator = try BackgroundProcess(["coordinator", "--bind", endpoint, "--catalog", catalog.path, "--no-exports",
                                                  "--kinds", "hash,metadata,ocr", photos.path])
         defer { coordinator.signal(SIGKILL) }
+        _ = try coordinator.boundEndpoint()
         let settled = "SELECT COUNT(*) FROM tasks WHERE state IN ('done', 'failed') AND kind = "
         let attemptsNotBy = { (kind: String, process: BackgroundProcess) in
             "SELECT COUNT(*) FROM attempts WHERE kind = '\(kind)' AND worker NOT LIKE '%-\(process.pid)-%'"
@@ -64,6 +66,7 @@ import ZeroMQ
         let coordinator = try BackgroundProcess(["coordinator", "--bind", endpoint, "--catalog", catalog.path, "--no-exports",
                                                  "--kinds", "hash,metadata,thumbnail", photos.path])
         defer { coordinator.signal(SIGKILL) }
+        _ = try coordinator.boundEndpoint()
         let worker = try BackgroundProcess(["worker", "--connect", endpoint, "--root", elsewhere.path, "--slots", "2"])
         defer { worker.signal(SIGKILL) }
 
@@ -90,6 +93,7 @@ import ZeroMQ
         let coordinator = try BackgroundProcess(["coordinator", "--bind", endpoint, "--catalog", catalog.path, "--no-exports",
                                                  "--kinds", "hash", photos.path])
         defer { coordinator.signal(SIGKILL) }
+        _ = try coordinator.boundEndpoint()
         #expect(eventually(seconds: 30) { (try? CatalogQuery.count(catalog, "SELECT COUNT(*) FROM tasks")) == 2 })
         let victim = try #require(try CatalogQuery.rows(catalog, "SELECT path FROM photos ORDER BY path").first?.first)
         try FileManager.default.removeItem(atPath: victim)

@@ -1,4 +1,5 @@
 import Foundation
+import PhotomillTestSupport
 import Testing
 
 /// `photomill samples` then `photomill inspect` on what it wrote: the values written

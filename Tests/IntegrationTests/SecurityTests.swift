@@ -1,5 +1,6 @@
 import Foundation
 import MillProtocol
+import PhotomillTestSupport
 import Testing
 import ZeroMQ
 
@@ -27,11 +28,9 @@ import ZeroMQ
             allowList = directory.appendingPathComponent("allowed-workers")
             try ("# photomill workers\n" + String(contentsOfFile: listed.pub, encoding: .utf8)).write(to: allowList, atomically: true, encoding: .utf8)
             catalog = directory.appendingPathComponent("catalog.sqlite")
-            let port = freePort()
-            endpoint = "tcp://127.0.0.1:\(port)"
-            process = try BackgroundProcess(["coordinator", "--bind", endpoint, "--key", server.key, "--allow", allowList.path,
+            process = try BackgroundProcess(["coordinator", "--bind", anyLoopbackPort, "--key", server.key, "--allow", allowList.path,
                                              "--catalog", catalog.path, "--no-exports", "--kinds", kinds, photos.path])
-            _ = eventually(seconds: 30) { process.stderr.contains("listening on") }
+            endpoint = try process.boundEndpoint()
         }
 
         /// Replaces the allow-list's content in one rename, as an editor or a script would.
@@ -62,8 +61,8 @@ import ZeroMQ
         let decoded = try MillCodec.decode(answer)
         #expect([.heartbeat, .job].contains(decoded.command), "READY is answered with HEARTBEAT or JOB, got \(decoded.command)")
         // The strangers had the same time and 4 s more (the listed peer kept alive meanwhile): not a frame.
-        let until = Date().addingTimeInterval(4)
-        while Date() < until {
+        let window = Stopwatch()
+        while window.seconds < 4 {
             _ = try listed.receive(within: 0.5, heartbeat: true)
             #expect(try plaintext.socket.receive(dontWait: true) == nil, "a plaintext client learns nothing")
             #expect(try stranger.socket.receive(dontWait: true) == nil, "an unlisted key learns nothing")

@@ -1,4 +1,5 @@
 import Foundation
+import PhotomillTestSupport
 import Testing
 
 /// The similarity kind end to end with the real binary: `run` hashes a library of three
@@ -33,14 +34,14 @@ struct SimilarCommandTests {
             let corpus = Corpus.root.appendingPathComponent("photos")
             func path(_ name: String) -> String { photos.appendingPathComponent(name).path }
             // Upright copies first, so that every variant is made from the same pixels.
-            try Tool.run(["vips", "autorot", corpus.appendingPathComponent("Canon_40D.jpg").path, path("canon-a.jpg")])
+            try Tool.output("vips", ["autorot", corpus.appendingPathComponent("Canon_40D.jpg").path, path("canon-a.jpg")])
             try FileManager.default.copyItem(atPath: path("canon-a.jpg"), toPath: path("canon-b-copy.jpg"))
-            try Tool.run(["vips", "resize", path("canon-a.jpg"), path("canon-half.jpg"), "0.5"])
-            try Tool.run(["vips", "copy", path("canon-a.jpg"), path("canon-q40.jpg[Q=40]")])
-            try Tool.run(["vips", "copy", path("canon-a.jpg"), path("canon.webp")])
-            try Tool.run(["vips", "autorot", corpus.appendingPathComponent("DSCN0010.jpg").path, path("nikon.jpg")])
-            try Tool.run(["vips", "resize", path("nikon.jpg"), path("nikon-small.png"), "0.3"])
-            try Tool.run(["vips", "autorot", corpus.appendingPathComponent("jolla.jpg").path, path("jolla.jpg")])
+            try Tool.output("vips", ["resize", path("canon-a.jpg"), path("canon-half.jpg"), "0.5"])
+            try Tool.output("vips", ["copy", path("canon-a.jpg"), path("canon-q40.jpg[Q=40]")])
+            try Tool.output("vips", ["copy", path("canon-a.jpg"), path("canon.webp")])
+            try Tool.output("vips", ["autorot", corpus.appendingPathComponent("DSCN0010.jpg").path, path("nikon.jpg")])
+            try Tool.output("vips", ["resize", path("nikon.jpg"), path("nikon-small.png"), "0.3"])
+            try Tool.output("vips", ["autorot", corpus.appendingPathComponent("jolla.jpg").path, path("jolla.jpg")])
             // A JPEG cut short in its first segment: recognised as a JPEG, no picture in it.
             try Data(try Data(contentsOf: URL(fileURLWithPath: path("jolla.jpg"))).prefix(300)).write(to: URL(fileURLWithPath: path("broken.jpg")))
             canon = ["canon-a.jpg", "canon-b-copy.jpg", "canon-half.jpg", "canon-q40.jpg", "canon.webp"].map(path)
@@ -62,8 +63,8 @@ struct SimilarCommandTests {
 
     /// Width × height by `vipsheader`, not by photomill.
     static func pixels(_ path: String) throws -> Int {
-        let width = Int(try Tool.run(["vipsheader", "-f", "width", path]).trimmingCharacters(in: .whitespacesAndNewlines))!
-        let height = Int(try Tool.run(["vipsheader", "-f", "height", path]).trimmingCharacters(in: .whitespacesAndNewlines))!
+        let width = Int(try Tool.output("vipsheader", ["-f", "width", path]).trimmingCharacters(in: .whitespacesAndNewlines))!
+        let height = Int(try Tool.output("vipsheader", ["-f", "height", path]).trimmingCharacters(in: .whitespacesAndNewlines))!
         return width * height
     }
 
@@ -115,7 +116,7 @@ struct SimilarCommandTests {
         let library = try Self.library.get()
         let outside = try temporaryDirectory()
         let query = outside.appendingPathComponent("nikon-brighter.jpg").path
-        try Tool.run(["vips", "linear", library.nikon[0], query, "1.1", "0"])
+        try Tool.output("vips", ["linear", library.nikon[0], query, "1.1", "0"])
         let inspect = try PhotomillBinary.jsonLines(try PhotomillBinary.run(["inspect", "--json", "--kinds", "similarity", query]))
         let ownHex = try #require(inspect.first?["perceptualHash"] as? String)
         let own = try #require(UInt64(ownHex, radix: 16))

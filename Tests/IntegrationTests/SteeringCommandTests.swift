@@ -1,4 +1,5 @@
 import Foundation
+import PhotomillTestSupport
 import Testing
 
 /// pause, resume, prioritize and the HTTP flags as the built binary runs them, on a copy

@@ -1,4 +1,5 @@
 import Foundation
+import PhotomillTestSupport
 import Testing
 
 /// Storage that fails under photomill (docs/reliability.md): a full export disk, a
@@ -45,7 +46,7 @@ import Testing
                                          "--kinds", "hash,metadata", "--catalog", catalog, "--no-exports"])
         let status = run.wait(seconds: 60)
         #expect(status == 74, "\(run.stderr)")
-        #expect(run.process.terminationReason == .exit)
+        #expect(!run.wasSignalled)
         #expect(run.stderr.contains(catalog) && run.stderr.lowercased().contains("read"), "\(run.stderr)")
         mount.unmount()
         #expect(try bench.ledger().tasks == before.tasks, "nothing written")
@@ -71,14 +72,14 @@ import Testing
         let doneAtStop = bench2.doneAttempts
         #expect(bench2.unfinished > 0, "the disk filled mid-run")
 
-        let grown = Date()
+        let grown = Stopwatch()
         try mount.resize("64m")
         let second = try PhotomillBinary.run(arguments)
         #expect(second.status == 1, "broken samples fail: \(second.stdout) \(second.stderr)")
         let ledger = try bench2.ledger()
         ledger.expectNothingLost("catalog disk full")
         FaultReport.record("catalog disk full mid-run (1 MiB tmpfs)", injected: 1, affected: ledger.tasks - doneAtStop,
-                           lost: ledger.lost, twice: ledger.committedTwice, recovery: Date().timeIntervalSince(grown),
+                           lost: ledger.lost, twice: ledger.committedTwice, recovery: grown.seconds,
                            note: "clean stop naming the catalog; the second run (time shown) completes")
     }
 }
@@ -121,15 +122,6 @@ struct Mount {
     }
 
     private static func run(_ arguments: [String], tool: String = "/bin/mount") throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        process.standardError = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw CocoaError(.fileWriteNoPermission, userInfo: [NSDebugDescriptionErrorKey: "\(tool) \(arguments) failed"])
-        }
+        try Tool.output(tool, arguments)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import MillProtocol
+import PhotomillTestSupport
 import Testing
 
 /// `photomill --version` and the version each worker reports, against what other tools
@@ -11,7 +12,7 @@ import Testing
     static let head: String? = {
         let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-        return (try? Tool.run(["git", "-C", checkout.path, "rev-parse", "HEAD"]))?.trimmingCharacters(in: .whitespacesAndNewlines)
+        return (try? Tool.output("git", ["-C", checkout.path, "rev-parse", "HEAD"]))?.trimmingCharacters(in: .whitespacesAndNewlines)
     }()
 
     static func report() throws -> [String: String] {
@@ -26,14 +27,14 @@ import Testing
 
     /// The upstream version of the Debian package that holds `file`: 0.20.2 of 0.20.2-2.1+deb12u2.
     static func debianVersion(ofPackageHolding file: String) throws -> String {
-        let package = try Tool.run(["dpkg-query", "-S", file]).split(separator: ":").first.map(String.init) ?? ""
-        let version = try Tool.run(["dpkg-query", "-W", "-f", "${Version}", package])
+        let package = try Tool.output("dpkg-query", ["-S", file]).split(separator: ":").first.map(String.init) ?? ""
+        let version = try Tool.output("dpkg-query", ["-W", "-f", "${Version}", package])
         return String(version.split(separator: "-").first ?? "").replacingOccurrences(of: #"^\d+:"#, with: "", options: .regularExpression)
     }
 
     /// What `ldd` resolves for the library whose soname starts with `prefix`, symlinks resolved.
     static func linkedFile(_ prefix: String) throws -> String? {
-        let line = try Tool.run(["ldd", PhotomillBinary.url.path]).split(separator: "\n").first { $0.contains(prefix) }
+        let line = try Tool.output("ldd", [PhotomillBinary.url.path]).split(separator: "\n").first { $0.contains(prefix) }
         guard let path = line?.split(separator: " ").first(where: { $0.hasPrefix("/") }) else { return nil }
         return URL(fileURLWithPath: String(path)).resolvingSymlinksInPath().path
     }
@@ -48,20 +49,20 @@ import Testing
         }
 
         // Other bindings of the same shared libraries: Debian's python3-zmq and sqlite3 module.
-        let python = try Tool.run(["/usr/bin/python3", "-c", "import sqlite3, zmq; print(zmq.zmq_version()); print(sqlite3.sqlite_version)"])
+        let python = try Tool.output("/usr/bin/python3", ["-c", "import sqlite3, zmq; print(zmq.zmq_version()); print(sqlite3.sqlite_version)"])
             .split(separator: "\n").map(String.init)
         #expect(report["libzmq"] == python.first)
         #expect(report["SQLite"] == python.last)
         // The libraries' own commands: "vips-8.14.1", "tesseract 5.3.0".
-        #expect("vips-" + (report["libvips"] ?? "?") == (try Tool.run(["vips", "--version"])).trimmingCharacters(in: .whitespacesAndNewlines))
-        let tesseract = try Tool.run(["tesseract", "--version"]).split(separator: "\n").first.map(String.init)
+        #expect("vips-" + (report["libvips"] ?? "?") == (try Tool.output("vips", ["--version"])).trimmingCharacters(in: .whitespacesAndNewlines))
+        let tesseract = try Tool.output("tesseract", ["--version"]).split(separator: "\n").first.map(String.init)
         #expect("tesseract " + (report["tesseract"] ?? "?") == tesseract)
         // dpkg's record of the package that holds the LibRaw the binary loads.
         let libRaw = try #require(try Self.linkedFile("libraw_r.so"))
         #expect(report["LibRaw"] == (try Self.debianVersion(ofPackageHolding: libRaw)))
         // `ffmpeg -version`: "ffmpeg version 5.1.9-0+deb12u1 …", then "libavformat    59. 27.100 / 59. 27.100"
         // (the second figure is the library ffmpeg runs with).
-        let ffmpeg = try Tool.run(["ffmpeg", "-hide_banner", "-version"]).split(separator: "\n").map(String.init)
+        let ffmpeg = try Tool.output("ffmpeg", ["-hide_banner", "-version"]).split(separator: "\n").map(String.init)
         var expected = ffmpeg.first?.split(separator: " ").dropFirst(2).first.map(String.init) ?? "?"
         let libraries = ["libavformat", "libavcodec", "libswscale", "libavutil"].map { name in
             let line = ffmpeg.first { $0.hasPrefix(name + " ") } ?? ""
@@ -69,6 +70,9 @@ import Testing
         }
         expected += " (" + libraries.joined(separator: ", ") + ")"
         #expect(report["FFmpeg"] == expected)
+        // exiv2's own command: "exiv2 0.27.6".
+        let exiv2 = try Tool.output("exiv2", ["--version"]).split(separator: "\n").first.map(String.init)
+        #expect("exiv2 " + (report["exiv2"] ?? "?") == exiv2)
         // libexif cannot say: the line names the file ldd finds.
         let exif = try #require(try Self.linkedFile("libexif.so"))
         #expect(report["libexif"] == "unknown (libexif has no version function; loaded from \(exif))")
@@ -87,6 +91,7 @@ import Testing
         let coordinator = try BackgroundProcess(["coordinator", "--bind", endpoint, "--catalog", catalog.path, "--no-exports",
                                                  "--kinds", "hash", photos.path])
         defer { coordinator.signal(SIGKILL) }
+        _ = try coordinator.boundEndpoint()
         let worker = try BackgroundProcess(["worker", "--connect", endpoint, "--kinds", "hash", "--slots", "1"])
         defer { worker.signal(SIGKILL) }
         let peer = try RawPeer(dealerTo: endpoint, id: "version-peer")

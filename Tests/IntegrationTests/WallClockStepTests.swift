@@ -1,4 +1,5 @@
 import Foundation
+import PhotomillTestSupport
 import Testing
 
 /// The wall clock steps by an hour in the middle of a run (NTP, a VM resumed, `date -s`):

@@ -1,4 +1,5 @@
 import Foundation
+import PhotomillTestSupport
 import Testing
 
 /// Faults of workers (docs/reliability.md): killed, frozen, hung on a job, crashing on a
@@ -13,28 +14,28 @@ import Testing
     /// any machine.
     @Test func workersKilledAtRandomLoseNothing() throws {
         let bench = try FaultBench(count: 100, seed: 21, copies: 20)
-        let endpoint = "tcp://127.0.0.1:\(freePort())"
-        let coordinator = try BackgroundProcess.coordinator(endpoint, bench)
+        let coordinator = try BackgroundProcess.coordinator(anyLoopbackPort, bench)
+        let endpoint = try coordinator.boundEndpoint()
         let slow = ["PHOTOMILL_FAULT_HANG_ON": "*:0.02"]
         var workers = try (0..<3).map { _ in try BackgroundProcess.worker(endpoint, root: bench.photos, environment: slow) }
         #expect(eventually(seconds: 120) { bench.doneAttempts >= 50 }, "\(coordinator.stderr)")
 
         var random = SystemRandomNumberGenerator()
         var kills = 0
-        var lastKill = Date()
+        var lastKill = Stopwatch()
         while kills < 24 {
             usleep(UInt32.random(in: 300_000...700_000, using: &random))
             if bench.unfinished == 0 { break }
             let victim = Int.random(in: 0..<workers.count, using: &random)
             workers[victim].signal(SIGKILL)
             #expect(workers[victim].wait(seconds: 10) != nil)
-            lastKill = Date()
+            lastKill = Stopwatch()
             kills += 1
             workers[victim] = try BackgroundProcess.worker(endpoint, root: bench.photos, environment: slow)
         }
         #expect(kills >= 20, "the run ended before 20 kills")
         #expect(bench.waitUntilFinished(), "coordinator: \(coordinator.stderr)")
-        let recovery = Date().timeIntervalSince(lastKill)
+        let recovery = lastKill.seconds
 
         let ledger = try bench.ledger()
         ledger.expectNothingLost("after \(kills) kills")
@@ -57,17 +58,17 @@ import Testing
     /// the dead worker and one `done` from the other, nothing is committed twice.
     @Test func workerKilledWithABatchNotSentHasItRedone() throws {
         let bench = try FaultBench(count: 40, seed: 25)
-        let endpoint = "tcp://127.0.0.1:\(freePort())"
-        let coordinator = try BackgroundProcess.coordinator(endpoint, bench)
+        let coordinator = try BackgroundProcess.coordinator(anyLoopbackPort, bench)
+        let endpoint = try coordinator.boundEndpoint()
         #expect(eventually(seconds: 60) { ((try? bench.count("SELECT COUNT(*) FROM tasks")) ?? 0) == bench.files.count * 2 })
         let doomed = try BackgroundProcess.worker(endpoint, root: bench.photos, slots: 4,
                                                   environment: ["PHOTOMILL_FAULT_CRASH_WITH_RESULTS": "4"])
         #expect(doomed.wait(seconds: 60) != nil, "the worker did not die: \(doomed.stderr)")
-        let diedAt = Date()
+        let diedAt = Stopwatch()
         #expect(doomed.stderr.contains("dying with 4 results not sent"), "\(doomed.stderr)")
         let other = try BackgroundProcess.worker(endpoint, root: bench.photos, slots: 2)
         #expect(bench.waitUntilFinished(), "\(coordinator.stderr)")
-        let recovery = Date().timeIntervalSince(diedAt)
+        let recovery = diedAt.seconds
 
         let ledger = try bench.ledger()
         ledger.expectNothingLost("a batch lost with its worker")
@@ -95,20 +96,20 @@ import Testing
     /// and discarded, and the worker reconnects by itself and takes new work.
     @Test func frozenWorkerIsReplacedAndItsLateResultIsStale() throws {
         let bench = try FaultBench(count: 150, seed: 22)
-        let endpoint = "tcp://127.0.0.1:\(freePort())"
-        let coordinator = try BackgroundProcess.coordinator(endpoint, bench)
+        let coordinator = try BackgroundProcess.coordinator(anyLoopbackPort, bench)
+        let endpoint = try coordinator.boundEndpoint()
         let photo = bench.goodFile(0)
         // The frozen worker sits on the first good photo, so that it holds it when frozen.
         let frozen = try BackgroundProcess.worker(endpoint, root: bench.photos, environment: ["PHOTOMILL_FAULT_HANG_ON": (photo as NSString).lastPathComponent + ":3"])
         let leasedToFrozen = "SELECT COUNT(*) FROM tasks t JOIN photos p ON p.id = t.photoId WHERE p.path = '\(photo)' AND t.state = 'leased' AND t.leasedTo LIKE '%-\(frozen.pid)-%'"
         #expect(eventually(seconds: 60) { ((try? bench.count(leasedToFrozen)) ?? 0) > 0 }, "\(coordinator.stderr)")
         frozen.signal(SIGSTOP)
-        let frozenAt = Date()
+        let frozenAt = Stopwatch()
         let honest = try BackgroundProcess.worker(endpoint, root: bench.photos)
 
         let photoDone = "SELECT COUNT(*) FROM tasks t JOIN photos p ON p.id = t.photoId WHERE p.path = '\(photo)' AND t.state = 'done'"
         #expect(eventually(seconds: 90) { ((try? bench.count(photoDone)) ?? 0) == 2 }, "re-leased and done: \(coordinator.stderr)")
-        let recovery = Date().timeIntervalSince(frozenAt)
+        let recovery = frozenAt.seconds
         #expect(try bench.count("SELECT COUNT(*) FROM attempts a JOIN photos p ON p.id = a.photoId WHERE p.path = '\(photo)' AND a.outcome = 'worker-lost' AND a.worker LIKE '%-\(frozen.pid)-%'") == 2)
 
         frozen.signal(SIGCONT)
@@ -139,20 +140,20 @@ import Testing
     /// another worker; the late result is stale; the hung worker then carries on.
     @Test func hungJobOutlivesItsLease() throws {
         let bench = try FaultBench(count: 120, seed: 23)
-        let endpoint = "tcp://127.0.0.1:\(freePort())"
-        let coordinator = try BackgroundProcess.coordinator(endpoint, bench, extra: ["--no-exports", "--lease-seconds", "2"])
+        let coordinator = try BackgroundProcess.coordinator(anyLoopbackPort, bench, extra: ["--no-exports", "--lease-seconds", "2"])
+        let endpoint = try coordinator.boundEndpoint()
         let photo = bench.goodFile(0)
         let hung = try BackgroundProcess.worker(endpoint, root: bench.photos, environment: ["PHOTOMILL_FAULT_HANG_ON": (photo as NSString).lastPathComponent + ":12"])
         let leasedToHung = "SELECT COUNT(*) FROM tasks t JOIN photos p ON p.id = t.photoId WHERE p.path = '\(photo)' AND t.state = 'leased' AND t.leasedTo LIKE '%-\(hung.pid)-%'"
         #expect(eventually(seconds: 60) { ((try? bench.count(leasedToHung)) ?? 0) > 0 }, "\(coordinator.stderr)")
-        let hungAt = Date()
+        let hungAt = Stopwatch()
         let other = try BackgroundProcess.worker(endpoint, root: bench.photos)
 
         let expired = "SELECT COUNT(*) FROM attempts a JOIN photos p ON p.id = a.photoId WHERE p.path = '\(photo)' AND a.outcome = 'lease-expired' AND a.worker LIKE '%-\(hung.pid)-%'"
         #expect(eventually(seconds: 60) { ((try? bench.count(expired)) ?? 0) == 2 }, "the capped lease expires: \(coordinator.stderr)")
         let photoDone = "SELECT COUNT(*) FROM tasks t JOIN photos p ON p.id = t.photoId WHERE p.path = '\(photo)' AND t.state = 'done'"
         #expect(eventually(seconds: 60) { ((try? bench.count(photoDone)) ?? 0) == 2 }, "\(coordinator.stderr)")
-        let recovery = Date().timeIntervalSince(hungAt)
+        let recovery = hungAt.seconds
         let stale = "SELECT COUNT(*) FROM attempts a JOIN photos p ON p.id = a.photoId WHERE p.path = '\(photo)' AND a.outcome = 'stale' AND a.worker LIKE '%-\(hung.pid)-%'"
         #expect(eventually(seconds: 60) { ((try? bench.count(stale)) ?? 0) == 2 }, "\(hung.stderr)")
         let staleAt = try #require(Double(try CatalogQuery.rows(bench.catalog, "SELECT MAX(endedAt) FROM attempts WHERE outcome = 'stale'").first?.first ?? ""))
@@ -179,12 +180,12 @@ import Testing
     @Test func poisonPhotoEndsFailedAndTheRestCompletes() throws {
         let bench = try FaultBench(count: 40, seed: 24)
         let poison = bench.goodFile(3)
-        let started = Date()
+        let started = Stopwatch()
         let outcome = try PhotomillBinary.run(
             ["run", bench.photos.path, "--workers", "2", "--slots", "1", "--kinds", "hash,metadata", "--catalog",
              bench.catalog.path, "--no-exports"],
             environment: ["PHOTOMILL_FAULT_CRASH_ON": (poison as NSString).lastPathComponent])
-        let elapsed = Date().timeIntervalSince(started)
+        let elapsed = started.seconds
         #expect(outcome.status == 1, "\(outcome.stdout) \(outcome.stderr)")
         #expect(outcome.stdout.contains("worker-lost"), "\(outcome.stdout)")
         #expect(outcome.stdout.contains("worker processes restarted after dying: 3"), "\(outcome.stdout)")

@@ -1,5 +1,6 @@
 import Foundation
 import MillProtocol
+import PhotomillTestSupport
 import Testing
 
 /// The long fuzz run (scripts/fuzz.sh): with `MILLPROTOCOL_FUZZ_SECONDS=N`, mutated and
@@ -16,7 +17,7 @@ struct LongFuzzTests {
 
     @Test(.enabled(if: seconds != nil))
     func fuzzForAWhile() throws {
-        let deadline = Date().addingTimeInterval(Self.seconds ?? 0)
+        let fuzzing = Stopwatch()
         let logInputs = Self.environment["MILLPROTOCOL_FUZZ_LOG"] == "1"
         let keep = Self.environment["MILLPROTOCOL_FUZZ_KEEP"].map { URL(fileURLWithPath: $0) }
         if let keep { try FileManager.default.createDirectory(at: keep, withIntermediateDirectories: true) }
@@ -25,7 +26,7 @@ struct LongFuzzTests {
         var inputs = 0, decoded = 0, seeds = 0
         var kept: Set<String> = []
         var reasons: [ProtocolViolation.Reason: Int] = [:]
-        while Date() < deadline {
+        while fuzzing.seconds < Self.seconds ?? 0 {
             FileHandle.standardError.write(Data("fuzz: seed \(seed)\n".utf8))
             var mutator = FrameMutator(seed: seed, corpus: Samples.all)
             for iteration in 0..<20_000 {

@@ -1,5 +1,6 @@
 import Foundation
 import PhotomillCore
+import PhotomillTestSupport
 import Testing
 @testable import PhotoProcessing
 
@@ -7,7 +8,7 @@ import Testing
 /// and leaves the kinds that can still succeed alone.
 @Suite struct BadInputTests {
     let directory: URL
-    init() throws { directory = try Fixtures.temporaryDirectory() }
+    init() throws { directory = try temporaryDirectory() }
 
     private func write(_ name: String, _ data: Data) throws -> String {
         let url = directory.appendingPathComponent(name)
@@ -44,7 +45,7 @@ import Testing
     @Test func truncatedJPEGFailsThumbnailButKeepsMetadata() throws {
         // A JPEG written by the vips command, cut to 40 % of its bytes.
         let full = directory.appendingPathComponent("full.jpg").path
-        #expect(try Fixtures.run("vips", ["gaussnoise", full + "[Q=90]", "800", "600"]).status == 0)
+        #expect(try Tool.run("vips", ["gaussnoise", full + "[Q=90]", "800", "600"]).status == 0)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: full))
         let path = try write("cut.jpg", bytes.prefix(bytes.count * 4 / 10))
 
@@ -57,7 +58,7 @@ import Testing
 
     @Test func hugeDimensionsAreRefusedBeforeDecoding() throws {
         let path = try write("bomb.png", Fixtures.pngHeaderOnly(width: 50_000, height: 50_000))
-        let start = Date()
+        let start = Stopwatch()
         let result = PhotoProcessor().process(path: path, kinds: Set(Kind.allCases))
         #expect(result.errors[.thumbnail]?.errorClass == .tooLarge)
         #expect(result.errors[.ocr]?.errorClass == .tooLarge)
@@ -66,12 +67,12 @@ import Testing
         #expect(result.metadata?.pixelWidth == 50_000)
         #expect(result.errors[.metadata] == nil)
         // Decoding 2.5 gigapixels would take minutes; refusing takes no time at all.
-        #expect(Date().timeIntervalSince(start) < 5)
+        #expect(start.seconds < 5)
     }
 
     @Test func pixelLimitIsConfigurable() throws {
         let path = directory.appendingPathComponent("two-mp.png").path
-        #expect(try Fixtures.run("vips", ["black", path, "2000", "1000"]).status == 0)
+        #expect(try Tool.run("vips", ["black", path, "2000", "1000"]).status == 0)
         var options = ProcessingParameters()
         options.pixelLimit = 1_999_999
         let refused = PhotoProcessor(parameters: options).process(path: path, kinds: [.thumbnail])

@@ -1,5 +1,6 @@
 import Foundation
 import PhotomillCore
+import PhotomillTestSupport
 import Testing
 @testable import PhotoProcessing
 
@@ -10,7 +11,7 @@ import Testing
        .enabled(if: RawCorpus.toolsInstalled, RawCorpus.toolsMessage))
 final class EmbeddedPreviewsCorpusTests {
     let directory: URL
-    init() throws { directory = try Fixtures.temporaryDirectory() }
+    init() throws { directory = try temporaryDirectory() }
     deinit { try? FileManager.default.removeItem(at: directory) }
 
     private func found(_ url: URL) throws -> EmbeddedPreviews {
@@ -60,7 +61,7 @@ final class EmbeddedPreviewsCorpusTests {
         for orientation in 1...8 {
             let copy = directory.appendingPathComponent("o\(orientation)-\(name)")
             try RawTestImages.shell("exiftool -q -m -n -Orientation=\(orientation) -o '\(copy.path)' '\(Corpus.formats.appendingPathComponent(name).path)'")
-            let identify = try Fixtures.run("raw-identify", ["-v", copy.path]).output
+            let identify = try Tool.run("raw-identify", ["-v", copy.path]).stdout
             let flip = try #require(identify.split(separator: "\n").first { $0.hasPrefix("Image flip:") }?.split(separator: " ").last.flatMap { Int($0) })
             #expect(try found(copy).orientation == RawOrientation.exifOrientation(flip: flip), "\(name), Orientation \(orientation)")
             #expect(try found(copy).orientation == orientation)

@@ -1,33 +1,10 @@
 import Foundation
+import PhotomillCore
+import PhotomillTestSupport
+@testable import PhotoProcessing
 
 /// Fixtures made by the tests themselves, with independent tools where a tool exists.
 enum Fixtures {
-    static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("photomill-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
-    /// Runs a command-line tool, returning its exit status and standard output.
-    @discardableResult
-    static func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
-
-    static func toolExists(_ tool: String) -> Bool {
-        (try? run("which", [tool]).status) == 0
-    }
-
     /// A PNG whose header claims `width`×`height` but whose pixel data is a few bytes:
     /// a decompression bomb in miniature. Built by hand (signature, IHDR, IDAT, IEND with
     /// their CRCs) so nothing in the code under test made it.
@@ -62,15 +39,15 @@ enum Fixtures {
         let mask = directory.appendingPathComponent("mask-\(UUID().uuidString).v").path
         let inverted = directory.appendingPathComponent("inv-\(UUID().uuidString).v").path
         let page = directory.appendingPathComponent("page-\(UUID().uuidString).png")
-        try check(run("vips", ["text", mask, text, "--width", "\(width)", "--dpi", "300", "--font", "DejaVu Serif 12"]))
-        try check(run("vips", ["invert", mask, inverted]))
+        try check(Tool.run("vips", ["text", mask, text, "--width", "\(width)", "--dpi", "300", "--font", "DejaVu Serif 12"]))
+        try check(Tool.run("vips", ["invert", mask, inverted]))
         let upright = rotate == nil ? page.path : directory.appendingPathComponent("upright-\(UUID().uuidString).png").path
-        try check(run("vips", ["embed", inverted, upright, "120", "120", "\(width + 240)", "1400", "--extend", "white"]))
-        if let rotate { try check(run("vips", ["rot", upright, page.path, rotate])) }
+        try check(Tool.run("vips", ["embed", inverted, upright, "120", "120", "\(width + 240)", "1400", "--extend", "white"]))
+        if let rotate { try check(Tool.run("vips", ["rot", upright, page.path, rotate])) }
         return page
     }
 
-    private static func check(_ result: (status: Int32, output: String)) throws {
+    private static func check(_ result: ToolOutput) throws {
         guard result.status == 0 else { throw CocoaError(.fileWriteUnknown) }
     }
 }
@@ -87,4 +64,13 @@ func characterErrorRate(_ recognised: String, reference: String) -> Double {
         previous = current
     }
     return Double(a.isEmpty ? b.count : previous[b.count]) / Double(max(1, b.count))
+}
+
+extension Fixtures {
+    /// `MetadataReader` on bytes in memory, as `PhotoProcessor` calls it.
+    static func metadata(_ bytes: [UInt8], format: MediaFormat, path: String = "fixture") throws(ProcessingError) -> PhotoMetadata {
+        try bytes.withUnsafeBytes { buffer in
+            Result { () throws(ProcessingError) in try MetadataReader.read(fileBytes: buffer, format: format, path: path) }
+        }.get()
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PhotomillCore
+import PhotomillTestSupport
 import Testing
 @testable import PhotoProcessing
 
@@ -12,14 +13,14 @@ import Testing
     }
 
     @Test func fileHashesAgreeWithCoreutils() throws {
-        let directory = try Fixtures.temporaryDirectory()
+        let directory = try temporaryDirectory()
         let file = directory.appendingPathComponent("random.bin")
         var generator = SystemRandomNumberGenerator()
         try Data((0..<300_000).map { _ in UInt8.random(in: 0...255, using: &generator) }).write(to: file)
 
         let result = PhotoProcessor().process(path: file.path, kinds: [.hash])
-        let md5 = try Fixtures.run("md5sum", [file.path]).output.split(separator: " ").first.map(String.init)
-        let sha = try Fixtures.run("sha256sum", [file.path]).output.split(separator: " ").first.map(String.init)
+        let md5 = try Tool.run("md5sum", [file.path]).stdout.split(separator: " ").first.map(String.init)
+        let sha = try Tool.run("sha256sum", [file.path]).stdout.split(separator: " ").first.map(String.init)
         #expect(result.hashes?.md5 == md5)
         #expect(result.hashes?.sha256 == sha)
         #expect(result.fileSize == 300_000)

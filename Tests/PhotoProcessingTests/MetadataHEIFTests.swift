@@ -1,5 +1,6 @@
 import Foundation
 import PhotomillCore
+import PhotomillTestSupport
 import Testing
 @testable import PhotoProcessing
 
@@ -9,30 +10,29 @@ import Testing
 /// the file, and libvips' `autorot` how the EXIF orientation photomill derives would: the
 /// two must give the same picture. Serialized: Foundation's `readDataToEndOfFile` traps
 /// on EINTR when many child processes end at once.
-@Suite(.serialized, .enabled(if: Fixtures.toolExists("heif-enc") && Fixtures.toolExists("heif-convert") && Fixtures.toolExists("exiftool"),
+@Suite(.serialized, .enabled(if: Tool.isAvailable("heif-enc") && Tool.isAvailable("heif-convert") && Tool.isAvailable("exiftool"),
                 "needs heif-enc, heif-convert (libheif-examples) and exiftool"))
 struct MetadataHEIFTests {
     let directory: URL
-    init() throws { directory = try Fixtures.temporaryDirectory() }
+    init() throws { directory = try temporaryDirectory() }
 
     /// Like ../shared/corpus/formats/iphone_7.heic: EXIF orientation 6 and no `irot`.
     @Test func exifOrientationWithoutIrot() throws {
         let jpeg = try quadrants(orientation: 6)
         let heic = directory.appendingPathComponent("exif6.heic").path
-        #expect(try Fixtures.run("heif-enc", ["-q", "90", jpeg, "-o", heic]).status == 0)
-        #expect(try Fixtures.run("heif-info", ["-d", heic]).output.contains("irot") == false)
+        #expect(try Tool.run("heif-enc", ["-q", "90", jpeg, "-o", heic]).status == 0)
+        #expect(try Tool.run("heif-info", ["-d", heic]).stdout.contains("irot") == false)
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: heic)))
 
         let layout = try #require(bytes.withUnsafeBytes { HEIFLayout($0) })
         #expect(layout.primarySize == HEIFLayout.PixelSize(width: 64, height: 48))
         #expect(layout.rotation == 0 && layout.mirror == nil && layout.transformOrientation == 1)
-        #expect(layout.exif?.starts(with: [0x4D, 0x4D]) == true || layout.exif?.starts(with: [0x49, 0x49]) == true)
 
-        let metadata = bytes.withUnsafeBytes { MetadataReader.read(fileBytes: $0, format: .heic, vipsHeader: nil) }
-        #expect(metadata.orientation == Int(try exiftool("Orientation", heic)))
+        let metadata = try Fixtures.metadata(bytes, format: .heic)
+        #expect(metadata.orientation == Int(try ExifTool.value("Orientation", of: heic)))
         #expect(metadata.orientation == 6)
-        #expect(metadata.pixelWidth == Int(try exiftool("ImageWidth", heic)))
-        #expect(metadata.pixelHeight == Int(try exiftool("ImageHeight", heic)))
+        #expect(metadata.pixelWidth == Int(try ExifTool.value("ImageWidth", of: heic)))
+        #expect(metadata.pixelHeight == Int(try ExifTool.value("ImageHeight", of: heic)))
         #expect(metadata.mediaType == .photo)
     }
 
@@ -44,11 +44,11 @@ struct MetadataHEIFTests {
     func transformsMatchLibheif(_ properties: [(String, UInt8)]) throws {
         let jpeg = try quadrants(orientation: nil)
         let plain = directory.appendingPathComponent("plain.heic").path
-        #expect(try Fixtures.run("heif-enc", ["-q", "90", jpeg, "-o", plain]).status == 0)
+        #expect(try Tool.run("heif-enc", ["-q", "90", jpeg, "-o", plain]).status == 0)
         let bytes = try HEIFSurgery.adding(properties, to: [UInt8](Data(contentsOf: URL(fileURLWithPath: plain))))
         let heic = directory.appendingPathComponent("transformed.heic")
         try Data(bytes).write(to: heic)
-        let dump = try Fixtures.run("heif-info", ["-d", heic.path]).output
+        let dump = try Tool.run("heif-info", ["-d", heic.path]).stdout
         for (type, _) in properties { #expect(dump.contains(type), "heif-info sees \(type)") }
 
         let layout = try #require(bytes.withUnsafeBytes { HEIFLayout($0) })
@@ -57,16 +57,16 @@ struct MetadataHEIFTests {
         #expect(layout.rotation == rotation)
         #expect(layout.mirror == axis.map { $0 == 0 ? .topBottom : .leftRight })
         #expect(layout.primarySize == HEIFLayout.PixelSize(width: 64, height: 48))
-        let metadata = bytes.withUnsafeBytes { MetadataReader.read(fileBytes: $0, format: .heic, vipsHeader: nil) }
-        #expect(metadata.pixelWidth == Int(try exiftool("ImageWidth", heic.path)))
+        let metadata = try Fixtures.metadata(bytes, format: .heic)
+        #expect(metadata.pixelWidth == Int(try ExifTool.value("ImageWidth", of: heic.path)))
         #expect(metadata.pixelWidth == 64 && metadata.pixelHeight == 48)
 
         // libheif's display against libvips turning the original by our orientation.
         let shown = directory.appendingPathComponent("shown.png").path
-        #expect(try Fixtures.run("heif-convert", [heic.path, shown]).status == 0)
+        #expect(try Tool.run("heif-convert", [heic.path, shown]).status == 0)
         let oriented = try quadrants(orientation: layout.transformOrientation)
         let turned = directory.appendingPathComponent("turned.png").path
-        #expect(try Fixtures.run("vips", ["autorot", oriented, turned]).status == 0)
+        #expect(try Tool.run("vips", ["autorot", oriented, turned]).status == 0)
         #expect(try corners(shown) == corners(turned), "orientation \(layout.transformOrientation)")
     }
 
@@ -74,7 +74,7 @@ struct MetadataHEIFTests {
     @Test func truncatedAndFlippedLayoutsNeverCrash() throws {
         let jpeg = try quadrants(orientation: 6)
         let heic = directory.appendingPathComponent("fuzz.heic").path
-        #expect(try Fixtures.run("heif-enc", ["-q", "50", jpeg, "-o", heic]).status == 0)
+        #expect(try Tool.run("heif-enc", ["-q", "50", jpeg, "-o", heic]).status == 0)
         let original = [UInt8](try Data(contentsOf: URL(fileURLWithPath: heic)))
         var generator = SplitMix64(seed: 0x6865_6966)
         var complete = 0
@@ -105,30 +105,26 @@ struct MetadataHEIFTests {
         let source = directory.appendingPathComponent("\(name).ppm")
         try Data(ppm).write(to: source)
         let jpeg = directory.appendingPathComponent("\(name).jpg").path
-        #expect(try Fixtures.run("vips", ["copy", source.path, jpeg + "[Q=95]"]).status == 0)
+        #expect(try Tool.run("vips", ["copy", source.path, jpeg + "[Q=95]"]).status == 0)
         guard let orientation else { return jpeg }
         let tagged = directory.appendingPathComponent("\(name)-\(orientation).jpg").path
-        #expect(try Fixtures.run("exiftool", ["-q", "-n", "-Orientation=\(orientation)", "-o", tagged, jpeg]).status == 0)
+        #expect(try Tool.run("exiftool", ["-q", "-n", "-Orientation=\(orientation)", "-o", tagged, jpeg]).status == 0)
         return tagged
     }
 
     /// The grey level at the centre of each quadrant (read by `vips getpoint`), rounded to
     /// the nearest of the four levels drawn, clockwise from the top-left.
     private func corners(_ path: String) throws -> [Int] {
-        let size = try Fixtures.run("vipsheader", ["-f", "width", path]).output + " "
-            + Fixtures.run("vipsheader", ["-f", "height", path]).output
+        let size = try Tool.run("vipsheader", ["-f", "width", path]).stdout + " "
+            + Tool.run("vipsheader", ["-f", "height", path]).stdout
         let dimensions = size.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
         guard dimensions.count == 2 else { return [] }
         let (w, h) = (dimensions[0], dimensions[1])
         return try [(w / 4, h / 4), (3 * w / 4, h / 4), (3 * w / 4, 3 * h / 4), (w / 4, 3 * h / 4)].map { x, y in
-            let output = try Fixtures.run("vips", ["getpoint", path, "\(x)", "\(y)"]).output
+            let output = try Tool.run("vips", ["getpoint", path, "\(x)", "\(y)"]).stdout
             let value = Double(output.split(whereSeparator: \.isWhitespace).first ?? "") ?? -1000
             return Int((value / 80).rounded()) * 80
         } + [w, h]
-    }
-
-    private func exiftool(_ tag: String, _ path: String) throws -> String {
-        try Fixtures.run("exiftool", ["-n", "-s3", "-" + tag, path]).output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
 

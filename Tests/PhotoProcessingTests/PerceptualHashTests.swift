@@ -1,5 +1,6 @@
 import Foundation
 import PhotomillCore
+import PhotomillTestSupport
 import Testing
 @testable import PhotoProcessing
 
@@ -8,7 +9,7 @@ import Testing
 /// bit; from a file, photomill hashes the thumbnail's picture where imagehash resizes the
 /// whole image with Pillow, a documented difference of a few bits (docs/processing.md).
 @Suite struct PerceptualHashTests {
-    static let imagehashReady: Bool = (try? Fixtures.run("python3", ["-c", "import imagehash, scipy"]).status) == 0
+    static let imagehashReady: Bool = (try? Tool.run("python3", ["-c", "import imagehash, scipy"]).status) == 0
 
     /// Seeded grey pictures: a few random low frequencies plus noise, as photos are
     /// mostly low frequencies (and no two coefficients tie).
@@ -31,7 +32,7 @@ import Testing
     @Test(.enabled(if: imagehashReady, "needs python3 with imagehash and scipy (scripts/install-deps.sh)"))
     func theSamePixelsGiveImagehashsPhashBitForBit() throws {
         let pictures = Self.pictures(count: 60)
-        let folder = try Fixtures.temporaryDirectory()
+        let folder = try temporaryDirectory()
         let raw = folder.appendingPathComponent("pictures.raw")
         try Data(pictures.joined()).write(to: raw)
         // A 32 × 32 'L' image is what phash makes of any image before its DCT (Pillow's
@@ -43,9 +44,9 @@ import Testing
             for i in range(len(data) // 1024):
                 print(imagehash.phash(Image.frombytes('L', (32, 32), data[i * 1024:(i + 1) * 1024])))
             """
-        let run = try Fixtures.run("python3", ["-c", script, raw.path])
+        let run = try Tool.run("python3", ["-c", script, raw.path])
         #expect(run.status == 0)
-        let expected = run.output.split(separator: "\n").map(String.init)
+        let expected = run.stdout.split(separator: "\n").map(String.init)
         #expect(expected.count == pictures.count)
         #expect(pictures.map { PerceptualHash(grey: $0).hex } == expected)
         // A median threshold sets exactly half of the 64 bits.
@@ -66,9 +67,9 @@ import Testing
             for path in sys.argv[1:]:
                 print(imagehash.phash(ImageOps.exif_transpose(Image.open(path))))
             """
-        let run = try Fixtures.run("python3", ["-c", script] + paths)
-        let reference = run.output.split(separator: "\n").compactMap { PerceptualHash(hex: $0) }
-        #expect(reference.count == paths.count, "\(run.output)")
+        let run = try Tool.run("python3", ["-c", script] + paths)
+        let reference = run.stdout.split(separator: "\n").compactMap { PerceptualHash(hex: $0) }
+        #expect(reference.count == paths.count, "\(run.stdout)")
         let processor = PhotoProcessor()
         var ours: [PerceptualHash] = []
         for (path, expected) in zip(paths, reference) {
@@ -84,7 +85,7 @@ import Testing
     }
 
     @Test func aFileWithoutPicturesFailsTheKindByName() throws {
-        let folder = try Fixtures.temporaryDirectory()
+        let folder = try temporaryDirectory()
         let text = folder.appendingPathComponent("note.jpg")
         try Data("not a picture".utf8).write(to: text)
         let result = PhotoProcessor().process(path: text.path, kinds: [.similarity, .thumbnail])

@@ -1,5 +1,6 @@
 import Foundation
 import PhotomillCore
+import PhotomillTestSupport
 import Testing
 @testable import PhotoProcessing
 
@@ -12,7 +13,7 @@ import Testing
 final class RawDecoderCorpusTests {
     let directory: URL
     let canon = Corpus.formats.appendingPathComponent("canon_eos_6d.dng")
-    init() throws { directory = try Fixtures.temporaryDirectory() }
+    init() throws { directory = try temporaryDirectory() }
     deinit { try? FileManager.default.removeItem(at: directory) }
 
     private func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
@@ -36,8 +37,7 @@ final class RawDecoderCorpusTests {
         let bytes = try Data(contentsOf: canon)
         let chosen = try #require(bytes.withUnsafeBytes { RawDecoder.previewCandidates(in: .memory($0), format: .dng, longestSide: side) }?
             .candidates.first)
-        let start = try #require(Int(try Fixtures.run("exiftool", ["-s3", "-\(tag)Start", canon.path]).output
-            .trimmingCharacters(in: .whitespacesAndNewlines)))
+        let start = try #require(Int(try ExifTool.value("\(tag)Start", of: canon.path, printed: true)))
         #expect(chosen.preview.range == start..<(start + length), "exiftool's \(tag)Start and length")
 
         let picture = try RawTestImages.decode(canon, longestSide: side).get()
@@ -55,7 +55,7 @@ final class RawDecoderCorpusTests {
         let turned = try RawTestImages.load(path("turned.png"))
         let copy = path("oriented.dng")
         try RawTestImages.shell("exiftool -q -n -Orientation=\(orientation) -o '\(copy)' '\(canon.path)'")
-        let identify = try Fixtures.run("raw-identify", ["-v", copy]).output
+        let identify = try Tool.run("raw-identify", ["-v", copy]).stdout
         try #require(identify.contains("Image flip: \(flip)"), "LibRaw reads Orientation \(orientation) as flip \(flip)")
 
         let picture = try RawTestImages.decode(URL(fileURLWithPath: copy), longestSide: 256).get()
@@ -90,7 +90,7 @@ final class RawDecoderCorpusTests {
           arguments: ["CanonRaw.cr3", "DNG.dng", "FujiFilm.raf", "Nikon.nef", "Panasonic.rw2"])
     func strippedRaws(name: String) throws {
         let file = Corpus.formats.appendingPathComponent(name)
-        let identify = try Fixtures.run("raw-identify", ["-v", file.path]).output
+        let identify = try Tool.run("raw-identify", ["-v", file.path]).stdout
         let fullSize = try #require(identify.split(separator: "\n").first { $0.hasPrefix("Full size:") })
         let sides = fullSize.dropFirst("Full size:".count).split(separator: "x").map { $0.trimmingCharacters(in: .whitespaces) }
         let bytes = try #require(try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int)
@@ -110,10 +110,9 @@ final class RawDecoderCorpusTests {
     @Test("A CR2 that LibRaw cannot open, from a camera it supports, is corrupt")
     func strippedCR2() throws {
         let file = Corpus.formats.appendingPathComponent("CanonRaw.cr2")
-        let identify = try Fixtures.run("sh", ["-c", "raw-identify '\(file.path)' 2>&1"]).output
+        let identify = try Tool.run("sh", ["-c", "raw-identify '\(file.path)' 2>&1"]).stdout
         #expect(identify.contains("Unsupported file format or not RAW file"))
-        let model = try Fixtures.run("exiftool", ["-s3", "-Model", file.path]).output
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let model = try ExifTool.value("Model", of: file.path, printed: true)
         #expect(model == "Canon EOS 350D DIGITAL")
 
         let error = try #require(try RawTestImages.decode(file, longestSide: 256).failure)
@@ -131,7 +130,7 @@ final class RawDecoderCorpusTests {
         var bytes = try Data(contentsOf: Corpus.formats.appendingPathComponent("Nikon.nef"))
         bytes.append(Data(count: 3040 * 2014 / RawDecoder.pixelsPerByteFloor))
         try bytes.write(to: URL(fileURLWithPath: padded))
-        let report = try Fixtures.run("sh", ["-c", "dcraw_emu -h '\(padded)' 2>&1"]).output
+        let report = try Tool.run("sh", ["-c", "dcraw_emu -h '\(padded)' 2>&1"]).stdout
         let offset = try #require(report.split(separator: "\n").first { $0.contains("data corrupted at") }?
             .split(separator: " ").last, "dcraw_emu reports no corrupt data: \(report)")
 

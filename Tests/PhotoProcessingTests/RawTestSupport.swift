@@ -1,11 +1,12 @@
 import Foundation
 import PhotomillCore
+import PhotomillTestSupport
 import Testing
 @testable import PhotoProcessing
 
 /// The command-line tools the RAW tests take their expected values from.
 enum RawCorpus {
-    static let toolsInstalled = ["exiftool", "vips", "vipsheader", "dcraw_emu", "raw-identify"].allSatisfy(Fixtures.toolExists)
+    static let toolsInstalled = ["exiftool", "vips", "vipsheader", "dcraw_emu", "raw-identify"].allSatisfy(Tool.isAvailable)
     static let toolsMessage: Comment = "exiftool, libvips-tools or libraw-bin is not installed"
 }
 
@@ -48,7 +49,7 @@ enum RawTestImages {
 
     /// Runs a shell command line (for tools whose binary output goes to a file).
     static func shell(_ command: String) throws {
-        let result = try Fixtures.run("sh", ["-c", command])
+        let result = try Tool.run("sh", ["-c", command])
         try #require(result.status == 0, "\(command) exited \(result.status)")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PhotomillCore
+import PhotomillTestSupport
 import Testing
 @testable import PhotoProcessing
 
@@ -17,7 +18,7 @@ import Testing
 
     @Test(arguments: [nil, "d90", "d180", "d270"])
     func paragraphIsReadInEveryOrientation(rotation: String?) throws {
-        let directory = try Fixtures.temporaryDirectory()
+        let directory = try temporaryDirectory()
         let page = try Fixtures.textPage(Self.paragraph, rotate: rotation, in: directory)
         let result = PhotoProcessor().process(path: page.path, kinds: [.ocr])
         let text = try #require(result.text)
@@ -28,19 +29,19 @@ import Testing
     }
 
     @Test func photoWithoutTextGivesEmptyText() throws {
-        let directory = try Fixtures.temporaryDirectory()
+        let directory = try temporaryDirectory()
         let path = directory.appendingPathComponent("sky.jpg").path
         // A smooth gradient: nothing that looks like a glyph.
-        #expect(try Fixtures.run("vips", ["xyz", directory.appendingPathComponent("xy.v").path, "600", "400"]).status == 0)
-        #expect(try Fixtures.run("vips", ["extract_band", directory.appendingPathComponent("xy.v").path, directory.appendingPathComponent("x.v").path, "0"]).status == 0)
-        #expect(try Fixtures.run("vips", ["cast", directory.appendingPathComponent("x.v").path, path, "uchar"]).status == 0)
+        #expect(try Tool.run("vips", ["xyz", directory.appendingPathComponent("xy.v").path, "600", "400"]).status == 0)
+        #expect(try Tool.run("vips", ["extract_band", directory.appendingPathComponent("xy.v").path, directory.appendingPathComponent("x.v").path, "0"]).status == 0)
+        #expect(try Tool.run("vips", ["cast", directory.appendingPathComponent("x.v").path, path, "uchar"]).status == 0)
         let result = PhotoProcessor().process(path: path, kinds: [.ocr])
         #expect(result.errors.isEmpty)
         #expect(result.text?.text.isEmpty == true)
     }
 
     @Test func unknownLanguageFailsWithAHint() throws {
-        let directory = try Fixtures.temporaryDirectory()
+        let directory = try temporaryDirectory()
         let page = try Fixtures.textPage("Hello", in: directory)
         var options = ProcessingParameters()
         options.ocrLanguage = "xyz"

@@ -1,5 +1,6 @@
 import Foundation
 import PhotomillCore
+import PhotomillTestSupport
 import Testing
 @testable import PhotoProcessing
 
@@ -9,7 +10,7 @@ import Testing
 @Suite(.enabled(if: VideoFixtures.toolsExist, VideoFixtures.toolsMissing))
 struct VideoBadInputTests {
     let directory: URL
-    init() throws { directory = try Fixtures.temporaryDirectory() }
+    init() throws { directory = try temporaryDirectory() }
 
     /// 12 s of H.264 with a keyframe every second.
     private func clip(_ name: String, _ extra: [String] = []) throws -> Data {
@@ -33,7 +34,7 @@ struct VideoBadInputTests {
     /// A still image handed to the video reader is no video either.
     @Test func imageIsNotAVideo() throws {
         let png = directory.appendingPathComponent("still.png")
-        try #require(try Fixtures.run("vips", ["black", png.path, "16", "16"]).status == 0)
+        try #require(try Tool.run("vips", ["black", png.path, "16", "16"]).status == 0)
         let failure = VideoFixtures.failure(of: try Data(contentsOf: png), path: "still.png")
         #expect(failure == ProcessingError(.notAnImage, "still.png: not a video (its content is png)"))
     }

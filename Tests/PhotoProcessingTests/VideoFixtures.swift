@@ -1,5 +1,6 @@
 import Foundation
 import PhotomillCore
+import PhotomillTestSupport
 import Testing
 @testable import PhotoProcessing
 
@@ -8,7 +9,7 @@ import Testing
 /// reference pictures. Nested in one namespace so that other test files of this target
 /// keep their names.
 enum VideoFixtures {
-    static var toolsExist: Bool { ["ffmpeg", "ffprobe", "exiftool", "vips"].allSatisfy(Fixtures.toolExists) }
+    static var toolsExist: Bool { ["ffmpeg", "ffprobe", "exiftool", "vips"].allSatisfy(Tool.isAvailable) }
     static let toolsMissing: Comment = "ffmpeg, ffprobe, exiftool or vips is not installed: video tests skipped"
 
     /// A test pattern whose hue turns 120° a second, so that pictures a fraction of a
@@ -21,7 +22,7 @@ enum VideoFixtures {
     @discardableResult
     static func ffmpeg(_ arguments: [String], output name: String, in directory: URL) throws -> URL {
         let url = directory.appendingPathComponent(name)
-        let result = try Fixtures.run("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y"] + arguments + [url.path])
+        let result = try Tool.run("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y"] + arguments + [url.path])
         try #require(result.status == 0, "ffmpeg \(arguments.joined(separator: " ")) failed")
         return url
     }
@@ -29,17 +30,15 @@ enum VideoFixtures {
     /// exiftool's values for `tags` (numbers as numbers, `-n`); QuickTime dates as stored
     /// (`-api QuickTimeUTC=0`: not converted to local time).
     static func exiftool(_ url: URL, _ tags: [String]) throws -> [String: Any] {
-        let result = try Fixtures.run("exiftool", ["-j", "-n", "-api", "QuickTimeUTC=0"] + tags.map { "-" + $0 } + [url.path])
-        let objects = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]]
-        return try #require(objects?.first)
+        try ExifTool.values(url.path, tags, options: ["-api", "QuickTimeUTC=0"])
     }
 
     /// ffprobe's entries for the first video stream, e.g. ["codec_name": "vp9", …].
     static func ffprobeStream(_ url: URL) throws -> [String: Any] {
-        let result = try Fixtures.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries",
+        let result = try Tool.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries",
                                                   "stream=codec_name,width,height,avg_frame_rate:format=duration",
                                                   "-of", "json", url.path])
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         var stream = try #require((object["streams"] as? [[String: Any]])?.first)
         stream["duration"] = (object["format"] as? [String: Any])?["duration"]
         return stream
@@ -56,10 +55,10 @@ enum VideoFixtures {
     /// container's sync samples, cues or index flags), in seconds from the start of the
     /// file as `ffmpeg -ss` counts them (an MPEG-TS starts at 1.4 s).
     static func keyframeTimes(_ url: URL) throws -> [Double] {
-        let start = try Fixtures.run("ffprobe", ["-v", "error", "-show_entries", "format=start_time", "-of", "csv=p=0", url.path])
-        let origin = Double(start.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        let start = try Tool.run("ffprobe", ["-v", "error", "-show_entries", "format=start_time", "-of", "csv=p=0", url.path])
+        let origin = Double(start.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
         let arguments = ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time,flags", "-of", "csv=p=0", url.path]
-        let lines = try Fixtures.run("ffprobe", arguments).output.split(whereSeparator: \.isNewline)
+        let lines = try Tool.run("ffprobe", arguments).stdout.split(whereSeparator: \.isNewline)
         var times: [Double] = []
         for line in lines {
             let fields = line.split(separator: ",")
@@ -73,8 +72,8 @@ enum VideoFixtures {
     /// then back to a keyframe) applied to what ffprobe reports: the last keyframe at or
     /// before that time.
     static func expectedPosterTime(_ url: URL) throws -> Double {
-        let result = try Fixtures.run("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", url.path])
-        let duration = try #require(Double(result.output.trimmingCharacters(in: .whitespacesAndNewlines)))
+        let result = try Tool.run("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", url.path])
+        let duration = try #require(Double(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
         let time = min(1, duration / 10)
         return try #require(try keyframeTimes(url).filter { $0 <= time + 1e-4 }.max())
     }
@@ -137,7 +136,7 @@ enum VideoFixtures {
         let png = try ffmpeg(["-ss", "\(seconds)", "-i", video.path, "-frames:v", "1"] + ffmpegFilters,
                              output: "\(name).png", in: directory)
         let ppm = directory.appendingPathComponent("\(name).ppm")
-        try #require(try Fixtures.run("vips", ["thumbnail", png.path, ppm.path, "\(longestSide)", "--size", "down"]).status == 0)
+        try #require(try Tool.run("vips", ["thumbnail", png.path, ppm.path, "\(longestSide)", "--size", "down"]).status == 0)
         return try readPPM(Data(contentsOf: ppm))
     }
 

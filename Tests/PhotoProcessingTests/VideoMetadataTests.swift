@@ -1,5 +1,6 @@
 import Foundation
 import PhotomillCore
+import PhotomillTestSupport
 import Testing
 @testable import PhotoProcessing
 
@@ -8,7 +9,7 @@ import Testing
 @Suite(.enabled(if: VideoFixtures.toolsExist, VideoFixtures.toolsMissing))
 struct VideoMetadataTests {
     let directory: URL
-    init() throws { directory = try Fixtures.temporaryDirectory() }
+    init() throws { directory = try temporaryDirectory() }
 
     /// exiftool's Rotation (clockwise degrees) as an EXIF orientation; the mapping
     /// is the EXIF specification's, not ours.

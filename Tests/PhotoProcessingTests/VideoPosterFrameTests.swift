@@ -1,5 +1,6 @@
 import Foundation
 import PhotomillCore
+import PhotomillTestSupport
 import Testing
 @testable import PhotoProcessing
 
@@ -10,7 +11,7 @@ import Testing
 @Suite(.enabled(if: VideoFixtures.toolsExist, VideoFixtures.toolsMissing))
 struct VideoPosterFrameTests {
     let directory: URL
-    init() throws { directory = try Fixtures.temporaryDirectory() }
+    init() throws { directory = try temporaryDirectory() }
 
     /// Mean difference (0…255 per channel value) below which two pictures are the same
     /// picture, and above which they are not. Measured: the same frame 0.8–1.9 (2.9 for

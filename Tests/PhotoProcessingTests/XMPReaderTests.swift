@@ -1,4 +1,5 @@
 import Foundation
+import PhotomillTestSupport
 @testable import PhotoProcessing
 import PhotomillCore
 import Testing
@@ -7,19 +8,12 @@ import Testing
 /// reference for what each packet says.
 @Suite("XMP")
 struct XMPReaderTests {
-    /// exiftool's reading of a packet (`-j -n`, XMP group).
-    private func exiftool(_ path: String) throws -> [String: Any] {
-        let output = try Fixtures.run("exiftool", ["-j", "-n", "-XMP:all", path]).output
-        let objects = try JSONSerialization.jsonObject(with: Data(output.utf8)) as! [[String: Any]]
-        return objects[0]
-    }
-
     @Test("a sidecar written by exiftool (element form) reads as exiftool reads it")
     func elementForm() throws {
-        let folder = try Fixtures.temporaryDirectory()
+        let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("IMG_0001.CR2.xmp").path
-        let written = try Fixtures.run("exiftool", [
+        let written = try Tool.run("exiftool", [
             "-o", path, "-XMP-dc:Title=Harbour at dawn", "-XMP-dc:Description=Boats, fog; the pier",
             "-XMP-dc:Subject=harbour", "-XMP-dc:Subject=boats", "-XMP-dc:Subject=fog", "-XMP-dc:Subject=boats",
             "-XMP-xmp:Rating=4", "-XMP-xmp:Label=Red",
@@ -28,7 +22,7 @@ struct XMPReaderTests {
             "-XMP-exif:GPSLongitude=-2.2950",
         ])
         try #require(written.status == 0)
-        let reference = try exiftool(path)
+        let reference = try ExifTool.values(path, ["XMP:all"])
         let fields = try XMPReader.read(Data(contentsOf: URL(fileURLWithPath: path)))
         #expect(fields.title == reference["Title"] as? String)
         #expect(fields.description == reference["Description"] as? String)
@@ -78,11 +72,11 @@ struct XMPReaderTests {
          </rdf:RDF>
         </x:xmpmeta>
         """
-        let folder = try Fixtures.temporaryDirectory()
+        let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("a.NEF.xmp").path
         try Data(packet.utf8).write(to: URL(fileURLWithPath: path))
-        let reference = try exiftool(path)
+        let reference = try ExifTool.values(path, ["XMP:all"])
         #expect(reference["Rating"] as? Int == -1)
         #expect(reference["Label"] as? String == "Select")
         #expect(reference["Title"] as? String == "Harbour")
@@ -98,9 +92,9 @@ struct XMPReaderTests {
         #expect(fields.description == nil)
     }
 
-    @Test("the corpus sidecars: iPhone and Canon EOS 6D", .enabled(if: corpusFormatsAvailable))
+    @Test("the corpus sidecars: iPhone and Canon EOS 6D", .enabled(if: Corpus.isAvailable, Corpus.skipMessage))
     func corpusSidecars() throws {
-        let formats = corpusRoot.appendingPathComponent("formats")
+        let formats = Corpus.formats
         let iphone = try XMPReader.read(Data(contentsOf: formats.appendingPathComponent("iphone_7.xmp")))
         // manifest-formats.json (exiftool): DateTimeOriginal 2018:09:10 12:16:13,
         // GPSLatitude 34.79745, GPSLongitude 134.764633333333.
@@ -170,9 +164,3 @@ struct XMPReaderTests {
         #expect(metadata.gpsLatitude == 10 && metadata.gpsLongitude == 20)
     }
 }
-
-private let corpusRoot = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("shared/corpus")
-private let corpusFormatsAvailable = FileManager.default.fileExists(
-    atPath: corpusRoot.appendingPathComponent("manifest-formats.json").path)

@@ -1,5 +1,6 @@
 import Foundation
 import PhotomillCore
+import PhotomillTestSupport
 import Testing
 
 /// Recognition by content, checked against exiftool's FileType on files that ffmpeg,
@@ -14,64 +15,124 @@ struct MediaFormatTests {
         "HEIC": .heic, "HEIF": .heif, "AVIF": .avif, "JXL": .jxl,
         "CR2": .cr2, "CR3": .cr3, "CRW": .crw, "NEF": .nef, "NRW": .nrw, "ARW": .arw, "SR2": .sr2,
         "DNG": .dng, "RAF": .raf, "ORF": .orf, "RW2": .rw2, "PEF": .pef, "SRW": .srw,
+        "MRW": .mrw, "X3F": .x3f, "IIQ": .iiq, "3FR": .threeFR, "RAW": .kyoceraRaw,
+        "JXL Codestream": .jxl, "Extended WEBP": .webp,
         "MOV": .mov, "MP4": .mp4, "M4V": .m4v, "3GP": .threeGP, "AVI": .avi, "MKV": .mkv, "WEBM": .webm,
         "M2TS": .mts, "M2T": .mts,
     ]
 
-    /// How each file is made: a program and its arguments, `OUT` standing for the file.
-    static let recipes: [(name: String, tool: String, arguments: [String])] = {
+    /// How each file is made: programs and their arguments, run in turn, `OUT` standing for
+    /// the file, `INPUT.png` and `INPUT.tif` for inputs made first.
+    static let recipes: [(name: String, steps: [(tool: String, arguments: [String])])] = {
         let video = ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=64x48:rate=10:duration=0.5"]
         let still = ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=64x48", "-frames:v", "1"]
+        func ffmpeg(_ name: String, _ arguments: [String]) -> (String, [(String, [String])]) { (name, [("ffmpeg", arguments + ["OUT"])]) }
+        /// A TIFF that names a camera maker; exiftool's FileType for it then comes from
+        /// the extension, and so does photomill's when the first directory has no SubIFDs.
+        func tiffFrom(_ make: String, _ name: String) -> (String, [(String, [String])]) {
+            (name, [("cp", ["INPUT.tif", "OUT.tif"]), ("exiftool", ["-q", "-overwrite_original", "-Make=\(make)", "OUT.tif"]),
+                    ("mv", ["OUT.tif", "OUT"])])
+        }
         return [
-            ("a.mov", "ffmpeg", video + ["-c:v", "mpeg4", "OUT"]),
-            ("a.mp4", "ffmpeg", video + ["-c:v", "mpeg4", "OUT"]),
-            ("a.m4v", "ffmpeg", video + ["-c:v", "mpeg4", "-f", "ipod", "OUT"]),
-            ("a.3gp", "ffmpeg", video + ["-c:v", "mpeg4", "OUT"]),
-            ("a.avi", "ffmpeg", video + ["-c:v", "mpeg4", "OUT"]),
-            ("a.mkv", "ffmpeg", video + ["-c:v", "mpeg4", "OUT"]),
-            ("a.webm", "ffmpeg", video + ["-c:v", "libvpx", "OUT"]),
-            ("a.ts", "ffmpeg", video + ["-c:v", "mpeg2video", "-f", "mpegts", "OUT"]),
-            ("a.mts", "ffmpeg", video + ["-c:v", "mpeg2video", "-f", "mpegts", "-mpegts_m2ts_mode", "1", "OUT"]),
-            ("a.jpg", "ffmpeg", still + ["OUT"]),
-            ("a.png", "ffmpeg", still + ["OUT"]),
-            ("a.gif", "ffmpeg", still + ["OUT"]),
-            ("a.bmp", "ffmpeg", still + ["OUT"]),
-            ("a.tif", "ffmpeg", still + ["OUT"]),
-            ("a.webp", "ffmpeg", still + ["-c:v", "libwebp", "OUT"]),
-            ("a.heic", "heif-enc", ["-q", "50", "-o", "OUT", "INPUT.png"]),
+            ffmpeg("a.mov", video + ["-c:v", "mpeg4"]),
+            ffmpeg("a.mp4", video + ["-c:v", "mpeg4"]),
+            ffmpeg("a.m4v", video + ["-c:v", "mpeg4", "-f", "ipod"]),
+            ffmpeg("a.3gp", video + ["-c:v", "mpeg4"]),
+            ffmpeg("a.avi", video + ["-c:v", "mpeg4"]),
+            ffmpeg("a.mkv", video + ["-c:v", "mpeg4"]),
+            ffmpeg("a.webm", video + ["-c:v", "libvpx"]),
+            ffmpeg("a.ts", video + ["-c:v", "mpeg2video", "-f", "mpegts"]),
+            ffmpeg("a.mts", video + ["-c:v", "mpeg2video", "-f", "mpegts", "-mpegts_m2ts_mode", "1"]),
+            ffmpeg("a.jpg", still),
+            ffmpeg("a.png", still),
+            ffmpeg("a.gif", still),
+            ffmpeg("a.bmp", still),
+            ffmpeg("a.tif", still),
+            ffmpeg("a.webp", still + ["-c:v", "libwebp"]),
+            ("a.heic", [("heif-enc", ["-q", "50", "-o", "OUT", "INPUT.png"])]),
+            // JPEG XL: a bare codestream, and the container exiftool wraps it in to add EXIF.
+            ("a.jxl", [("cjxl", ["INPUT.png", "OUT"])]),
+            ("b.jxl", [("cjxl", ["INPUT.png", "OUT"]), ("exiftool", ["-q", "-m", "-overwrite_original", "-EXIF:Make=Test", "OUT"])]),
+            // A PNG whose EXIF exiftool puts in an eXIf chunk.
+            ("b.png", [("cp", ["INPUT.png", "OUT"]), ("exiftool", ["-q", "-overwrite_original", "-EXIF:Make=Test", "OUT"])]),
+            tiffFrom("NIKON CORPORATION", "a.nrw"),
+            tiffFrom("SONY", "a.arw"),
+            tiffFrom("PENTAX", "a.pef"),
+            tiffFrom("SAMSUNG", "a.srw"),
+            tiffFrom("OLYMPUS IMAGING CORP.", "a.orf"),
+            tiffFrom("Phase One", "a.iiq"),
+            tiffFrom("Hasselblad", "a.3fr"),
         ]
     }()
 
-    @Test("files made by ffmpeg and heif-enc are what exiftool says they are")
+    @Test("files made by ffmpeg, heif-enc, cjxl and exiftool are what exiftool says they are")
     func madeByTools() throws {
-        let folder = try temporaryFolder()
+        let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = folder.appendingPathComponent("INPUT.png").path
-        try runTool("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=64x48", "-frames:v", "1", input])
+        let inputTIFF = folder.appendingPathComponent("INPUT.tif").path
+        try Tool.output("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=64x48", "-frames:v", "1", input])
+        try Tool.output("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=64x48", "-frames:v", "1", inputTIFF])
         var checked = 0
         for recipe in Self.recipes {
             let out = folder.appendingPathComponent(recipe.name).path
-            let arguments = recipe.arguments.map { $0 == "OUT" ? out : $0 == "INPUT.png" ? input : $0 }
-            try runTool(recipe.tool, arguments)
-            let fileType = try runTool("exiftool", ["-s3", "-FileType", out]).trimmingCharacters(in: .whitespacesAndNewlines)
+            for step in recipe.steps {
+                let arguments = step.arguments.map {
+                    $0.replacingOccurrences(of: "OUT", with: out).replacingOccurrences(of: "INPUT.png", with: input)
+                        .replacingOccurrences(of: "INPUT.tif", with: inputTIFF)
+                }
+                try Tool.output(step.tool, arguments)
+            }
+            let fileType = try ExifTool.value("FileType", of: out, printed: true)
             let expected = try #require(Self.exiftoolFileType[fileType], "\(recipe.name): exiftool says \(fileType)")
             let head = try headOf(out)
-            // Recognised from the content alone: the name is hidden from the sniffer.
-            #expect(MediaFormat(sniffing: head) == expected, "\(recipe.name): exiftool says \(fileType)")
-            #expect(FileRecognition.of(head: head, fileExtension: "bin") == .media(expected))
+            let ext = (recipe.name as NSString).pathExtension
+            if ["nrw", "arw", "pef", "srw", "orf", "iiq", "3fr"].contains(ext) {
+                // A TIFF that only names a maker: RAW by its extension, as exiftool has it,
+                // and a TIFF under any other name (a scanner's TIFF may name its maker).
+                #expect(MediaFormat(sniffing: head, fileExtension: ext.uppercased()) == expected, "\(recipe.name): exiftool says \(fileType)")
+                #expect(MediaFormat(sniffing: head, fileExtension: "tif") == .tiff, "\(recipe.name)")
+            } else {
+                // Recognised from the content alone: the name is hidden from the sniffer.
+                #expect(MediaFormat(sniffing: head) == expected, "\(recipe.name): exiftool says \(fileType)")
+                #expect(FileRecognition.of(head: head, fileExtension: "bin") == .media(expected))
+            }
             checked += 1
         }
         #expect(checked == Self.recipes.count)
     }
 
-    @Test("the RAW, HEIC and video files of ../shared/corpus/formats", .enabled(if: formatsAvailable))
-    func corpusFormats() throws {
-        let manifestURL = corpusRoot.appendingPathComponent("manifest-formats.json")
+    @Test("Kyocera's RAW and Phase One's IIQ by their own signatures")
+    func signatures() throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Kyocera/Contax N Digital: a 156-byte big-endian header whose strings are stored
+        // reversed, "KYOCERA" at 0x19 (exiftool's KyoceraRaw table).
+        var kyocera = [UInt8](repeating: 0, count: 156)
+        kyocera.replaceSubrange(0x0C..<0x18, with: Array("N Digital   ".utf8.reversed()))
+        kyocera.replaceSubrange(0x19..<0x20, with: Array("KYOCERA".utf8.reversed()))
+        let raw = folder.appendingPathComponent("a.raw")
+        try Data(kyocera).write(to: raw)
+        #expect(try Tool.output("exiftool", ["-s3", "-FileType", "-Make", raw.path]) == "RAW\nKYOCERA\n")
+        #expect(MediaFormat(sniffing: kyocera) == .kyoceraRaw)
+        // Phase One: a TIFF header, then Phase One's block ("IIII") at byte 8.
+        var iiq: [UInt8] = [0x49, 0x49, 0x2A, 0, 16, 0, 0, 0] + Array("IIII".utf8) + [1, 0, 0, 0]
+        iiq += [1, 0, 0x0F, 0x01, 2, 0, 10, 0, 0, 0, 34, 0, 0, 0, 0, 0, 0, 0] + Array("Phase One\0".utf8)
+        let file = folder.appendingPathComponent("a.iiq")
+        try Data(iiq).write(to: file)
+        #expect(try Tool.output("exiftool", ["-s3", "-FileType", file.path]) == "IIQ\n")
+        #expect(MediaFormat(sniffing: iiq) == .iiq)
+    }
+
+    @Test("the RAW, HEIC, JPEG XL and video files of ../shared/corpus/formats and formats2", .enabled(if: Corpus.isAvailable, Corpus.skipMessage),
+          arguments: ["manifest-formats.json", "manifest-formats2.json"])
+    func corpusFormats(manifestName: String) throws {
+        let manifestURL = Corpus.root.appendingPathComponent(manifestName)
         let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: manifestURL)) as! [String: Any]
         for file in manifest["files"] as! [[String: Any]] {
             let path = file["path"] as! String
             let fileType = (file["exiftool"] as! [String: Any])["FileType"] as! String
-            let url = corpusRoot.appendingPathComponent(path)
+            let url = Corpus.root.appendingPathComponent(path)
             let head = try headOf(url.path)
             let recognised = FileRecognition.of(head: head, fileExtension: url.pathExtension)
             if fileType == "XMP" {
@@ -132,35 +193,4 @@ struct MediaFormatTests {
         defer { try? handle.close() }
         return [UInt8](try handle.read(upToCount: MediaFormat.headLength) ?? Data())
     }
-
-    private func temporaryFolder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("pm-formats-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
-    @discardableResult
-    private func runTool(_ tool: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw ToolFailure(description: "\(tool) \(arguments.joined(separator: " ")): \(String(decoding: message, as: UTF8.self))")
-        }
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    struct ToolFailure: Error, CustomStringConvertible { let description: String }
 }
-
-private let corpusRoot = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("shared/corpus")
-private let formatsAvailable = FileManager.default.fileExists(atPath: corpusRoot.appendingPathComponent("manifest-formats.json").path)

@@ -1,5 +1,6 @@
 import Foundation
 import PhotomillCore
+import PhotomillTestSupport
 import Testing
 
 @Suite("Vocabulary")
@@ -120,14 +121,10 @@ struct VocabularyTests {
     /// Compared with GNU stat's own reading of the same file (`%s`, `%Y` and `%y`).
     @Test("a file's stamp is its size and nanosecond mtime, as stat(1) reads them")
     func fileStamp() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("stamp-\(UUID().uuidString)")
+        let url = temporaryFile("stamp")
         defer { try? FileManager.default.removeItem(at: url) }
         try Data(repeating: 7, count: 1234).write(to: url)
-        let touch = Process()
-        touch.executableURL = URL(fileURLWithPath: "/usr/bin/touch")
-        touch.arguments = ["-d", "2019-07-14 18:03:22.123456789 UTC", url.path]
-        try touch.run()
-        touch.waitUntilExit()
+        try Tool.output("touch", ["-d", "2019-07-14 18:03:22.123456789 UTC", url.path])
         let stamp = try FileStamp.of(url.path)
         #expect(stamp == FileStamp(size: 1234, mtimeNs: 1_563_127_402_123_456_789))
         #expect(stamp.changedMessage(path: "/p/a.jpg", now: FileStamp(size: 99, mtimeNs: 0))

@@ -1,67 +1,12 @@
 import Foundation
 import PhotomillCore
+import PhotomillTestSupport
 import Testing
 @testable import PhotoProcessing
 @testable import Samples
 
-/// External programs the sample tests use as independent judges.
-enum SampleTestTools {
-    static func path(of tool: String) -> String? {
-        let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-        return directories.map { "\($0)/\(tool)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
-
-    struct Output {
-        var status: Int32
-        var stdout: Data
-        var stderr: String
-    }
-
-    static func run(_ tool: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Output {
-        guard let executable = path(of: tool) else { throw SampleError(file: tool, message: "not installed") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
-        let stdout = Pipe(), stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        // Read before waiting: a full pipe would block the child forever.
-        let out = stdout.fileHandleForReading.readDataToEndOfFile()
-        let err = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Output(status: process.terminationStatus, stdout: out, stderr: String(decoding: err, as: UTF8.self))
-    }
-
-    static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("photomill-samples-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
-    /// exiftool's reading of one file, numbers as numbers (-n), GPS signed.
-    static func exiftool(_ path: String) throws -> [String: Any] {
-        let output = try run("exiftool", ["-j", "-n", path])
-        #expect(output.status == 0, "exiftool failed: \(output.stderr)")
-        let array = try JSONSerialization.jsonObject(with: output.stdout) as? [[String: Any]]
-        return try #require(array?.first)
-    }
-
-    static func double(_ value: Any?) -> Double? {
-        switch value {
-        case let number as NSNumber: number.doubleValue
-        case let text as String: Double(text)
-        default: nil
-        }
-    }
-}
-
 struct ExifWriterTests {
-    static let exiftoolInstalled = SampleTestTools.path(of: "exiftool") != nil
+    static let exiftoolInstalled = Tool.path(of: "exiftool") != nil
 
     /// One set per hemisphere pair, with exposures written both as 1/N and as n/10.
     static let fieldSets: [ExifFields] = {
@@ -110,9 +55,18 @@ struct ExifWriterTests {
     }
 
     static func write(_ bytes: [UInt8], named name: String) throws -> URL {
-        let url = try SampleTestTools.temporaryDirectory().appendingPathComponent(name)
+        let url = try temporaryDirectory().appendingPathComponent(name)
         try Data(bytes).write(to: url)
         return url
+    }
+
+    /// A number exiftool gave as a number or as text.
+    static func double(_ value: Any?) -> Double? {
+        switch value {
+        case let number as NSNumber: number.doubleValue
+        case let text as String: Double(text)
+        default: nil
+        }
     }
 
     static func expectClose(_ actual: Any?, _ expected: Double?, relative: Double = 0.005, absolute: Double = 0,
@@ -121,7 +75,7 @@ struct ExifWriterTests {
             #expect(actual == nil, "\(name) should be absent")
             return
         }
-        guard let value = SampleTestTools.double(actual) else {
+        guard let value = Self.double(actual) else {
             Issue.record("\(name) missing (expected \(expected))")
             return
         }
@@ -133,7 +87,7 @@ struct ExifWriterTests {
     func exiftoolRoundTrip(_ fields: ExifFields) throws {
         let url = try Self.write(try Self.jpeg(with: fields), named: "exif.jpg")
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
-        let tags = try SampleTestTools.exiftool(url.path)
+        let tags = try ExifTool.values(url.path)
 
         #expect(tags["Warning"] == nil, "exiftool warns: \(tags["Warning"] ?? "")")
         #expect(tags["Make"] as? String == fields.make)
@@ -164,8 +118,8 @@ struct ExifWriterTests {
             fields.exposureTime = seconds
             let url = try Self.write(try Self.jpeg(with: fields), named: "exposure.jpg")
             defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
-            let output = try SampleTestTools.run("exiftool", ["-s3", "-ExposureTime", url.path])
-            #expect(String(decoding: output.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == shown)
+            let output = try Tool.run("exiftool", ["-s3", "-ExposureTime", url.path])
+            #expect(output.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == shown)
         }
         #expect(Rational.exposure(1.0 / 250) == Rational(numerator: 1, denominator: 250))
         #expect(Rational.exposure(0.3) == Rational(numerator: 3, denominator: 10))
@@ -250,7 +204,7 @@ struct ExifWriterTests {
         let url = try Self.write(ExifWriter.tiff(stored, fields: fields), named: "exif.tif")
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
 
-        let tags = try SampleTestTools.exiftool(url.path)
+        let tags = try ExifTool.values(url.path)
         #expect(tags["Warning"] == nil, "exiftool warns: \(tags["Warning"] ?? "")")
         #expect(tags["Make"] as? String == fields.make)
         #expect(tags["LensModel"] as? String == fields.lensModel)

@@ -1,5 +1,6 @@
 import Foundation
 import PhotomillCore
+import PhotomillTestSupport
 import Testing
 @testable import PhotoProcessing
 @testable import Samples
@@ -7,11 +8,11 @@ import Testing
 /// Grid HEICs (`SyntheticHEIFGrid`: tiles by libheif's encoder, boxes by `HEIFGridFile`)
 /// as exiftool and heif-info read them, and decoded tile by tile (`TiledHEIF`) against
 /// libvips' thumbnail of the same file, which has libheif decode the grid whole.
-@Suite(.serialized, .enabled(if: ["exiftool", "vips", "vipsheader", "heif-info"].allSatisfy { SampleTestTools.path(of: $0) != nil },
+@Suite(.serialized, .enabled(if: ["exiftool", "vips", "vipsheader", "heif-info"].allSatisfy { Tool.path(of: $0) != nil },
                              "needs exiftool, libvips-tools and libheif-examples"))
 final class HEIFGridTests {
     let directory: URL
-    init() throws { directory = try SampleTestTools.temporaryDirectory() }
+    init() throws { directory = try temporaryDirectory() }
     deinit { try? FileManager.default.removeItem(at: directory) }
 
     /// 500×350 in 4×3 tiles of 128: the last column and row reach past the picture.
@@ -23,19 +24,19 @@ final class HEIFGridTests {
         return url
     }
 
-    private func run(_ tool: String, _ arguments: [String]) throws -> String {
-        let output = try SampleTestTools.run(tool, arguments)
-        try #require(output.status == 0, "\(tool) \(arguments): \(output.stderr)")
-        return String(decoding: output.stdout, as: UTF8.self)
-    }
-
-    /// `PhotoProcessor`'s picture of a still at most `side` on its longest side.
+    /// `PhotoProcessor`'s picture of a still at most `side` on its longest side, turned by
+    /// its EXIF orientation as `PhotoProcessor.process` does.
     private func picture(_ bytes: [UInt8], side: Int, path: String = "grid.heic") -> Result<VipsImageRef, ProcessingError> {
         bytes.withUnsafeBytes { buffer in
             Result { () throws(ProcessingError) in
-                try PhotoProcessor().openStill(buffer, format: .heic, path: path, wantsMetadata: true).picture(side)
+                let orientation = Self.metadata(buffer, path: path)?.orientation
+                return try PhotoProcessor().openStill(buffer, format: .heic, path: path, exifOrientation: orientation).picture(side)
             }
         }
+    }
+
+    private static func metadata(_ buffer: UnsafeRawBufferPointer, path: String) -> PhotoMetadata? {
+        try? MetadataReader.read(fileBytes: buffer, format: .heic, path: path)
     }
 
     private func pixels(_ path: String) throws -> (width: Int, height: Int, pixels: [UInt8]) {
@@ -50,13 +51,13 @@ final class HEIFGridTests {
         var grid = Self.grid()
         grid.exifOrientation = 6
         let url = try write(grid, "grid.heic")
-        #expect(try run("exiftool", ["-n", "-s3", "-ImageWidth", "-ImageHeight", "-Orientation", url.path]) == "500\n350\n6\n")
-        let info = try run("heif-info", [url.path])
+        #expect(try Tool.output("exiftool", ["-n", "-s3", "-ImageWidth", "-ImageHeight", "-Orientation", url.path]) == "500\n350\n6\n")
+        let info = try Tool.output("heif-info", [url.path])
         #expect(info.contains("image: 500x350 (id=1), primary"), "heif-info: \(info)")
-        let dump = try run("heif-info", ["-d", url.path])
+        let dump = try Tool.output("heif-info", ["-d", url.path])
         #expect(dump.contains("item_type: grid"), "heif-info -d: \(dump)")
         #expect(dump.components(separatedBy: "item_type: hvc1").count - 1 == 12)
-        #expect(try run("vipsheader", ["-f", "width", url.path]) == "500\n")
+        #expect(try Tool.output("vipsheader", ["-f", "width", url.path]) == "500\n")
     }
 
     /// libvips decodes the grid whole with libheif, which applies `irot` and `imir`; it
@@ -73,8 +74,8 @@ final class HEIFGridTests {
         grid.exifOrientation = exif
         let url = try write(grid, "grid.heic")
         let reference = directory.appendingPathComponent("reference.png").path
-        _ = try run("vips", ["thumbnail", url.path, reference, "\(side)", "--size", "down"])
-        if let turn { _ = try run("vips", ["rot", reference, reference + ".png", turn]) }
+        _ = try Tool.output("vips", ["thumbnail", url.path, reference, "\(side)", "--size", "down"])
+        if let turn { _ = try Tool.output("vips", ["rot", reference, reference + ".png", turn]) }
         let expected = try pixels(turn == nil ? reference : reference + ".png")
 
         let bytes = [UInt8](try Data(contentsOf: url))
@@ -106,7 +107,7 @@ final class HEIFGridTests {
         #expect(tiled.thumbnailSide == 320)
         for side in [256, 400] {
             let reference = directory.appendingPathComponent("reference-\(side).png").path
-            _ = try run("vips", ["thumbnail", url.path, reference, "\(side)", "--size", "down"])
+            _ = try Tool.output("vips", ["thumbnail", url.path, reference, "\(side)", "--size", "down"])
             let expected = try pixels(reference)
             let ours = try picture(bytes, side: side).get()
             try #require((ours.width, ours.height) == (expected.width, expected.height))
@@ -173,10 +174,8 @@ final class HEIFGridTests {
             ("cut.heic", Array(good.prefix(good.count - 2000)), "heic header is damaged: "),
         ]
         for (name, bytes, reason) in cases {
-            let source = try bytes.withUnsafeBytes { buffer in
-                try PhotoProcessor().openStill(buffer, format: .heic, path: name, wantsMetadata: true)
-            }
-            #expect(source.metadata?.orientation == 6 && source.metadata?.pixelWidth == 500, "\(name) keeps its metadata")
+            let metadata = bytes.withUnsafeBytes { Self.metadata($0, path: name) }
+            #expect(metadata?.orientation == 6 && metadata?.pixelWidth == 500, "\(name) keeps its metadata")
             let failure = try #require(picture(bytes, side: 200, path: name).failure, "\(name) gave a picture")
             #expect(failure.errorClass == .corrupt)
             #expect(failure.message.hasPrefix("\(name): \(reason)"), "\(failure.message)")
@@ -195,14 +194,14 @@ final class HEIFGridTests {
         parameters.pixelLimit = 190_000
         let result = bytes.withUnsafeBytes { buffer in
             Result { () throws(ProcessingError) in
-                try PhotoProcessor(parameters: parameters).openStill(buffer, format: .heic, path: "big.heic", wantsMetadata: false).picture(200)
+                try PhotoProcessor(parameters: parameters).openStill(buffer, format: .heic, path: "big.heic", exifOrientation: nil).picture(200)
             }
         }
         #expect(result.failure == ProcessingError(.tooLarge, "big.heic: 510×380 is 0 megapixels, over the limit of 0"))
         parameters.pixelLimit = 200_000
         let allowed = bytes.withUnsafeBytes { buffer in
             Result { () throws(ProcessingError) in
-                try PhotoProcessor(parameters: parameters).openStill(buffer, format: .heic, path: "big.heic", wantsMetadata: false).picture(200)
+                try PhotoProcessor(parameters: parameters).openStill(buffer, format: .heic, path: "big.heic", exifOrientation: nil).picture(200)
             }
         }
         #expect(try allowed.get().width == 200)

@@ -1,5 +1,6 @@
 import Foundation
 import PhotomillCore
+import PhotomillTestSupport
 import Testing
 @testable import PhotoProcessing
 @testable import Samples
@@ -9,7 +10,7 @@ import Testing
 /// IFD0, a 1024-pixel JPEG in SubIFD1, a full-size JPEG in SubIFD2. What exiftool says of
 /// each (where it lies, its bytes) is the reference; the vips command shrinks and turns it.
 final class RawPreviewChoiceTests {
-    static let toolsInstalled = ["exiftool", "vips", "raw-identify"].allSatisfy { SampleTestTools.path(of: $0) != nil }
+    static let toolsInstalled = ["exiftool", "vips", "raw-identify"].allSatisfy { Tool.path(of: $0) != nil }
 
     let directory: URL
     let url: URL
@@ -18,7 +19,7 @@ final class RawPreviewChoiceTests {
                            previews: [.init(longestSide: 256, encoding: .uncompressedRGB), .init(longestSide: 1024), .init(longestSide: 2048)])
 
     init() throws {
-        directory = try SampleTestTools.temporaryDirectory()
+        directory = try temporaryDirectory()
         url = directory.appendingPathComponent("adobe.dng")
         try dng.write(to: url)
     }
@@ -26,7 +27,7 @@ final class RawPreviewChoiceTests {
     deinit { try? FileManager.default.removeItem(at: directory) }
 
     private func exiftool(_ arguments: [String]) throws -> String {
-        String(decoding: try SampleTestTools.run("exiftool", arguments + [url.path]).stdout, as: UTF8.self)
+        try ExifTool.run(arguments + [url.path])
     }
 
     private func integer(_ tag: String) throws -> Int {
@@ -43,7 +44,7 @@ final class RawPreviewChoiceTests {
             #expect(listing.contains(line), "exiftool lists \(line): \(listing)")
         }
         // LibRaw knows the file and takes the largest preview as its thumbnail.
-        let identify = String(decoding: try SampleTestTools.run("raw-identify", ["-v", url.path]).stdout, as: UTF8.self)
+        let identify = try Tool.run("raw-identify", ["-v", url.path]).stdout
         #expect(identify.contains("Thumb size:  2048 x 1366"), "raw-identify -v: \(identify)")
     }
 
@@ -56,9 +57,9 @@ final class RawPreviewChoiceTests {
           .enabled(if: FileManager.default.fileExists(atPath: corpusDNG.path), "../shared/corpus is absent (a fresh clone): skipped"))
     func layoutIsDNGdngs() throws {
         func listing(_ file: URL) throws -> [String] {
-            let output = try SampleTestTools.run("exiftool", ["-a", "-G1", "-s", "-n", "-SubfileType", "-Compression",
+            let output = try Tool.run("exiftool", ["-a", "-G1", "-s", "-n", "-SubfileType", "-Compression",
                                                               "-PhotometricInterpretation", file.path])
-            return String(decoding: output.stdout, as: UTF8.self).split(separator: "\n").map(String.init)
+            return output.stdout.split(separator: "\n").map(String.init)
                 .filter { !$0.hasPrefix("[SubIFD]        Compression") }
         }
         let ours = try listing(url), corpus = try listing(Self.corpusDNG)
@@ -84,10 +85,10 @@ final class RawPreviewChoiceTests {
         let tag = start.hasPrefix("IFD0") ? "ThumbnailTIFF" : start.replacingOccurrences(of: "Start", with: "")
         let extracted = directory.appendingPathComponent("extracted-\(side)")
         let reference = directory.appendingPathComponent("reference-\(side).png").path
-        #expect(try SampleTestTools.run("sh", ["-c", "exiftool -b -\(tag) '\(url.path)' > '\(extracted.path)'"]).status == 0)
+        #expect(try Tool.run("sh", ["-c", "exiftool -b -\(tag) '\(url.path)' > '\(extracted.path)'"]).status == 0)
         let shrunk = directory.appendingPathComponent("shrunk-\(side).v").path
-        #expect(try SampleTestTools.run("vips", ["thumbnail", extracted.path, shrunk, "\(side)", "--no-rotate"]).status == 0)
-        #expect(try SampleTestTools.run("vips", ["rot", shrunk, reference, "d90"]).status == 0)
+        #expect(try Tool.run("vips", ["thumbnail", extracted.path, shrunk, "\(side)", "--no-rotate"]).status == 0)
+        #expect(try Tool.run("vips", ["rot", shrunk, reference, "d90"]).status == 0)
         let expected = try pixels(reference)
         let picture = try bytes.withUnsafeBytes { buffer in
             try RawDecoder.picture(of: .memory(buffer), format: .dng, path: url.path, longestSide: side, pixelLimit: 200_000_000)

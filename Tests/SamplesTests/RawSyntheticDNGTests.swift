@@ -1,5 +1,6 @@
 import Foundation
 import PhotomillCore
+import PhotomillTestSupport
 import Testing
 @testable import PhotoProcessing
 @testable import Samples
@@ -8,7 +9,7 @@ import Testing
 /// files: orientation, preview or rendering, pixel limit, damage. (Here rather than in
 /// PhotoProcessingTests because that target cannot import Samples.)
 final class RawSyntheticDNGTests {
-    static let toolsInstalled = ["exiftool", "raw-identify", "dcraw_emu", "vipsheader"].allSatisfy { SampleTestTools.path(of: $0) != nil }
+    static let toolsInstalled = ["exiftool", "raw-identify", "dcraw_emu", "vipsheader"].allSatisfy { Tool.path(of: $0) != nil }
 
     /// The stored picture's corners — red, green / blue, white — as an upright picture
     /// shows them for each EXIF orientation: [top left, top right, bottom left, bottom
@@ -26,7 +27,7 @@ final class RawSyntheticDNGTests {
     ]
 
     let directory: URL
-    init() throws { directory = try SampleTestTools.temporaryDirectory() }
+    init() throws { directory = try temporaryDirectory() }
     deinit { try? FileManager.default.removeItem(at: directory) }
 
     private func write(_ dng: SyntheticDNG, _ name: String) throws -> URL {
@@ -76,19 +77,19 @@ final class RawSyntheticDNGTests {
     func generatorWritesAValidDNG() throws {
         let url = try write(SyntheticDNG(width: 1024, height: 768, orientation: 6, previews: [.init(longestSide: 512)]), "six.dng")
 
-        let tags = try SampleTestTools.run("exiftool", ["-s3", "-Validate", "-SubIFD:ImageWidth", "-SubIFD:ImageHeight",
+        let tags = try Tool.run("exiftool", ["-s3", "-Validate", "-SubIFD:ImageWidth", "-SubIFD:ImageHeight",
                                                         "-SubIFD:BitsPerSample", "-SubIFD:CFAPattern2", "-IFD0:Orientation",
                                                         "-DNGVersion", "-IFD0:ImageWidth", "-IFD0:ImageHeight", "-n", url.path])
-        let values = String(decoding: tags.stdout, as: UTF8.self).split(separator: "\n")
+        let values = tags.stdout.split(separator: "\n")
         #expect(values == ["0 0 0", "1024", "768", "16", "0 1 1 2", "6", "1 4 0 0", "512", "384"])  // -n: 0 errors, 0 warnings
 
-        let identify = String(decoding: try SampleTestTools.run("raw-identify", ["-v", url.path]).stdout, as: UTF8.self)
+        let identify = try Tool.run("raw-identify", ["-v", url.path]).stdout
         for line in ["Full size:   1024 x 768", "Thumb size:   512 x 384", "Image flip: 6", "Filter pattern: RGGBRGGBRGGBRGGB"] {
             #expect(identify.contains(line), "raw-identify -v lacks \"\(line)\"")
         }
 
         // dcraw_emu renders it turned upright, in the colours the quadrants were written with.
-        #expect(try SampleTestTools.run("dcraw_emu", ["-w", "-h", url.path]).status == 0)
+        #expect(try Tool.run("dcraw_emu", ["-w", "-h", url.path]).status == 0)
         let ppm = try Data(contentsOf: URL(fileURLWithPath: url.path + ".ppm"))
         let header = "P6\n384 512\n255\n"
         try #require(ppm.starts(with: Data(header.utf8)), "dcraw_emu wrote no 384×512 PPM")
@@ -106,7 +107,7 @@ final class RawSyntheticDNGTests {
     /// dcraw_emu's half-size rendering of the file at `url`, as the colour names of its
     /// corners: what LibRaw's own tool makes of the sensor data and the orientation.
     private func dcrawCorners(_ url: URL) throws -> [String] {
-        let run = try SampleTestTools.run("dcraw_emu", ["-w", "-h", url.path])
+        let run = try Tool.run("dcraw_emu", ["-w", "-h", url.path])
         try #require(run.status == 0, "dcraw_emu: \(run.stderr)")
         let ppm = try image(atPath: url.path + ".ppm")
         return corners(of: ppm.pixels, width: ppm.width, height: ppm.height)
@@ -138,24 +139,24 @@ final class RawSyntheticDNGTests {
     }
 
     @Test("A bitmap preview (uncompressed RGB) is used as a JPEG one is: simple_dcraw's extraction, shrunk and turned by vips",
-          .enabled(if: toolsInstalled && SampleTestTools.path(of: "simple_dcraw") != nil && SampleTestTools.path(of: "vips") != nil,
+          .enabled(if: toolsInstalled && Tool.path(of: "simple_dcraw") != nil && Tool.path(of: "vips") != nil,
                    "libraw-bin or libvips-tools is not installed"))
     func bitmapPreview() throws {
         let url = try write(SyntheticDNG(width: 640, height: 480, orientation: 6, previews: [.init(longestSide: 320, encoding: .uncompressedRGB)]), "bitmap.dng")
-        #expect(try SampleTestTools.run("exiftool", ["-s3", "-Validate", url.path]).stdout == Data("OK\n".utf8))
-        let identify = String(decoding: try SampleTestTools.run("raw-identify", ["-v", url.path]).stdout, as: UTF8.self)
+        #expect(try Tool.run("exiftool", ["-s3", "-Validate", url.path]).stdout == "OK\n")
+        let identify = try Tool.run("raw-identify", ["-v", url.path]).stdout
         for line in ["Thumb size:   320 x 240", "Image flip: 6"] {
             #expect(identify.contains(line), "raw-identify -v lacks \"\(line)\"")
         }
         // LibRaw's simple_dcraw -e writes a bitmap thumbnail as a PPM (a JPEG one as
         // .thumb.jpg), as stored: unturned. vips shrinks it and turns it (flip 6: d90).
-        #expect(try SampleTestTools.run("simple_dcraw", ["-e", url.path]).status == 0)
+        #expect(try Tool.run("simple_dcraw", ["-e", url.path]).status == 0)
         let extracted = url.path + ".thumb.ppm"
         try #require(FileManager.default.fileExists(atPath: extracted), "simple_dcraw extracted no bitmap thumbnail")
         let shrunk = directory.appendingPathComponent("bitmap-256.png").path
         let turned = directory.appendingPathComponent("bitmap-turned.png").path
-        #expect(try SampleTestTools.run("vips", ["thumbnail", extracted, shrunk, "256"]).status == 0)
-        #expect(try SampleTestTools.run("vips", ["rot", shrunk, turned, "d90"]).status == 0)
+        #expect(try Tool.run("vips", ["thumbnail", extracted, shrunk, "256"]).status == 0)
+        #expect(try Tool.run("vips", ["rot", shrunk, turned, "d90"]).status == 0)
         let reference = try image(atPath: turned)
 
         // The last quarter of the samples cut off, so that only the preview can give a picture.
@@ -173,10 +174,10 @@ final class RawSyntheticDNGTests {
     func rawOrientationBeatsThePreviewsExif() throws {
         let url = try write(SyntheticDNG(width: 640, height: 480, orientation: 6, previews: [.init(longestSide: 320, exifOrientation: 3)]), "disagree.dng")
         let preview = directory.appendingPathComponent("preview.jpg").path
-        let extract = try SampleTestTools.run("sh", ["-c", "exiftool -b -PreviewImage '\(url.path)' > '\(preview)'"])
+        let extract = try Tool.run("sh", ["-c", "exiftool -b -PreviewImage '\(url.path)' > '\(preview)'"])
         try #require(extract.status == 0)
-        let own = try SampleTestTools.run("exiftool", ["-s3", "-n", "-Orientation", preview])
-        #expect(String(decoding: own.stdout, as: UTF8.self) == "3\n", "the preview carries its own Orientation 3")
+        let own = try Tool.run("exiftool", ["-s3", "-n", "-Orientation", preview])
+        #expect(own.stdout == "3\n", "the preview carries its own Orientation 3")
 
         let picture = try decode(url, longestSide: 256).get()
         #expect((picture.width, picture.height) == (192, 256))
@@ -188,7 +189,7 @@ final class RawSyntheticDNGTests {
     func previewOrSamples() throws {
         let url = try write(SyntheticDNG(width: 1024, height: 768, previews: [.init(longestSide: 320)]), "preview.dng")
         let whole = try Data(contentsOf: url)
-        let identify = String(decoding: try SampleTestTools.run("raw-identify", ["-v", url.path]).stdout, as: UTF8.self)
+        let identify = try Tool.run("raw-identify", ["-v", url.path]).stdout
         #expect(identify.contains("Thumb size:   320 x 240"), "raw-identify -v: \(identify)")
 
         // Larger than the preview: the half-size rendering (512×384), shrunk.
@@ -205,7 +206,7 @@ final class RawSyntheticDNGTests {
         // as dcraw_emu shows ("Unexpected end of file", then "Cannot unpack …").
         let cutURL = directory.appendingPathComponent("cut.dng")
         try cut.write(to: cutURL)
-        let dcraw = try SampleTestTools.run("dcraw_emu", ["-w", "-h", cutURL.path]).stderr
+        let dcraw = try Tool.run("dcraw_emu", ["-w", "-h", cutURL.path]).stderr
         #expect(dcraw.contains("Unexpected end of file") && dcraw.contains("Input/output error"), "dcraw_emu: \(dcraw)")
         let error = try #require(decode(cut, longestSide: 400).failure)
         #expect(error.errorClass == .corrupt)
@@ -216,7 +217,7 @@ final class RawSyntheticDNGTests {
           .enabled(if: toolsInstalled, "libraw-bin is not installed"))
     func pixelLimit() throws {
         let url = try write(SyntheticDNG(width: 2000, height: 1000, previews: [.init(longestSide: 300)]), "two-mp.dng")
-        let identify = String(decoding: try SampleTestTools.run("raw-identify", ["-v", url.path]).stdout, as: UTF8.self)
+        let identify = try Tool.run("raw-identify", ["-v", url.path]).stdout
         let fullSize = identify.split(separator: "\n").first { $0.hasPrefix("Full size:") }
         #expect(fullSize?.split(separator: " ").suffix(3) == ["2000", "x", "1000"], "raw-identify -v: \(identify)")
         let refused = try #require(try decode(url, longestSide: 256, pixelLimit: 1_999_999).failure)
@@ -236,10 +237,10 @@ final class RawSyntheticDNGTests {
         bytes[compression + 8] = UInt8(52546 & 0xFF)
         bytes[compression + 9] = UInt8(52546 >> 8)
         try bytes.write(to: url)
-        let identify = try SampleTestTools.run("raw-identify", [url.path])
+        let identify = try Tool.run("raw-identify", [url.path])
         #expect(identify.stderr.contains("Unsupported file format"), "raw-identify: \(identify.stderr)")
-        let tag = try SampleTestTools.run("exiftool", ["-s3", "-n", "-Compression", url.path])
-        #expect(String(decoding: tag.stdout, as: UTF8.self) == "52546\n")
+        let tag = try Tool.run("exiftool", ["-s3", "-n", "-Compression", url.path])
+        #expect(tag.stdout == "52546\n")
 
         let error = try #require(try decode(url, longestSide: 256).failure)
         #expect(error.errorClass == .unsupportedFormat)

@@ -1,12 +1,13 @@
 import Foundation
 import PhotomillCore
+import PhotomillTestSupport
 import Testing
 @testable import PhotoProcessing
 @testable import Samples
 
 struct SampleGeneratorTests {
-    static let vipsInstalled = SampleTestTools.path(of: "vips") != nil
-    static let tesseractInstalled = SampleTestTools.path(of: "tesseract") != nil
+    static let vipsInstalled = Tool.path(of: "vips") != nil
+    static let tesseractInstalled = Tool.path(of: "tesseract") != nil
 
     /// Small versions of the first file of each format and of a text page.
     static func smallSpecs(seed: UInt64) -> [SampleSpec] {
@@ -146,13 +147,13 @@ struct SampleGeneratorTests {
         let stored = orientation >= 5 ? (upright.height, upright.width) : upright
         let spec = SampleSpec(file: "o\(orientation).\(format.fileExtension)", format: format, width: stored.0,
                               height: stored.1, orientation: orientation, exif: exif, scene: 21)
-        let folder = try SampleTestTools.temporaryDirectory()
+        let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent(spec.file), ppm = folder.appendingPathComponent("upright.ppm")
         try Data(SampleGenerator(seed: 0).render(spec)).write(to: file)
 
         // An independent reader: the vips command's thumbnail applies the orientation.
-        let output = try SampleTestTools.run("vips", ["thumbnail", file.path, ppm.path, "120"])
+        let output = try Tool.run("vips", ["thumbnail", file.path, ppm.path, "120"])
         #expect(output.status == 0, "vips thumbnail failed: \(output.stderr)")
         let image = try Self.readPPM(ppm)
         #expect(image.width == upright.width && image.height == upright.height)
@@ -197,12 +198,12 @@ struct SampleGeneratorTests {
         #expect(page[x: 0, y: 0] == RGBImage.Pixel(red: 255, green: 255, blue: 255))
         #expect(page.pixels.contains(0), "some ink is fully black")
 
-        let folder = try SampleTestTools.temporaryDirectory()
+        let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("page.png")
         try Data(SampleGenerator(seed: 0).encode(page, format: .png, exif: ExifFields())).write(to: file)
-        let output = try SampleTestTools.run("tesseract", [file.path, "-"], environment: ["OMP_THREAD_LIMIT": "1"])
-        let text = String(decoding: output.stdout, as: UTF8.self).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let output = try Tool.run("tesseract", [file.path, "-"], environment: ["OMP_THREAD_LIMIT": "1"])
+        let text = output.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         #expect(text == sentence)
     }
 
@@ -210,7 +211,7 @@ struct SampleGeneratorTests {
 
     @Test("write() makes every planned file, samples.json, and files photomill reads as planned")
     func writeFolder() throws {
-        let folder = try SampleTestTools.temporaryDirectory()
+        let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let calls = Mutex([(Int, Int)]())
         let specs = try SampleGenerator(seed: 3, maxSide: 192).write(count: 12, to: folder) { done, total in
@@ -252,8 +253,8 @@ struct SampleGeneratorTests {
         // A strict, independent reader finds nothing to complain about in the good files.
         if ExifWriterTests.exiftoolInstalled {
             let good = specs.filter { $0.broken == nil }.map { folder.appendingPathComponent($0.file).path }
-            let output = try SampleTestTools.run("exiftool", ["-j", "-Warning", "-Error"] + good)
-            let reports = try #require(try JSONSerialization.jsonObject(with: output.stdout) as? [[String: Any]])
+            let output = try Tool.run("exiftool", ["-j", "-Warning", "-Error"] + good)
+            let reports = try #require(try JSONSerialization.jsonObject(with: output.data) as? [[String: Any]])
             #expect(reports.count == good.count)
             for report in reports {
                 #expect(report["Warning"] == nil && report["Error"] == nil, "\(report)")

@@ -1,4 +1,5 @@
 import Foundation
+import PhotomillTestSupport
 import Testing
 import ZeroMQ
 
@@ -8,8 +9,8 @@ import ZeroMQ
     /// Every event until `last` arrives (or 5 s pass).
     func events(_ monitor: SocketMonitor, until last: MonitorEvent.Kind) throws -> [MonitorEvent] {
         var seen: [MonitorEvent] = []
-        let deadline = Date().addingTimeInterval(5)
-        while Date() < deadline, seen.last?.kind != last {
+        let waited = Stopwatch()
+        while waited.seconds < 5, seen.last?.kind != last {
             var poller = Poller()
             poller.register(monitor.socket)
             _ = try poller.poll(timeoutMilliseconds: 100)
@@ -20,19 +21,10 @@ import ZeroMQ
 
     @Test func aConnectionToNobodyIsRetriedAndOneToAPeerSucceeds() throws {
         let context = try ZMQContext()
-        // A port held by a TCP socket that never listens: refused, and no other test can
-        // take it meanwhile (a port bound and let go can be).
-        let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(holder) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let held = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(holder, $0, length) == 0 && getsockname(holder, $0, &length) == 0 }
-        }
-        #expect(held)
-        let endpoint = "tcp://127.0.0.1:\(UInt16(bigEndian: address.sin_port))"
+        // A port held by a TCP socket that never listens: refused.
+        let holder = try ClosedPort()
+        defer { withExtendedLifetime(holder) {} }
+        let endpoint = "tcp://127.0.0.1:\(holder.port)"
 
         let lonely = try ZMQSocket(context: context, type: .dealer)
         try lonely.set(.linger, to: 0)

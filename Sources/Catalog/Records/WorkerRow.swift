@@ -41,13 +41,6 @@ public struct WorkerRow: Sendable, Hashable, Codable {
         case connected, gone
     }
 
-    init?(row: Row) {
-        guard let state = State(rawValue: row["state"]) else { return nil }
-        self.init(id: row["id"], host: row["host"], softwareVersion: row["softwareVersion"], slots: row["slots"],
-                  kinds: row["kinds"], ocrLanguages: row["ocrLanguages"], state: state, connectedAt: row["connectedAt"],
-                  lastSeen: row["lastSeen"], inFlight: row["inFlight"], done: row["done"], failed: row["failed"])
-    }
-
     func upsert(_ db: Database) throws {
         try db.cachedStatement(sql: """
             INSERT INTO workers (id, host, softwareVersion, slots, kinds, ocrLanguages, state, connectedAt, lastSeen, inFlight, done, failed)

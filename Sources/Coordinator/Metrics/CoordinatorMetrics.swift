@@ -124,7 +124,7 @@ public final class CoordinatorMetrics: @unchecked Sendable {
         jobsReady.record(scheduler.queues.jobCount)
         leases.record(scheduler.inFlight.count)
         workersConnected.record(scheduler.sessions.count)
-        workerSlots.record(scheduler.sessions.values.reduce(0) { $0 + $1.slots })
+        workerSlots.record(scheduler.sessions.values.reduce(0) { $0 + $1.workingSlots })
         let counts = scheduler.counts
         leaseExpirations.increment(by: counts.leaseExpirations - published.leaseExpirations)
         workersLost.increment(by: counts.workersLost - published.workersLost)

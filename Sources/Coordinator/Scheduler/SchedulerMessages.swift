@@ -12,6 +12,7 @@ struct WorkerHello: Sendable, Hashable {
     var host: String
     /// READY.software_version, for `status` only (PROTOCOL.md: no decision depends on it).
     var softwareVersion: String = ""
+    /// Credits: READY.slots.
     var slots: Int
     /// The kinds it offers that this revision knows.
     var kinds: Set<Kind>
@@ -23,6 +24,9 @@ struct WorkerHello: Sendable, Hashable {
     /// Seconds; both peers heartbeat and count silence by it on this connection
     /// (READY.heartbeat_interval_ms, PROTOCOL.md "Heartbeating").
     var heartbeatInterval: Double = 1
+    /// Of `slots`, the jobs it only holds ahead (READY.prefetch): it works on
+    /// `slots - prefetch` at once, what `status` and the metrics show as its slots.
+    var prefetch: Int = 0
 }
 
 /// One kind's outcome in a RESULT.

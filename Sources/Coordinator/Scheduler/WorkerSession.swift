@@ -9,7 +9,11 @@ final class WorkerSession {
     let workerId: String
     let host: String
     let softwareVersion: String
+    /// Credits (READY.slots).
     let slots: Int
+    /// The jobs it works on at once, as its operator gave them: `slots` less what it only
+    /// holds ahead (READY.prefetch). For people (`status`, metrics); credits use `slots`.
+    let workingSlots: Int
     let kinds: Set<Kind>
     let ocrLanguages: Set<String>
     /// Path prefixes (the coordinator's namespace) it reads itself; other files travel as bytes.
@@ -39,6 +43,7 @@ final class WorkerSession {
         host = hello.host
         softwareVersion = hello.softwareVersion
         slots = hello.slots
+        workingSlots = max(1, hello.slots - hello.prefetch)
         kinds = hello.kinds
         ocrLanguages = hello.ocrLanguages
         pathRoots = hello.pathRoots
@@ -63,7 +68,7 @@ final class WorkerSession {
     }
 
     func row(state: WorkerRow.State) -> WorkerRow {
-        WorkerRow(id: workerId, host: host, softwareVersion: softwareVersion, slots: slots, kinds: Kind.list(kinds),
+        WorkerRow(id: workerId, host: host, softwareVersion: softwareVersion, slots: workingSlots, kinds: Kind.list(kinds),
                   ocrLanguages: ocrLanguages.sorted().joined(separator: ","), state: state,
                   connectedAt: connectedAt, lastSeen: lastSeenWall, inFlight: holding.count, done: done, failed: failed)
     }

@@ -13,9 +13,9 @@ public struct AllowList: Sendable, Equatable {
     public static func load(_ path: String) throws(AdmissionError) -> AllowList {
         let text: String
         do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
+            text = String(decoding: try RegularFile.contents(of: path), as: UTF8.self)
         } catch {
-            throw AdmissionError(path, "cannot read the allow-list: \(error.fileSystemReason)")
+            throw AdmissionError(path, "cannot read the allow-list: \(error.cause)")
         }
         return try parse(text, file: path)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import PhotomillCore
 import ZeroMQ
 
 /// CURVE key files, for both ends: `photomill keys generate` writes them, the coordinator
@@ -87,11 +88,14 @@ public enum KeyFile {
 
     enum Kind { case secret, `public`, unknown }
 
+    /// More than any key file holds (a key, its label and a comment); the rest is not read.
+    static let maxKeyFileBytes = 64 << 10
+
     /// What `photomill keys generate` made the file: a NAME.key starts with its "secret key"
     /// comment; a NAME.pub is one line, the key and its label. (The 40 characters alone
     /// cannot tell: any 32 bytes are a secret key.)
     static func kind(of path: String) -> Kind {
-        guard let data = FileManager.default.contents(atPath: path) else { return .unknown }
+        guard let data = try? RegularFile.contents(of: path, upTo: maxKeyFileBytes) else { return .unknown }
         let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         if lines.contains(where: { $0.hasPrefix("#") && $0.contains("CURVE secret key") }) { return .secret }
         let keys = lines.filter { !$0.isEmpty && !$0.hasPrefix("#") }
@@ -103,8 +107,11 @@ public enum KeyFile {
     }
 
     private static func firstKey(_ path: String, flag: String) throws(Failure) -> String {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw Failure(description: "\(flag) \(path): cannot read the file")
+        let data: Data
+        do {
+            data = try RegularFile.contents(of: path, upTo: maxKeyFileBytes)
+        } catch {
+            throw Failure(description: "\(flag) \(path): cannot read the file: \(error.cause)")
         }
         for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
             let trimmed = line.trimmingCharacters(in: .whitespaces)

@@ -50,24 +50,14 @@ enum BlobTransfer {
     /// mtime the catalog holds (a file changed since the scan would give results for
     /// content the catalog does not describe).
     static func frames(of job: PendingJob) -> Result<[Data], Failure> {
-        let descriptor = PathBytes.withCString(job.path) { open($0, O_RDONLY | O_CLOEXEC) }
-        guard descriptor >= 0 else {
-            return .failure(.unreadable("\(job.path): the coordinator cannot read it to send it: \(String(cString: strerror(errno)))"))
-        }
-        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-        var info = stat()
-        guard fstat(handle.fileDescriptor, &info) == 0 else {
-            return .failure(.unreadable("\(job.path): the coordinator cannot read it to send it: \(String(cString: strerror(errno)))"))
-        }
-        let scanned = FileStamp(size: job.size, mtimeNs: job.mtimeNs), current = FileStamp(info)
-        guard current == scanned else {
-            return .failure(.changed(scanned.changedMessage(path: job.path, now: current)))
-        }
         let bytes: Data
         do {
-            bytes = try handle.readToEnd() ?? Data()
+            let file = try RegularFile(path: job.path)
+            let scanned = FileStamp(size: job.size, mtimeNs: job.mtimeNs)
+            guard file.stamp == scanned else { return .failure(.changed(scanned.changedMessage(path: job.path, now: file.stamp))) }
+            bytes = try file.read()
         } catch {
-            return .failure(.unreadable("\(job.path): the coordinator cannot read it to send it: \(error.fileSystemReason)"))
+            return .failure(.unreadable("\(job.path): the coordinator cannot read it to send it: \(error.cause)"))
         }
         guard Int64(bytes.count) == job.size, let frames = MillCodec.fileBlobs(bytes) else {
             return .failure(.changed("\(job.path): read \(bytes.count) bytes, scanned \(job.size)"))

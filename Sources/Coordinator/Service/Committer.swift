@@ -9,16 +9,9 @@ import PhotomillCore
 /// must wait for it, and learns that it is done through a pipe it polls (`wake`);
 /// it then collects the report and sends the ACKs. While a batch is being written the
 /// loop's next batch grows, so batches get larger exactly when SQLite is the bottleneck.
-final class Committer: @unchecked Sendable {
-    // @unchecked: `work`, `done` and `stopping` are guarded by `condition`; `isBusy` is
-    // the loop's only; `wake` is thread-safe; `thread` is set once, in `init`.
-    struct Work {
-        var batch: CommitBatch
-        var acks: [PendingAck]
-        var now: Double
-    }
-
-    struct Done {
+/// The loop alone calls it.
+final class Committer {
+    struct Done: Sendable {
         var report: Result<CommitReport, CatalogError>
         var acks: [PendingAck]
     }
@@ -28,13 +21,9 @@ final class Committer: @unchecked Sendable {
     private let catalog: Catalog
     private let retry: RetryPolicy
     private let metrics: CoordinatorMetrics?
-    private let condition = NSCondition()
-    private var work: Work?
-    private var done: Done?
-    private var stopping = false
-    /// Loop side: a batch was submitted and its report not yet collected.
-    private var isBusy = false
-    private var thread: OwnedThread<Void>?
+    private let executor = BlockingExecutor(name: "pm-committer")
+    /// The batch submitted whose report is not yet collected.
+    private var inFlight: Completion<Done>?
 
     init(catalog: Catalog, retry: RetryPolicy, metrics: CoordinatorMetrics? = nil) throws {
         do {
@@ -45,16 +34,22 @@ final class Committer: @unchecked Sendable {
         self.catalog = catalog
         self.retry = retry
         self.metrics = metrics
-        thread = OwnedThread(name: "pm-committer") { [self] in serve() }
     }
 
     /// Hands a batch over; only when not busy.
     func submit(_ batch: CommitBatch, acks: [PendingAck], now: Double) {
-        precondition(!isBusy, "one batch at a time")
-        isBusy = true
-        condition.withLock {
-            work = Work(batch: batch, acks: acks, now: now)
-            condition.broadcast()
+        precondition(inFlight == nil, "one batch at a time")
+        let done = Completion<Done>()
+        inFlight = done
+        let (catalog, retry, metrics, wake) = (catalog, retry, metrics, wake)
+        executor.submit {
+            let started = MonotonicInstant.now()
+            let report = Result { () throws(CatalogError) in try catalog.commit(batch, now: now, retry: retry) }
+            if let metrics, case .success(let written) = report {
+                metrics.committed(batch, written, seconds: MonotonicInstant.now() - started)
+            }
+            done.fulfil(Done(report: report, acks: acks))
+            wake.signal()
         }
     }
 
@@ -62,49 +57,13 @@ final class Committer: @unchecked Sendable {
     /// done. Empties the pipe, whose bytes only say "look".
     func collect(wait: Bool = false) -> Done? {
         wake.drain()
-        guard isBusy else { return nil }
-        let finished: Done? = condition.withLock {
-            while wait && done == nil { condition.wait() }
-            defer { done = nil }
-            return done
-        }
-        if finished != nil { isBusy = false }
+        guard let inFlight, let finished = wait ? inFlight.join() : inFlight.peek else { return nil }
+        self.inFlight = nil
         return finished
     }
 
     /// Stops the thread once the batch it is writing, if any, is written.
     func stop() {
-        condition.withLock {
-            stopping = true
-            condition.broadcast()
-        }
-        thread?.join()
-    }
-
-    private func serve() {
-        while true {
-            let next: Work? = condition.withLock {
-                while work == nil && !stopping { condition.wait() }
-                defer { work = nil }
-                return work
-            }
-            guard let next else { return }
-            let report: Result<CommitReport, CatalogError>
-            do {
-                let started = MonotonicInstant.now()
-                report = .success(try catalog.commit(next.batch, now: next.now, retry: retry))
-                if let metrics, case .success(let written) = report {
-                    metrics.committed(next.batch, written, seconds: MonotonicInstant.now() - started)
-                }
-            } catch {
-                report = .failure(error)
-            }
-            condition.withLock {
-                done = Done(report: report, acks: next.acks)
-                condition.broadcast()
-            }
-            wake.signal()
-        }
+        executor.shutdown()
     }
 }
-

@@ -11,7 +11,8 @@ extension WorkerHello {
         self.init(workerId: ready.workerID, host: ready.host, softwareVersion: ready.softwareVersion, slots: Int(ready.slots),
                   kinds: Set(ready.kinds.compactMap(Kind.init)), ocrLanguages: Set(ready.ocrLanguages),
                   pathRoots: ready.pathRoots, protocolVersion: ready.protocolVersion,
-                  heartbeatInterval: Double(ready.heartbeatIntervalMs) / 1000)
+                  heartbeatInterval: Double(ready.heartbeatIntervalMs) / 1000,
+                  prefetch: Int(min(ready.prefetch, max(ready.slots, 1) - 1)))
     }
 }
 

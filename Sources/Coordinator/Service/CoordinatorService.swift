@@ -67,6 +67,9 @@ public final class CoordinatorService: @unchecked Sendable {
         try router.set(.routerMandatory, to: true)
         try router.set(.linger, to: 0)
         try router.set(.maxMessageSize, to: Int64(Limits.default.maxFrameBytes))
+        // A connection that says nothing holds a descriptor: drop it once its handshake
+        // (milliseconds for a worker, CURVE included) has taken 10 s.
+        try router.set(.handshakeInterval, to: 10_000)
         router.maxFrames = Limits.default.maxFrames + 1          // + the routing id frame
         let admission = configuration.security?.admission
         defer { admission?.stop() }

@@ -38,17 +38,11 @@ extension Scanner {
 
     /// The MD5 of the file's bytes, read in 1 MiB pieces; nil when it cannot be read.
     static func md5(of path: String) -> String? {
-        let descriptor = PathBytes.withCString(path) { open($0, O_RDONLY | O_CLOEXEC) }
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
         var hasher = Insecure.MD5()
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { return nil }
-            if count == 0 { break }
-            buffer.withUnsafeBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+        do {
+            try RegularFile(path: path).forEachPiece { hasher.update(bufferPointer: $0) }
+        } catch {
+            return nil
         }
         return hasher.finalize().map { String(format: "%02x", $0) }.joined()
     }

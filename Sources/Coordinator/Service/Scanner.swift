@@ -122,7 +122,7 @@ final class Scanner: @unchecked Sendable {
                     case .sidecar, .other: recognition = .other
                     }
                 } catch {
-                    try unreadable(found.path, reason: error.description, code: error.code)
+                    try unreadable(found.path, reason: error.cause, gone: error.isGone)
                     continue
                 }
             }
@@ -135,8 +135,8 @@ final class Scanner: @unchecked Sendable {
 
     /// A file the scan cannot read is a failure (its tasks fail `unreadable`, with the
     /// reason), whatever its name: it may be a photo. One that vanished meanwhile is not.
-    private func unreadable(_ path: String, reason: String, code: Int32) throws(CatalogError) {
-        guard code != ENOENT else { return }
+    private func unreadable(_ path: String, reason: String, gone: Bool) throws(CatalogError) {
+        guard !gone else { return }
         let id = try catalog.recordUnreadable(path: path, message: "\(path): cannot read: \(reason)", kinds: kinds,
                                               now: WallClock.now())
         seen.insert(id)
@@ -171,7 +171,7 @@ final class Scanner: @unchecked Sendable {
             var info = stat()
             guard PathBytes.withCString(path, { lstat($0, &info) }) == 0 else {
                 let code = errno
-                try unreadable(path, reason: String(cString: strerror(code)), code: code)
+                try unreadable(path, reason: String(cString: strerror(code)), gone: code == ENOENT)
                 continue
             }
             switch info.st_mode & S_IFMT {

@@ -10,7 +10,7 @@ extension DashboardServer {
     /// Bytes of an action's JSON body at most.
     static let bodyLimit = 64 * 1024
 
-    func addAPI(to router: Router<BasicRequestContext>) {
+    func addAPI(to router: RouterGroup<BasicRequestContext>) {
         let api = router.group("api/v1")
         api.get("status") { _, _ in
             try await self.answer { self.views.status(try self.reader.status()) }

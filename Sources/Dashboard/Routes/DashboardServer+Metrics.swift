@@ -6,7 +6,7 @@ import NIOCore
 
 // /metrics: the Prometheus text format (docs/operations.md, "Metrics").
 extension DashboardServer {
-    func addMetrics(to router: Router<BasicRequestContext>) {
+    func addMetrics(to router: RouterGroup<BasicRequestContext>) {
         router.get("metrics") { _, _ in
             // The catalog's figures first (small tables: the same cost for 10^6 tasks), then
             // everything in the registry, the coordinator's live metrics with them.
@@ -16,6 +16,7 @@ extension DashboardServer {
             } catch {
                 self.logger.warning("metrics without the catalog's figures", metadata: ["error": "\(error)"])
             }
+            self.processGauges.update(self.connections)
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
                             body: ResponseBody(byteBuffer: ByteBuffer(bytes: self.metrics.exposition())))
         }

@@ -12,12 +12,16 @@ extension DashboardServer {
     /// Photos or groups listed at most, per call (`limit`, default 200 and 100).
     static let picturesLimit = 1...1_000
 
-    func addPictures(to router: Router<BasicRequestContext>) {
+    /// The pages and their assets hold no data, so they need no token (as `addPage`).
+    func addPicturePages(to router: Router<BasicRequestContext>) {
         router.get("library") { _, _ in Self.asset(Page.libraryHTML, type: "text/html; charset=utf-8") }
         router.get("duplicates") { _, _ in Self.asset(Page.duplicatesHTML, type: "text/html; charset=utf-8") }
         router.get("pictures.js") { _, _ in Self.asset(Page.picturesScript, type: "text/javascript; charset=utf-8") }
         router.get("pictures.css") { _, _ in Self.asset(Page.picturesCSS, type: "text/css; charset=utf-8") }
+    }
 
+    /// Their data, behind the token.
+    func addPictures(to router: RouterGroup<BasicRequestContext>) {
         let api = router.group("api/v1")
         api.get("search") { request, _ in
             let parameters = request.uri.queryParameters

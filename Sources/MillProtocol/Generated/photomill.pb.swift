@@ -123,6 +123,11 @@ public nonisolated struct Photomill_V1_Ready: Sendable {
   /// How often each side must send something when it has nothing else to send.
   public var heartbeatIntervalMs: UInt32 = 0
 
+  /// Of `slots`, how many JOBs the worker only holds ahead of its work (a worker fed bytes
+  /// takes one so that the next file travels while its slots work): it works on
+  /// `slots - prefetch` at once, the number its operator gave. 0 when absent. Revision 3.
+  public var prefetch: UInt32 = 0
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -836,7 +841,7 @@ nonisolated extension Photomill_V1_Kind: SwiftProtobuf._ProtoNameProviding {
 
 nonisolated extension Photomill_V1_Ready: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Ready"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}worker_id\0\u{1}host\0\u{3}software_version\0\u{3}protocol_version\0\u{1}slots\0\u{1}kinds\0\u{3}ocr_languages\0\u{3}path_roots\0\u{3}heartbeat_interval_ms\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}worker_id\0\u{1}host\0\u{3}software_version\0\u{3}protocol_version\0\u{1}slots\0\u{1}kinds\0\u{3}ocr_languages\0\u{3}path_roots\0\u{3}heartbeat_interval_ms\0\u{1}prefetch\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -853,6 +858,7 @@ nonisolated extension Photomill_V1_Ready: SwiftProtobuf.Message, SwiftProtobuf._
       case 7: try { try decoder.decodeRepeatedStringField(value: &self.ocrLanguages) }()
       case 8: try { try decoder.decodeRepeatedStringField(value: &self.pathRoots) }()
       case 9: try { try decoder.decodeSingularUInt32Field(value: &self.heartbeatIntervalMs) }()
+      case 10: try { try decoder.decodeSingularUInt32Field(value: &self.prefetch) }()
       default: break
       }
     }
@@ -886,6 +892,9 @@ nonisolated extension Photomill_V1_Ready: SwiftProtobuf.Message, SwiftProtobuf._
     if self.heartbeatIntervalMs != 0 {
       try visitor.visitSingularUInt32Field(value: self.heartbeatIntervalMs, fieldNumber: 9)
     }
+    if self.prefetch != 0 {
+      try visitor.visitSingularUInt32Field(value: self.prefetch, fieldNumber: 10)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -899,6 +908,7 @@ nonisolated extension Photomill_V1_Ready: SwiftProtobuf.Message, SwiftProtobuf._
     if lhs.ocrLanguages != rhs.ocrLanguages {return false}
     if lhs.pathRoots != rhs.pathRoots {return false}
     if lhs.heartbeatIntervalMs != rhs.heartbeatIntervalMs {return false}
+    if lhs.prefetch != rhs.prefetch {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

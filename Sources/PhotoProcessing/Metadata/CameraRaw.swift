@@ -4,15 +4,6 @@ import PhotomillCore
 /// reports for them (its Composite ImageSize): LibRaw normalises makes and models
 /// ("Fujifilm"/"S5Pro"), exiftool and photomill report the file's own.
 enum CameraRaw {
-    /// RAF: the embedded JPEG (offset and length at bytes 84 and 88, big-endian), whose
-    /// APP1 holds the EXIF.
-    static func rafJPEG(_ bytes: UnsafeRawBufferPointer) -> Range<Int>? {
-        let reader = BMFFReader(bytes: bytes)
-        guard let offset = reader.uint32(at: 84), let length = reader.uint32(at: 88),
-              Int(offset) <= bytes.count, Int(length) <= bytes.count - Int(offset) else { return nil }
-        return Int(offset)..<(Int(offset) + Int(length))
-    }
-
     /// RAF: RawImageCroppedSize (tag 0x111 of the directory whose offset is at byte 0x5C:
     /// a count, then tag, length, value; height first), which exiftool reports as ImageSize.
     static func rafCroppedSize(_ bytes: UnsafeRawBufferPointer) -> (width: Int, height: Int)? {
@@ -30,29 +21,28 @@ enum CameraRaw {
         return nil
     }
 
+    /// exiftool's ImageSize for the RAW formats whose own structures photomill reads for
+    /// it (RAF; the TIFF-based ones); nil for the others, whose size exiv2 gives.
+    static func imageSize(_ bytes: UnsafeRawBufferPointer, format: MediaFormat) -> (width: Int, height: Int)? {
+        if format == .raf { return rafCroppedSize(bytes) }
+        guard format.isTIFFBased, let tiff = TIFFStructure(header: bytes) else { return nil }
+        return tiffImageSize(tiff, format: format)
+    }
+
     /// CR3: the TIFF structures in the Canon `uuid` box inside `moov` — CMT1 holds IFD0,
-    /// CMT2 the EXIF IFD, CMT4 the GPS IFD (CMT3 is the maker note).
-    static func cr3Directories(_ bytes: UnsafeRawBufferPointer) -> ExifDirectories {
+    /// CMT2 the EXIF IFD, CMT4 the GPS IFD (CMT3 is the maker note). exiv2 0.27's ISO base
+    /// media reader does not open CR3 ("corrupted image metadata"), so photomill finds the
+    /// boxes (Canon's layout, as exiftool's Canon.pm and LibRaw read it) and exiv2 parses each.
+    static func cr3Boxes(_ bytes: UnsafeRawBufferPointer) -> (ifd0: Range<Int>?, exif: Range<Int>?, gps: Range<Int>?) {
         let reader = BMFFReader(bytes: bytes)
         let canon: [UInt8] = [0x85, 0xC0, 0xB6, 0x87, 0x82, 0x0F, 0x11, 0xE0, 0x81, 0x11, 0xF4, 0xCE, 0x46, 0x2B, 0x6A, 0x48]
         guard let moov = reader.first("moov", in: 0..<bytes.count),
               let box = reader.boxes(in: moov).first(where: { $0.type == "uuid" && $0.uuid == canon }) else {
-            return ExifDirectories(ifd0: nil, exif: nil, gps: nil)
+            return (nil, nil, nil)
         }
         let blocks = reader.boxes(in: box.payload)
-        func block(_ name: String) -> ExifDirectories.Directory? {
-            guard let payload = blocks.first(where: { $0.type == name })?.payload else { return nil }
-            return ExifDirectories.first(in: TIFFStructure(header: UnsafeRawBufferPointer(rebasing: bytes[payload])))
-        }
-        return ExifDirectories(ifd0: block("CMT1"), exif: block("CMT2"), gps: block("CMT4"))
-    }
-
-    /// RW2: the ISO Panasonic writes in IFD0 (tag 0x0017, exiftool's PanasonicRaw ISO);
-    /// its EXIF IFD has none.
-    static func panasonicRawISO(_ directories: ExifDirectories) -> Int? {
-        guard let ifd0 = directories.ifd0, let entry = ifd0.entries.first(0x0017),
-              let iso = ifd0.tiff.integers(entry)?.first, iso > 0 else { return nil }
-        return iso
+        func block(_ name: String) -> Range<Int>? { blocks.first { $0.type == name }?.payload }
+        return (block("CMT1"), block("CMT2"), block("CMT4"))
     }
 
     /// exiftool's ImageSize for a TIFF-based RAW:

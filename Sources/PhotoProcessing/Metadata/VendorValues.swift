@@ -9,6 +9,10 @@ struct VendorValues: Equatable {
     var dateTaken: String?
     var exposureTime: Double?
     var fNumber: Double?
+    var focalLength: Double?
+    /// The lens a maker note names where exiftool's LensModel comes from (Canon 0x0095,
+    /// Olympus Equipment 0x0203).
+    var lensModel: String?
     /// Apple's tag 0x0011 (exiftool 12.57 calls it MediaGroupUUID, earlier versions
     /// ContentIdentifier): shared by a Live Photo's still and video.
     var contentIdentifier: String?
@@ -16,69 +20,67 @@ struct VendorValues: Equatable {
     init() {}
 }
 
-/// The few maker-note values exiftool reports as ISO, DateTimeOriginal and
-/// ContentIdentifier, read as its tables say (lib/Image/ExifTool/Canon.pm, Nikon.pm,
-/// Panasonic.pm, Reconyx.pm, Apple.pm; MakerNotes.pm for how each maker note is
-/// recognised and where its offsets count from).
+/// The maker-note values photomill takes where EXIF is silent. exiv2 decodes the maker
+/// notes; photomill chooses among their values as exiftool does:
+///
+/// - ISO: Canon's as exiftool's Composite ISO (CameraSettings' CameraISO when numeric,
+///   else BaseISO × AutoISO / 100 from ShotInfo, each 2^(v/32) scaled — exiv2 prints the
+///   base alone); Panasonic's (maker note 0x00D1, RW2's IFD0 0x0017), which exiv2's easy
+///   access does not look at; else the first maker-note ISO exiv2's easy access finds
+///   (Nikon's, Sony's, Pentax's, Olympus', …), as exiv2 prints it.
+/// - Reconyx Hyperfire's date and Apple's content identifier, which exiv2 0.27 does not
+///   decode, from the maker note's bytes as exiftool's tables place them
+///   (lib/Image/ExifTool/Reconyx.pm, Apple.pm).
 extension VendorValues {
-    init(makerNoteOf directories: ExifDirectories) {
+    init(makerNote exif: Exiv2Metadata, make: String?) {
         self.init()
-        guard let exif = directories.exif, let entry = exif.entries.first(0x927C),
-              let range = exif.tiff.valueRange(of: entry), range.count >= 8 else { return }
-        let note = UnsafeRawBufferPointer(rebasing: exif.tiff.bytes[range])
-        let make = directories.make?.uppercased() ?? ""
-        if note.starts(with: Array("Apple iOS\0".utf8)) {
-            contentIdentifier = Self.apple(note)
-        } else if make.hasPrefix("CANON") {
-            iso = Self.canonISO(exif.tiff, at: range.lowerBound)
-        } else if note.starts(with: Array("Nikon\0\u{2}".utf8)) {
-            iso = Self.nikonISO(note)
-        } else if note.starts(with: Array("Panasonic\0".utf8)) {
-            iso = Self.panasonicISO(exif.tiff, at: range.lowerBound + 12)
-        } else if note.starts(with: [0x01, 0xF1]) && (make == "RECONYX" || [2, 3].contains(note[2]) && note[3] == 0) {
-            dateTaken = Self.reconyxDate(note)
+        iso = Self.canonISO(exif) ?? Self.firstNumber(exif, ["Exif.Panasonic.0x00d1", "Exif.PanasonicRaw.0x0017"])
+        if iso == nil, let value = exif.makerNoteNumber(.isoSpeed), value >= 1, value < 1e7 {
+            iso = Int(value.rounded())
+        }
+        fNumber = exif.makerNoteNumber(.fNumber)
+        exposureTime = exif.makerNoteNumber(.exposureTime)
+        focalLength = exif.makerNoteNumber(.focalLength)
+        lensModel = ["Exif.Canon.0x0095", "Exif.OlympusEq.0x0203"].lazy.compactMap { exif.text($0) }.first
+        guard let note = exif.bytes("Exif.Photo.MakerNote"), note.count >= 8 else { return }
+        note.withUnsafeBytes { note in
+            if note.starts(with: Array("Apple iOS\0".utf8)) {
+                contentIdentifier = Self.apple(note)
+            } else if note.starts(with: [0x01, 0xF1]) && (make?.uppercased() == "RECONYX" || [2, 3].contains(note[2]) && note[3] == 0) {
+                dateTaken = Self.reconyxDate(note)
+            }
         }
     }
 
-    /// Canon: a directory at the maker note's start whose offsets count from the TIFF
-    /// header. CameraSettings (0x0001) index 16 is CameraISO, when numeric; else exiftool's
-    /// Composite ISO = BaseISO × AutoISO / 100 from ShotInfo (0x0004) indices 2 and 1,
-    /// each 2^(v/32) scaled (BaseISO by 100/32, AutoISO by 100).
-    private static func canonISO(_ tiff: TIFFStructure, at offset: Int) -> Int? {
-        guard let directory = tiff.directory(at: offset) else { return nil }
-        func signed(_ tag: UInt16, _ index: Int) -> Int? {
-            guard let entry = directory.first(tag), entry.type == 3 || entry.type == 8,
-                  let values = tiff.integers(entry), index < values.count else { return nil }
-            return Int(Int16(truncatingIfNeeded: values[index]))
-        }
-        if let camera = signed(0x0001, 16), camera != 0x7FFF {
-            let lookup = [16: 50, 17: 100, 18: 200, 19: 400, 20: 800]
+    /// Canon: CameraSettings (exiv2's CanonCs) index 16 is CameraISO: 0x4000 | ISO, or a
+    /// code 16…20; else exiftool's Composite ISO from ShotInfo (CanonSi) indices 2 and 1.
+    private static func canonISO(_ exif: Exiv2Metadata) -> Int? {
+        func signed(_ key: String) -> Int? { exif.numbers(key)?.first.map { Int(Int16(truncatingIfNeeded: Int($0))) } }
+        if let camera = signed("Exif.CanonCs.0x0010"), camera != 0x7FFF {
             if camera & 0x4000 != 0, camera & 0x3FFF > 0 { return camera & 0x3FFF }
-            if let iso = lookup[camera] { return iso }
+            if let iso = [16: 50, 17: 100, 18: 200, 19: 400, 20: 800][camera] { return iso }
         }
-        guard let baseRaw = signed(0x0004, 2), baseRaw != 0, let autoRaw = signed(0x0004, 1) else { return nil }
-        let base = exp(Double(baseRaw) / 32 * log(2)) * 100 / 32
-        let auto = exp(Double(autoRaw) / 32 * log(2)) * 100
-        let iso = (base * auto / 100).rounded()
+        guard let baseRaw = signed("Exif.CanonSi.0x0002"), baseRaw != 0, let autoRaw = signed("Exif.CanonSi.0x0001") else { return nil }
+        let iso = (exp2(Double(baseRaw) / 32) * 100 / 32 * exp2(Double(autoRaw) / 32) * 100 / 100).rounded()
         return iso >= 1 && iso < 1e7 ? Int(iso) : nil
     }
 
-    /// Nikon type 2/3: "Nikon\0", a version, two bytes, then a TIFF structure of its own.
-    /// Tag 0x0002 ISO is two shorts: 0 (or 1 for "Hi" modes) and the ISO.
-    private static func nikonISO(_ note: UnsafeRawBufferPointer) -> Int? {
-        guard note.count > 18, let tiff = TIFFStructure(header: UnsafeRawBufferPointer(rebasing: note[10...])),
-              let directory = tiff.directory(at: tiff.firstDirectoryOffset),
-              let entry = directory.first(0x0002), let values = tiff.integers(entry), values.count >= 2,
-              values[1] > 0 else { return nil }
-        return values[1]
+    private static func firstNumber(_ exif: Exiv2Metadata, _ keys: [String]) -> Int? {
+        for key in keys {
+            if let value = exif.numbers(key)?.first, value >= 1, value <= 0xFFFF_FFF0 { return Int(value) }
+        }
+        return nil
     }
 
-    /// Panasonic: "Panasonic\0\0\0", then a directory whose offsets count from the TIFF
-    /// header. Tag 0x00D1 ISO (a long; values above 0xFFFFFFF0 mean none).
-    private static func panasonicISO(_ tiff: TIFFStructure, at offset: Int) -> Int? {
-        guard let directory = tiff.directory(at: offset), let entry = directory.first(0x00D1),
-              let value = tiff.integers(entry)?.first, value > 0, value <= 0xFFFF_FFF0 else { return nil }
-        return value
+    /// Fills what is still missing from `other`.
+    mutating func merge(_ other: VendorValues) {
+        iso = iso ?? other.iso
+        dateTaken = dateTaken ?? other.dateTaken
+        exposureTime = exposureTime ?? other.exposureTime
+        fNumber = fNumber ?? other.fNumber
+        focalLength = focalLength ?? other.focalLength
+        lensModel = lensModel ?? other.lensModel
+        contentIdentifier = contentIdentifier ?? other.contentIdentifier
     }
 
     /// Reconyx Hyperfire: little-endian shorts; index 0x0B… holds seconds, minutes, hours,

@@ -12,39 +12,23 @@ final class FileRegions {
     let count: Int
     /// Bytes read so far (what the partial reads save, for tests to check).
     private(set) var bytesRead = 0
-    private let descriptor: Int32
+    private let file: RegularFile
 
-    /// Nil when the file cannot be opened or is not a regular file; the caller then reads
-    /// it whole, which reports why.
-    init?(path: String) {
-        let descriptor = PathBytes.withCString(path) { open($0, O_RDONLY | O_CLOEXEC) }
-        guard descriptor >= 0 else { return nil }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-            close(descriptor)
-            return nil
-        }
-        self.descriptor = descriptor
-        count = Int(status.st_size)
+    init(_ file: RegularFile) {
+        self.file = file
+        count = file.size
     }
 
-    deinit { close(descriptor) }
+    /// Nil when the file cannot be opened or is not a regular file.
+    convenience init?(path: String) {
+        guard let file = try? RegularFile(path: path) else { return nil }
+        self.init(file)
+    }
 
     /// The bytes of `range`, or nil when the file no longer holds them all.
     func read(_ range: Range<Int>) -> [UInt8]? {
-        guard range.lowerBound >= 0, range.upperBound <= count else { return nil }
-        guard !range.isEmpty else { return [] }
-        var bytes = [UInt8](repeating: 0, count: range.count)
-        var done = 0
-        while done < range.count {
-            let got = bytes.withUnsafeMutableBytes { buffer in
-                pread(descriptor, buffer.baseAddress! + done, range.count - done, off_t(range.lowerBound + done))
-            }
-            if got < 0 && errno == EINTR { continue }
-            guard got > 0 else { return nil }
-            done += got
-        }
-        bytesRead += done
+        guard range.upperBound <= count, let bytes = file.read(range) else { return nil }
+        bytesRead += bytes.count
         return bytes
     }
 }

@@ -4,11 +4,14 @@ import Foundation
 
 /// Computes the requested kinds for one file from a single read of it.
 ///
-/// What the file is decides who reads it (`MediaFormat`, by content): stills go to libvips
-/// and photomill's metadata reader (PhotoProcessor+Still.swift), camera RAW to LibRaw
-/// (PhotoProcessor+Raw.swift), video to FFmpeg (PhotoProcessor+Video.swift). Each gives
-/// its metadata and a way to get an upright picture of a given size; the thumbnail and
-/// OCR are made from that picture here, the same way for all three.
+/// What the file is decides who reads it (`MediaFormat`, by content). The metadata comes
+/// from the file's metadata containers alone (`MetadataReader`: exiv2 and the readers of
+/// what it does not cover; FFmpeg's for videos), never from decoded pixels, so damaged
+/// image data fails the thumbnail and OCR but not the metadata. The pictures come from
+/// libvips for stills (PhotoProcessor+Still.swift), LibRaw for camera RAW
+/// (PhotoProcessor+Raw.swift), FFmpeg for video (PhotoProcessor+Video.swift): each gives a
+/// way to get an upright picture of a given size; the thumbnail and OCR are made from that
+/// picture here, the same way for all three.
 ///
 /// Not thread-safe: it keeps a tesseract engine for reuse, so give each thread its own
 /// processor (see `ProcessingPool`).
@@ -31,20 +34,17 @@ public final class PhotoProcessor {
     /// reads the whole file once.
     public func process(path: String, kinds: Set<Kind>, sidecar: SidecarInput? = nil) -> PhotoResult {
         var result = PhotoResult(path: path)
-        if !kinds.isEmpty, kinds.isDisjoint(with: [.hash, .metadata]), let file = FileRegions(path: path),
-           let source = openPreviews(file, path: path) {
-            result.fileSize = file.count
-            _ = makePictures(from: source, path: path, kinds: kinds, since: MonotonicInstant.now(), into: &result)
-            return result
-        }
-        let bytes: Data
+        let file: RegularFile, bytes: Data
         do {
-            // A name that is not UTF-8 has no URL: its bytes are opened as they are.
-            bytes = PathBytes.isEscaped(path) ? try PathBytes.contents(of: path)
-                : try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
+            file = try RegularFile(path: path)
+            if !kinds.isEmpty, kinds.isDisjoint(with: [.hash, .metadata]), let source = openPreviews(FileRegions(file), path: path) {
+                result.fileSize = file.size
+                _ = makePictures(from: source, path: path, kinds: kinds, since: MonotonicInstant.now(), into: &result)
+                return result
+            }
+            bytes = try file.read()
         } catch {
-            let cause = (error as NSError).localizedFailureReason ?? error.fileSystemReason
-            for kind in kinds { result.errors[kind] = ProcessingError(.unreadable, "\(path): cannot read: \(cause)") }
+            for kind in kinds { result.errors[kind] = ProcessingError(.unreadable, "\(path): cannot read: \(error.cause)") }
             return result
         }
         result.fileSize = bytes.count
@@ -52,7 +52,7 @@ public final class PhotoProcessor {
             process(buffer, path: path, kinds: kinds, sidecar: sidecar, into: &result)
         }
         if kinds.contains(.metadata), result.metadata != nil {
-            result.metadata?.fileModificationDate = Self.modificationDate(of: path)
+            result.metadata?.fileModificationDate = Self.modificationDate(file.stamp)
         }
         return result
     }
@@ -75,19 +75,66 @@ public final class PhotoProcessor {
         guard !decoding.isEmpty else { return }
         defer { if let last = decoding.max() { lap(last) } }
 
-        let source: PictureSource
+        let format: MediaFormat
         do {
-            source = try open(bytes, path: path, wantsMetadata: decoding.contains(.metadata))
+            format = try Self.format(of: bytes, path: path)
         } catch {
             for kind in decoding { result.errors[kind] = error }
             return
         }
+        // The metadata never waits for, nor depends on, the pixels: it is read from the
+        // file's metadata containers alone (a video's container is opened once for both).
+        var video: (source: PictureSource, metadata: PhotoMetadata?)?
+        if format.mediaType == .video {
+            do {
+                video = try openVideo(bytes, format: format, path: path, wantsMetadata: decoding.contains(.metadata))
+            } catch {
+                for kind in decoding { result.errors[kind] = error }
+                return
+            }
+        }
         if decoding.contains(.metadata) {
-            result.metadata = source.metadata
-            result.mergeSidecar(sidecar)
+            do {
+                if let described = video?.metadata { result.metadata = described }
+                else { result.metadata = try MetadataReader.read(fileBytes: bytes, format: format, path: path) }
+                result.mergeSidecar(sidecar)
+            } catch {
+                result.errors[.metadata] = error
+            }
             lap(.metadata)
         }
-        lapStart = makePictures(from: source, path: path, kinds: decoding, since: lapStart, into: &result)
+        let pictures = decoding.subtracting([.metadata])
+        guard !pictures.isEmpty else { return }
+        let source: PictureSource
+        do {
+            switch format.mediaType {
+            case .photo:
+                source = try openStill(bytes, format: format, path: path,
+                                       exifOrientation: result.metadata?.orientation ?? Self.heifOrientation(bytes, format: format, path: path))
+            case .raw: source = openRaw(.memory(bytes), format: format, path: path)
+            case .video: source = video!.source
+            }
+        } catch {
+            for kind in pictures { result.errors[kind] = error }
+            return
+        }
+        lapStart = makePictures(from: source, path: path, kinds: pictures, since: lapStart, into: &result)
+    }
+
+    /// What `bytes` are, or why they are none of photomill's formats.
+    static func format(of bytes: UnsafeRawBufferPointer, path: String) throws(ProcessingError) -> MediaFormat {
+        guard bytes.count > 0 else { throw ProcessingError(.notAnImage, "\(path): the file is empty") }
+        guard let format = MediaFormat(sniffing: Array(bytes.prefix(MediaFormat.headLength)), fileExtension: (path as NSString).pathExtension) else {
+            throw ProcessingError(.notAnImage, "\(path): not a photo, camera RAW or video (no known signature in the first bytes)")
+        }
+        return format
+    }
+
+    /// A HEIF's EXIF orientation, for a job that wants its pictures but not its metadata
+    /// (`openStill` turns HEIF pixels by it); nil for other formats.
+    private static func heifOrientation(_ bytes: UnsafeRawBufferPointer, format: MediaFormat, path: String) -> Int? {
+        guard [.heic, .heif, .avif].contains(format) else { return nil }
+        return (try? MetadataReader.read(fileBytes: bytes, format: format, path: path))?.orientation
     }
 
     /// The thumbnail, the perceptual hash and the OCR text, as `kinds` asks, from `source`'s
@@ -164,8 +211,6 @@ public final class PhotoProcessor {
 
     /// A file opened for its metadata and pictures: what each reader gives the steps above.
     struct PictureSource {
-        /// What the file says about itself (without the sidecar).
-        var metadata: PhotoMetadata?
         /// An upright picture whose longest side is at most the argument; each call decodes
         /// again, shrinking on load where the format allows.
         var picture: (Int) throws(ProcessingError) -> VipsImageRef
@@ -179,20 +224,7 @@ public final class PhotoProcessor {
         guard let head = file.read(0..<min(file.count, MediaFormat.headLength)),
               let format = MediaFormat(sniffing: head, fileExtension: (path as NSString).pathExtension),
               EmbeddedPreviews.formats.contains(format) else { return nil }
-        return openRaw(.file(file), format: format, path: path, wantsMetadata: false)
-    }
-
-    private func open(_ bytes: UnsafeRawBufferPointer, path: String, wantsMetadata: Bool) throws(ProcessingError) -> PictureSource {
-        guard bytes.count > 0 else { throw ProcessingError(.notAnImage, "\(path): the file is empty") }
-        let head = Array(bytes.prefix(MediaFormat.headLength))
-        guard let format = MediaFormat(sniffing: head, fileExtension: (path as NSString).pathExtension) else {
-            throw ProcessingError(.notAnImage, "\(path): not a photo, camera RAW or video (no known signature in the first bytes)")
-        }
-        switch format.mediaType {
-        case .photo: return try openStill(bytes, format: format, path: path, wantsMetadata: wantsMetadata)
-        case .raw: return openRaw(.memory(bytes), format: format, path: path, wantsMetadata: wantsMetadata)
-        case .video: return try openVideo(bytes, format: format, path: path)
-        }
+        return openRaw(.file(file), format: format, path: path)
     }
 
     /// `picture`: the OCR picture already decoded (with the thumbnail's), or nil to decode it.
@@ -221,10 +253,8 @@ public final class PhotoProcessor {
         }
     }
 
-    static func modificationDate(of path: String) -> String? {
-        var info = stat()
-        guard PathBytes.withCString(path, { stat($0, &info) }) == 0 else { return nil }
-        return ISO8601Format.utc(Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9))
+    static func modificationDate(_ stamp: FileStamp) -> String {
+        ISO8601Format.utc(Date(timeIntervalSince1970: Double(stamp.mtimeNs) / 1e9))
     }
 }
 

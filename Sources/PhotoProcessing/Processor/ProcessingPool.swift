@@ -12,54 +12,23 @@ public enum ProcessingPool {
     public static func process(paths: [String], kinds: Set<Kind>, parameters: ProcessingParameters,
                                threads: Int = ProcessInfo.processInfo.activeProcessorCount,
                                deliver: (PhotoResult) -> Void) {
-        let state = SharedState(count: paths.count)
-        let threadCount = max(1, min(threads, paths.count))
-        let threads = (0..<threadCount).map { index in
-            OwnedThread(name: "pm-process-\(index)", stackSize: 8 << 20) {
-                let processor = PhotoProcessor(parameters: parameters)
-                processor.videosFailOCR = false
-                while let index = state.nextIndex() {
-                    let path = paths[index]
-                    let sidecar = kinds.contains(.metadata) ? XMPSidecar.find(besidePhotoAt: path).map { SidecarInput.file(path: $0) } : nil
-                    state.store(processor.process(path: path, kinds: kinds, sidecar: sidecar), at: index)
-                }
+        let pool = BlockingExecutor(name: "pm-process", threads: max(1, min(threads, paths.count)), stackSize: 8 << 20) { _ in
+            let processor = PhotoProcessor(parameters: parameters)
+            processor.videosFailOCR = false
+            return processor
+        }
+        var results: [Completion<PhotoResult>?] = paths.map { path in
+            pool.completion { processor in
+                let sidecar = kinds.contains(.metadata) ? XMPSidecar.find(besidePhotoAt: path).map { SidecarInput.file(path: $0) } : nil
+                return processor.process(path: path, kinds: kinds, sidecar: sidecar)
             }
         }
-        for index in paths.indices { deliver(state.waitForResult(at: index)) }
-        for thread in threads { thread.join() }
-    }
-
-    /// Work index and finished results, guarded by one condition variable.
-    private final class SharedState: @unchecked Sendable {
-        // @unchecked: every stored property is read and written under `condition`.
-        private let condition = NSCondition()
-        private var next = 0
-        private var results: [PhotoResult?]
-
-        init(count: Int) { results = Array(repeating: nil, count: count) }
-
-        func nextIndex() -> Int? {
-            condition.lock()
-            defer { condition.unlock() }
-            guard next < results.count else { return nil }
-            next += 1
-            return next - 1
-        }
-
-        func store(_ result: PhotoResult, at index: Int) {
-            condition.lock()
-            results[index] = result
-            condition.broadcast()
-            condition.unlock()
-        }
-
-        func waitForResult(at index: Int) -> PhotoResult {
-            condition.lock()
-            defer { condition.unlock() }
-            while results[index] == nil { condition.wait() }
-            let result = results[index]!
+        pool.close()
+        // Each result let go once delivered: a long list never holds every thumbnail at once.
+        for index in results.indices {
+            if let result = results[index] { deliver(result.join()) }
             results[index] = nil
-            return result
         }
+        pool.join()
     }
 }

@@ -8,7 +8,7 @@ public enum AtomicFile {
     /// exactly these bytes. Returns whether it wrote.
     @discardableResult
     public static func write(_ data: Data, to url: URL, onlyIfChanged: Bool = false) throws(AtomicFileError) -> Bool {
-        if onlyIfChanged, let existing = try? Data(contentsOf: url, options: .mappedIfSafe), existing == data { return false }
+        if onlyIfChanged, let existing = try? RegularFile.contents(of: url.path, upTo: data.count + 1), existing == data { return false }
         let temporary = url.deletingLastPathComponent()
             .appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
         do {

@@ -19,9 +19,7 @@ public enum CacheDirectoryTag {
 
     /// Whether `directory` holds a tag that starts with the signature, as the spec requires.
     public static func isValid(in directory: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: directory + "/" + name) else { return false }
-        defer { try? handle.close() }
-        let head = (try? handle.read(upToCount: signature.utf8.count)) ?? Data()
+        let head = try? RegularFile.contents(of: directory + "/" + name, upTo: signature.utf8.count)
         return head == Data(signature.utf8)
     }
 }

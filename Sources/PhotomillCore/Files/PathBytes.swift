@@ -52,20 +52,46 @@ public enum PathBytes {
         return try bytes.withUnsafeBufferPointer { try body($0.baseAddress!) }
     }
 
-    /// For people: each byte that is not UTF-8 as `\xNN`; anything else as it is. Works on
-    /// any text holding such paths (only paths hold the escapes).
-    public static func display(_ text: String) -> String { replacingEscapes(in: text, backslash: "\\") }
-
-    /// The same inside JSON text, where the backslash itself is escaped: the string decodes
-    /// to `\xNN`.
-    public static func displayJSON(_ json: String) -> String { replacingEscapes(in: json, backslash: "\\\\") }
-
-    private static func replacingEscapes(in text: String, backslash: String) -> String {
-        guard isEscaped(text) else { return text }
-        var shown = ""
+    /// For people, on a terminal: each byte of a name that is not UTF-8 as `\xNN`, and each
+    /// control character as `\n`, `\r`, `\t` or `\xNN` (C0 and DEL) or `\u{NN}` (C1, and
+    /// the bidirectional overrides that make a name read other than it is); anything else
+    /// as it is. The one rule for every text photomill prints for people (reports, errors,
+    /// logs on a terminal): a name can neither drive the terminal (ESC, OSC, BEL) nor
+    /// start a line of its own (a forged record). Apply it to one line at a time.
+    public static func display(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0.value >= escapeBase || isControl($0) }) else { return text }
+        var shown = String.UnicodeScalarView()
+        func append(_ text: String) { shown.append(contentsOf: text.unicodeScalars) }
         for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case escapeBase...: append(String(format: "\\x%02X", scalar.value - escapeBase))
+            case 0x0A: append("\\n")
+            case 0x0D: append("\\r")
+            case 0x09: append("\\t")
+            case 0x00..<0x20, 0x7F: append(String(format: "\\x%02X", scalar.value))
+            case _ where isControl(scalar): append(String(format: "\\u{%X}", scalar.value))
+            default: shown.append(scalar)
+            }
+        }
+        return String(shown)
+    }
+
+    /// C0, DEL, C1, and the bidirectional embeddings, overrides and isolates.
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00..<0x20, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
+    }
+
+    /// Inside JSON text, where the encoder escaped every control character already and the
+    /// backslash itself is escaped: each byte that is not UTF-8 decodes to `\xNN`.
+    public static func displayJSON(_ json: String) -> String {
+        guard isEscaped(json) else { return json }
+        var shown = ""
+        for scalar in json.unicodeScalars {
             if scalar.value >= escapeBase {
-                shown += backslash + String(format: "x%02X", scalar.value - escapeBase)
+                shown += "\\\\" + String(format: "x%02X", scalar.value - escapeBase)
             } else {
                 shown.unicodeScalars.append(scalar)
             }
@@ -86,18 +112,6 @@ public enum PathBytes {
             if name != "." && name != ".." { names.append(name) }
         }
         return .success(names)
-    }
-
-    /// The whole file, read through its bytes' path.
-    public static func contents(of path: String) throws(FileStampError) -> Data {
-        let descriptor = withCString(path) { open($0, O_RDONLY | O_CLOEXEC) }
-        guard descriptor >= 0 else { throw FileStampError(code: errno) }
-        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-        do {
-            return try handle.readToEnd() ?? Data()
-        } catch {
-            throw FileStampError(code: EIO)
-        }
     }
 
     /// One UTF-8 sequence at `index`, if it is valid (no overlong form, no surrogate).

@@ -10,31 +10,13 @@ public enum FileRecognition: Sendable, Hashable {
     /// Reads the file's first bytes and tells what it is: 4 KiB, which settles every
     /// format but TIFF structures, whose first directory (and the Make it points to) may
     /// lie further in: for those, up to `MediaFormat.headLength`.
-    /// Errors: the file cannot be opened or read (errno).
-    public static func of(path: String) throws(FileStampError) -> FileRecognition {
-        let fd = PathBytes.withCString(path) { open($0, O_RDONLY | O_CLOEXEC) }
-        guard fd >= 0 else { throw FileStampError(code: errno) }
-        defer { close(fd) }
-        var head = try readHead(fd, length: 4096)
+    /// Errors: the file cannot be opened or read, or is not a regular file.
+    public static func of(path: String) throws(FileOpenError) -> FileRecognition {
+        let file = try RegularFile(path: path)
+        var head = try file.read(upTo: 4096)
         let tiff = head.starts(with: [0x49, 0x49, 0x2A, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2A])
-        if tiff && head.count == 4096 { head = try readHead(fd, length: MediaFormat.headLength) }
-        return of(head: head, fileExtension: (path as NSString).pathExtension)
-    }
-
-    private static func readHead(_ fd: Int32, length: Int) throws(FileStampError) -> [UInt8] {
-        var head = [UInt8](repeating: 0, count: length)
-        var filled = 0
-        while filled < head.count {
-            let got = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + filled, $0.count - filled, off_t(filled)) }
-            if got < 0 {
-                if errno == EINTR { continue }
-                throw FileStampError(code: errno)
-            }
-            if got == 0 { break }
-            filled += got
-        }
-        head.removeSubrange(filled...)
-        return head
+        if tiff && head.count == 4096 { head = try file.read(upTo: MediaFormat.headLength) }
+        return of(head: Array(head), fileExtension: (path as NSString).pathExtension)
     }
 
     public static func of(head: [UInt8], fileExtension: String) -> FileRecognition {

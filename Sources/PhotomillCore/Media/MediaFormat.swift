@@ -5,15 +5,19 @@
 public enum MediaFormat: String, Sendable, Hashable, Codable, CaseIterable {
     // Stills that libvips decodes.
     case jpeg, png, gif, tiff, webp, bmp, heic, heif, avif, jxl
-    // Camera RAW, read with LibRaw.
+    // Camera RAW: metadata from their own structures (exiv2, LibRaw), pictures from LibRaw.
     case cr2, cr3, crw, nef, nrw, arw, sr2, dng, raf, orf, rw2, pef, srw
+    case mrw, x3f, iiq, threeFR = "3fr"
+    /// Kyocera's and Contax's N Digital RAW (exiftool's FileType `RAW`).
+    case kyoceraRaw = "raw"
     // Video, read with FFmpeg's libraries.
     case mov, mp4, m4v, threeGP = "3gp", avi, mkv, webm, mts
 
     public var mediaType: MediaType {
         switch self {
         case .jpeg, .png, .gif, .tiff, .webp, .bmp, .heic, .heif, .avif, .jxl: .photo
-        case .cr2, .cr3, .crw, .nef, .nrw, .arw, .sr2, .dng, .raf, .orf, .rw2, .pef, .srw: .raw
+        case .cr2, .cr3, .crw, .nef, .nrw, .arw, .sr2, .dng, .raf, .orf, .rw2, .pef, .srw,
+             .mrw, .x3f, .iiq, .threeFR, .kyoceraRaw: .raw
         case .mov, .mp4, .m4v, .threeGP, .avi, .mkv, .webm, .mts: .video
         }
     }
@@ -39,6 +43,9 @@ public enum MediaFormat: String, Sendable, Hashable, Codable, CaseIterable {
             return
         }
         if b.starts("FUJIFILMCCD-RAW") { self = .raf; return }
+        if b.starts([0x00, 0x4D, 0x52, 0x4D]) || b.starts([0x00, 0x4D, 0x52, 0x49]) { self = .mrw; return }   // "\0MRM"
+        if b.starts("FOVb") { self = .x3f; return }
+        if b.matches("ARECOYK", at: 25) { self = .kyoceraRaw; return }                      // "KYOCERA" reversed
         if b.matches("HEAPCCDR", at: 6) && (b.starts("II") || b.starts("MM")) { self = .crw; return }
         if b.starts([0x49, 0x49, 0x55, 0x00]) { self = .rw2; return }                       // "IIU\0"
         if b.starts("IIRO") || b.starts("IIRS") || b.starts("MMOR") { self = .orf; return }
@@ -88,23 +95,27 @@ public enum MediaFormat: String, Sendable, Hashable, Codable, CaseIterable {
         return nil
     }
 
-    /// The major brand decides; compatible brands settle a generic major one.
+    /// The major brand decides, as exiftool's `ftyp` table has it (`mif1`, `msf1` and
+    /// Canon's `heix` are HEIF, `heic` HEIC); compatible brands only when the major one is
+    /// none photomill knows.
     private static func brand(_ brands: [String]) -> MediaFormat? {
-        for brand in brands {
-            switch brand {
-            case "crx ": return .cr3
-            case "heic", "heix", "heim", "heis", "hevc", "hevx": return .heic
-            case "avif", "avis": return .avif
-            case "qt  ": return .mov
-            case "M4V ", "M4VH", "M4VP": return .m4v
-            case "3gp4", "3gp5", "3gp6", "3gp7", "3gs7", "3ge6", "3ge7", "3gg6", "3g2a", "3g2b", "3g2c": return .threeGP
-            case "mif1", "msf1": continue   // HEIF's generic brands: a compatible one may say more
-            case "isom", "iso2", "iso3", "iso4", "iso5", "iso6", "mp41", "mp42", "avc1", "dash", "MSNV", "f4v ", "mmp4", "NDAS", "XAVC":
-                return .mp4
-            default: continue
-            }
+        if let major = brands.first, let format = format(ofBrand: major) { return format }
+        return brands.dropFirst().lazy.compactMap(format(ofBrand:)).first
+    }
+
+    private static func format(ofBrand brand: String) -> MediaFormat? {
+        switch brand {
+        case "crx ": .cr3
+        case "heic", "heim", "heis", "hevc", "hevm", "hevs": .heic
+        case "heix", "hevx", "mif1", "msf1": .heif
+        case "avif", "avis": .avif
+        case "qt  ": .mov
+        case "M4V ", "M4VH", "M4VP": .m4v
+        case "3gp4", "3gp5", "3gp6", "3gp7", "3gs7", "3ge6", "3ge7", "3gg6", "3g2a", "3g2b", "3g2c": .threeGP
+        case "isom", "iso2", "iso3", "iso4", "iso5", "iso6", "mp41", "mp42", "avc1", "dash", "MSNV", "f4v ", "mmp4", "NDAS", "XAVC":
+            .mp4
+        default: nil
         }
-        return brands.contains("mif1") || brands.contains("msf1") ? .heif : nil
     }
 
     /// MPEG transport streams as camcorders write them (AVCHD `.mts`, 192-byte packets
@@ -123,6 +134,9 @@ public enum MediaFormat: String, Sendable, Hashable, Codable, CaseIterable {
     /// Nikon stays a TIFF.
     private static func tiffFamily(_ b: ByteView, fileExtension ext: String?) -> MediaFormat {
         if b.matches("CR", at: 8) && b.count > 10 && b[10] == 2 { return .cr2 }
+        // Phase One's own block ("IIII"/"MMMM") right after the TIFF header, where IIQ
+        // files keep it (LibRaw and dcraw look for it in the first 32 bytes).
+        if b.matches("IIII", at: 8) || b.matches("MMMM", at: 8) { return .iiq }
         let firstDirectory: (tags: Set<UInt16>, make: String?)? = b.bytes.withUnsafeBytes { raw in
             guard let tiff = TIFFStructure(header: raw),
                   let ifd0 = tiff.directory(at: tiff.firstDirectoryOffset) else { return nil }
@@ -130,7 +144,7 @@ public enum MediaFormat: String, Sendable, Hashable, Codable, CaseIterable {
         }
         guard let firstDirectory else { return .tiff }
         if firstDirectory.tags.contains(0xC612) { return .dng }
-        let byExtension = ext.flatMap { MediaFormat(rawValue: $0) }.flatMap { $0.mediaType == .raw ? $0 : nil }
+        let byExtension = ext.flatMap { MediaFormat(rawValue: $0) }.flatMap { $0.mediaType == .raw && $0.isTIFFBased ? $0 : nil }
         guard firstDirectory.tags.contains(0x014A) || byExtension != nil else { return .tiff }
         let make = firstDirectory.make?.uppercased() ?? ""
         if make.hasPrefix("NIKON") { return ext == "nrw" ? .nrw : .nef }
@@ -139,7 +153,18 @@ public enum MediaFormat: String, Sendable, Hashable, Codable, CaseIterable {
         if make.hasPrefix("SAMSUNG") { return .srw }
         if make.hasPrefix("CANON") { return .cr2 }
         if make.hasPrefix("OLYMPUS") || make.hasPrefix("OM DIGITAL") { return .orf }
+        if make.hasPrefix("PHASE ONE") || make.hasPrefix("LEAF") { return .iiq }
+        if make.hasPrefix("HASSELBLAD") { return .threeFR }
         return byExtension ?? .tiff
+    }
+
+    /// RAW formats that are TIFF structures (recognised by their first directory), as
+    /// opposed to those with signatures of their own.
+    public var isTIFFBased: Bool {
+        switch self {
+        case .cr2, .nef, .nrw, .arw, .sr2, .dng, .orf, .rw2, .pef, .srw, .iiq, .threeFR: true
+        default: false
+        }
     }
 }
 

@@ -36,16 +36,10 @@ public enum XMPSidecar {
     }
 
     public static func read(at path: String) -> Contents {
-        let descriptor = PathBytes.withCString(path) { open($0, O_RDONLY | O_CLOEXEC) }
-        guard descriptor >= 0 else {
-            let code = errno
-            return code == ENOENT || code == ENOTDIR ? .gone : .unreadable(cause: String(cString: strerror(code)))
-        }
-        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         do {
-            return .bytes(try handle.read(upToCount: maxBytes + 1) ?? Data())
+            return .bytes(try RegularFile.contents(of: path, upTo: maxBytes + 1))
         } catch {
-            return .unreadable(cause: error.fileSystemReason)
+            return error.isGone ? .gone : .unreadable(cause: error.cause)
         }
     }
 

@@ -18,7 +18,9 @@ final class JobRunner {
     }
 
     func run(_ job: Photomill_V1_Job, blobs: [Data]) -> (Photomill_V1_Result, blobs: [Data]) {
+        #if PHOTOMILL_FAULT_INJECTION
         FaultInjection.beforeJob(path: job.path)
+        #endif
         let kinds = Set(job.kinds.compactMap(Kind.init))
         processor.parameters = ProcessingParameters(job.parameters)
         var outcome = PhotoResult(path: job.path)

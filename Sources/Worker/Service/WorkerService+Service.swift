@@ -8,7 +8,9 @@ import ZeroMQ
 /// wait (bounded) for the ACKs, say DISCONNECT.
 extension WorkerService: Service {
     public func run() async throws {
+        #if PHOTOMILL_FAULT_INJECTION
         FaultInjection.exitAtStart()
+        #endif
         let loop = OwnedThread(name: "pm-worker") { [self] in Result { () throws(ZMQError) in try serve() } }
         try await withTaskCancellationOrGracefulShutdownHandler {
             await loop.value

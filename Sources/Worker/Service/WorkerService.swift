@@ -4,26 +4,20 @@ import MillProtocol
 import PhotoProcessing
 import PhotomillCore
 import SwiftProtobuf
+import Synchronization
 import ZeroMQ
 
 /// A photomill worker: the thin loop around the `WorkerStateMachine`. It owns one DEALER
 /// connection to the coordinator (on the thread that calls `run()`) and `slots` threads of
 /// its own that process photos; the slots wake it through an inproc socket when a result
 /// is ready. PROTOCOL.md is what goes over the connection.
-public final class WorkerService: @unchecked Sendable {
-    // @unchecked: `stopping` is guarded by `lock`; everything else is touched only by the
-    // thread inside `serve()` (the socket's owner) or is itself thread-safe (`queue`).
+public final class WorkerService: Sendable {
     public let configuration: WorkerConfiguration
     private let logger: Logger
-    private let lock = NSLock()
-    private var stopping = false
-    private let queue = JobQueue<Work, WorkerStateMachine.Finished>()
+    private let stopping = Mutex(false)
+    /// What the slots finished, for the socket thread.
+    private let finished = Mailbox<WorkerStateMachine.Finished>()
     private let wakeEndpoint = "inproc://photomill-worker-wake-\(UUID().uuidString)"
-
-    struct Work {
-        let job: Photomill_V1_Job
-        let blobs: [Data]
-    }
 
     public init(configuration: WorkerConfiguration, logger: Logger) {
         self.configuration = configuration
@@ -32,10 +26,10 @@ public final class WorkerService: @unchecked Sendable {
 
     /// Asks `serve()` to finish the jobs in hand, deliver their results and return.
     public func stop() {
-        lock.withLock { stopping = true }
+        stopping.withLock { $0 = true }
     }
 
-    private var isStopping: Bool { lock.withLock { stopping } }
+    private var isStopping: Bool { stopping.withLock { $0 } }
 
     /// Runs until `stop()`; the calling thread becomes the socket's owner. As a `Service`,
     /// `run()` does this on a thread of its own.
@@ -45,11 +39,10 @@ public final class WorkerService: @unchecked Sendable {
         try wake.bind(wakeEndpoint)
         let slots = startSlots(context: context)
         defer {
-            queue.close()
-            for slot in slots { slot.join() }
+            slots.shutdown()
             wake.close()
         }
-        var loop = Loop(service: self, context: context,
+        var loop = Loop(service: self, context: context, slots: slots,
                         machine: WorkerStateMachine(configuration: configuration.stateMachine, logger: logger),
                         diagnosis: ConnectionDiagnosis(endpoint: configuration.endpoint, curve: configuration.security != nil))
         defer { loop.closeSocket() }
@@ -63,7 +56,11 @@ public final class WorkerService: @unchecked Sendable {
             for item in try poller.poll(timeoutMilliseconds: loop.machine.pollTimeoutMilliseconds) {
                 if item.index == wakeIndex {
                     while (try? wake.receive(dontWait: true)) ?? nil != nil {}
-                    let finished = FaultInjection.holdingResults(queue.takeOutcomes())
+                    #if PHOTOMILL_FAULT_INJECTION
+                    let finished = FaultInjection.holdingResults(self.finished.takeAll())
+                    #else
+                    let finished = self.finished.takeAll()
+                    #endif
                     try loop.perform(loop.machine.jobsFinished(finished, at: .now()))
                 }
                 if item.index == monitorIndex { loop.diagnose() }
@@ -85,6 +82,7 @@ public final class WorkerService: @unchecked Sendable {
     private struct Loop {
         let service: WorkerService
         let context: ZMQContext
+        let slots: BlockingExecutor<Slot>
         var machine: WorkerStateMachine
         var diagnosis: ConnectionDiagnosis
         var socket: ZMQSocket?
@@ -113,7 +111,7 @@ public final class WorkerService: @unchecked Sendable {
                     case .disconnected: service.logger.warning("coordinator asked us to reconnect", metadata: metadata)
                     }
                 case .closeQueue:
-                    service.queue.close()
+                    slots.close()
                 case .finish:
                     finished = true
                 }
@@ -188,7 +186,7 @@ public final class WorkerService: @unchecked Sendable {
                 jobID: job.jobID, token: job.leaseToken, kinds: job.kinds.compactMap(Kind.init),
                 deadline: Kind.jobDeadline(job.deadlines.map { Double($0.deadlineMs) / 1000 }))
             switch machine.jobArrived(arrival, at: now) {
-            case .run: service.queue.push(Work(job: job, blobs: blobs))
+            case .run: slots.submit { slot in slot.run(job, blobs: blobs) }
             case .refuse(let action): try perform([action])
             }
         }
@@ -232,29 +230,49 @@ public final class WorkerService: @unchecked Sendable {
         }
     }
 
-    private func startSlots(context: ZMQContext) -> [OwnedThread<Void>] {
-        (0..<configuration.slots).map { index in
-            OwnedThread(name: "pm-slot-\(index)", stackSize: 8 << 20) { [queue, configuration, wakeEndpoint, logger] in
-                let runner = JobRunner(configuration: configuration)
-                let notify = try? ZMQSocket(context: context, type: .push)
-                try? notify?.connect(wakeEndpoint)
-                defer { notify?.close() }
-                while let work = queue.next() {
-                    let started = MonotonicInstant.now()
-                    let (result, blobs) = runner.run(work.job, blobs: work.blobs)
-                    logger.debug("job processed", metadata: [
-                        "job.id": "\(work.job.jobID)", "photo.path": "\(work.job.path)",
-                        "kind": "\(work.job.kinds.compactMap(Kind.init).map(\.rawValue).joined(separator: ","))",
-                        "failed": "\(result.results.filter { if case .failure = $0.outcome { true } else { false } }.count)",
-                        "seconds": "\(String(format: "%.3f", MonotonicInstant.now() - started))",
-                    ])
-                    queue.deliver(.init(jobID: work.job.jobID, frames: MillCodec.encode(.result(result, blobs: blobs))))
-                    do {
-                        _ = try notify?.send([Data([1])], dontWait: false)
-                    } catch {
-                        logger.error("a slot cannot wake the socket thread", metadata: ["slot": "\(index)", "error": "\(error)"])
-                    }
-                }
+    /// The slots: threads that process photos, each with its own `JobRunner` (and so its
+    /// own tesseract engine) and its own socket to wake the socket thread with.
+    private func startSlots(context: ZMQContext) -> BlockingExecutor<Slot> {
+        BlockingExecutor(name: "pm-slot", threads: configuration.slots, stackSize: 8 << 20) {
+            [configuration, wakeEndpoint, logger, finished] index in
+            Slot(index: index, runner: JobRunner(configuration: configuration), context: context, wakeEndpoint: wakeEndpoint,
+                 finished: finished, logger: logger)
+        }
+    }
+
+    /// One slot thread's own: made on it, used by it alone.
+    struct Slot {
+        let index: Int
+        let runner: JobRunner
+        let notify: ZMQSocket?
+        let finished: Mailbox<WorkerStateMachine.Finished>
+        let logger: Logger
+
+        init(index: Int, runner: JobRunner, context: ZMQContext, wakeEndpoint: String,
+             finished: Mailbox<WorkerStateMachine.Finished>, logger: Logger) {
+            self.index = index
+            self.runner = runner
+            notify = try? ZMQSocket(context: context, type: .push)
+            try? notify?.connect(wakeEndpoint)
+            self.finished = finished
+            self.logger = logger
+        }
+
+        /// Processes one job, hands its result to the socket thread and wakes it.
+        func run(_ job: Photomill_V1_Job, blobs: [Data]) {
+            let started = MonotonicInstant.now()
+            let (result, blobs) = runner.run(job, blobs: blobs)
+            logger.debug("job processed", metadata: [
+                "job.id": "\(job.jobID)", "photo.path": "\(job.path)",
+                "kind": "\(job.kinds.compactMap(Kind.init).map(\.rawValue).joined(separator: ","))",
+                "failed": "\(result.results.filter { if case .failure = $0.outcome { true } else { false } }.count)",
+                "seconds": "\(String(format: "%.3f", MonotonicInstant.now() - started))",
+            ])
+            finished.post(.init(jobID: job.jobID, frames: MillCodec.encode(.result(result, blobs: blobs))))
+            do {
+                _ = try notify?.send([Data([1])], dontWait: false)
+            } catch {
+                logger.error("a slot cannot wake the socket thread", metadata: ["slot": "\(index)", "error": "\(error)"])
             }
         }
     }
@@ -282,6 +300,7 @@ extension WorkerConfiguration {
             $0.ocrLanguages = kinds.contains(where: \.needsLanguage) ? ocrLanguages : []
             $0.pathRoots = advertisedRoots
             $0.heartbeatIntervalMs = UInt32(heartbeatInterval * 1000)
+            $0.prefetch = UInt32(prefetch)
         }
     }
 }

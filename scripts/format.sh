@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Formats the Swift sources with swift-format (the toolchain's `swift format`) and the
+# settings in .swift-format (120 columns; close to swift-nio's and Hummingbird's).
+#   scripts/format.sh           rewrites the files in place
+#   scripts/format.sh --lint    changes nothing; exits non-zero when a file is not formatted
+# Package.swift, Sources and Tests; generated code (Sources/MillProtocol/Generated) is left
+# as protoc wrote it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+mode=format
+case "${1:-}" in
+  "") ;;
+  --lint) mode=lint ;;
+  *) echo "usage: scripts/format.sh [--lint]" >&2; exit 64 ;;
+esac
+
+if ! swift format --version >/dev/null 2>&1; then
+  echo "scripts/format.sh: 'swift format' is not available: it comes with the Swift toolchain (5.10 or later)" >&2
+  exit 69
+fi
+
+files=()
+while IFS= read -r -d '' file; do files+=("$file"); done < <(
+  git ls-files -z --cached --others --exclude-standard -- Package.swift 'Sources/*.swift' 'Tests/*.swift' \
+    ':!:Sources/MillProtocol/Generated/*')
+
+if [ "$mode" = lint ]; then
+  swift format lint --strict --parallel --configuration .swift-format "${files[@]}"
+else
+  swift format format --in-place --parallel --configuration .swift-format "${files[@]}"
+fi
