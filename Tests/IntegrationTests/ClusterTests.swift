@@ -1,4 +1,5 @@
 import Foundation
+import PhotomillCore
 import PhotomillTestSupport
 import Testing
 
@@ -34,7 +35,7 @@ import Testing
                 #expect(try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM skipped_files WHERE path = '\(file)'") == 1)
                 continue
             }
-            #expect(states.count == 4, "\(file)")
+            #expect(states.count == Kind.allCases.count, "\(file): every kind")
             if spec["broken"] == nil {
                 #expect(states.allSatisfy { $0[1] == "done" }, "\(file): \(states)")
             } else {

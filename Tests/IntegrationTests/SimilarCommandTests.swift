@@ -125,14 +125,14 @@ struct SimilarCommandTests {
         let outcome = try PhotomillBinary.run(["search", "--catalog", library.catalog.path, "--like", query, "--json"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let found = try PhotomillBinary.jsonLines(outcome)
-        let expected = hashes.filter { Self.distance($0.value, own) <= 10 }
+        let expected = hashes.filter { Self.distance($0.value, own) <= 6 }
         #expect(Set(found.compactMap { $0["path"] as? String }) == Set(expected.keys) && Set(expected.keys) == Set(library.nikon),
                 "\(found)")
         for photo in found {
             #expect(photo["distance"] as? Int == Self.distance(hashes[photo["path"] as! String]!, own))
         }
         let text = try PhotomillBinary.run(["search", "--catalog", library.catalog.path, "--like", query])
-        #expect(text.stdout.contains("2 photos like \(query) (hash \(String(format: "%016llx", own)), distance 10)"), "\(text.stdout)")
+        #expect(text.stdout.contains("2 photos like \(query) (hash \(String(format: "%016llx", own)), distance 6)"), "\(text.stdout)")
 
         let missing = try PhotomillBinary.run(["search", "--catalog", library.catalog.path, "--like", outside.appendingPathComponent("none.jpg").path])
         #expect(missing.status == 66 && missing.stderr.contains("none.jpg"))

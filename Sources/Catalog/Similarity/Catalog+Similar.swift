@@ -36,7 +36,7 @@ extension Catalog {
     /// The distance `similar` and `search --like` use unless told otherwise: chosen on one
     /// half of the quality benchmark's sources and reported on the other
     /// (docs/processing.md, "Similar photos"; scripts/similarity-benchmark.py).
-    public static let defaultSimilarDistance = 10
+    public static let defaultSimilarDistance = 6
     /// The largest distance asked of the index: beyond it unrelated photos meet (two
     /// random 64-bit hashes are 32 ± 4 bits apart), and the chunks' radii make the search
     /// slow (docs/catalog.md, "similarity").
