@@ -46,6 +46,10 @@ let package = Package(
         .systemLibrary(
             name: "CHeif", pkgConfig: "libheif",
             providers: [.apt(["libheif-dev"])]),
+        // statfs(2) and the kernel's file system magic numbers, which Swift's Glibc module
+        // leaves out: the watcher tells a network file system from a local one.
+        .systemLibrary(
+            name: "CLinux"),
         .systemLibrary(
             name: "CFFmpeg", pkgConfig: "libavformat",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
@@ -95,7 +99,7 @@ let package = Package(
         .target(
             name: "Coordinator",
             dependencies: [
-                "MillProtocol", "ZeroMQ", "Catalog", "PhotomillCore",
+                "MillProtocol", "ZeroMQ", "Catalog", "PhotomillCore", "CLinux",
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 // The scan hashes a new file whose size is a missing photo's: a move keeps its results.
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -81,6 +81,98 @@ extension Catalog {
         }
     }
 
+    /// Paths the scan found gone (deleted, or moved out of the scanned folders): the
+    /// photos at each path or under it are marked missing; what was listed as skipped or
+    /// unreadable there is forgotten. Returns the photos marked.
+    public func markGone(_ paths: [String], now: Double) throws(CatalogError) -> Int {
+        guard !paths.isEmpty else { return 0 }
+        return try write { db in
+            var marked = 0
+            for path in paths {
+                let prefix = path.hasSuffix("/") ? path : path + "/"
+                let under = "(path = ? OR (path >= ? AND path < ?))"
+                let arguments: StatementArguments = [path, prefix, Self.upperBound(prefix)]
+                try db.execute(sql: "UPDATE photos SET missingAt = ? WHERE \(under) AND missingAt IS NULL", arguments: [now] + arguments)
+                marked += db.changesCount
+                try db.execute(sql: "DELETE FROM skipped_files WHERE \(under)", arguments: arguments)
+                try db.execute(sql: "DELETE FROM unreadable_folders WHERE \(under)", arguments: arguments)
+            }
+            return marked
+        }
+    }
+
+    /// `path` (a file, or a folder and everything under it) is excluded by `rule`: its
+    /// photos are missing (kept with their results, left out of every count, export and
+    /// the queue, as photos gone are) with the rule that excluded them, and the path is
+    /// listed as skipped. Returns the photos newly marked.
+    public func markExcluded(_ path: String, rule: String, isFolder: Bool, now: Double) throws(CatalogError) -> Int {
+        try write { db in
+            let prefix = path.hasSuffix("/") ? path : path + "/"
+            let under = "(path = ? OR (path >= ? AND path < ?))"
+            let arguments: StatementArguments = [path, prefix, Self.upperBound(prefix)]
+            try db.execute(sql: "UPDATE photos SET missingAt = ?, excludedBy = ? WHERE \(under) AND missingAt IS NULL",
+                           arguments: [now, rule] + arguments)
+            let marked = db.changesCount
+            try db.execute(sql: "UPDATE photos SET excludedBy = ? WHERE \(under) AND missingAt IS NOT NULL", arguments: [rule] + arguments)
+            // What was listed under it is covered by the one entry.
+            try db.execute(sql: "DELETE FROM skipped_files WHERE \(under)", arguments: arguments)
+            try db.execute(sql: """
+                INSERT INTO skipped_files (path, size, mtimeNs, scannedAt, reason, detail) VALUES (?, 0, 0, ?, ?, ?)
+                """, arguments: [path, now, SkipReason.excluded.rawValue, rule])
+            return marked
+        }
+    }
+
+    /// A folder renamed or moved within the scanned folders (the watcher saw both ends):
+    /// every photo under `from` takes its path under `to` in one transaction, keeping its
+    /// id, results and history; no task is queued. A missing photo's row whose path one of
+    /// them now takes goes (the file at that path is the moved one). Returns the ids of the
+    /// photos moved.
+    public func moveFolder(from: String, to: String, now: Double) throws(CatalogError) -> [Int64] {
+        try write { db in
+            let fromPrefix = from + "/", toPrefix = to + "/"
+            let moving = "path >= ? AND path < ?"
+            let range: StatementArguments = [fromPrefix, Self.upperBound(fromPrefix)]
+            let ids = try Int64.fetchAll(db, sql: "SELECT id FROM photos WHERE \(moving)", arguments: range)
+            guard !ids.isEmpty else { return [] }
+            // `substr` counts characters: the prefix's length in characters, not bytes.
+            let tail = "substr(path, length(?) + 1)"
+            try db.execute(sql: """
+                DELETE FROM photos WHERE path >= ? AND path < ? AND path IN (SELECT ? || \(tail) FROM photos WHERE \(moving))
+                """, arguments: [toPrefix, Self.upperBound(toPrefix), toPrefix, fromPrefix] + range)
+            try db.execute(sql: """
+                UPDATE photos SET path = ? || \(tail), stem = CASE WHEN stem IS NULL THEN NULL ELSE ? || substr(stem, length(?) + 1) END,
+                    sidecarPath = CASE WHEN sidecarPath >= ? AND sidecarPath < ? THEN ? || substr(sidecarPath, length(?) + 1)
+                                       ELSE sidecarPath END,
+                    scannedAt = ?
+                WHERE \(moving)
+                """, arguments: [toPrefix, fromPrefix, toPrefix, fromPrefix, fromPrefix, Self.upperBound(fromPrefix), toPrefix, fromPrefix,
+                                 now] + range)
+            for table in ["skipped_files", "unreadable_folders"] {
+                try db.execute(sql: "DELETE FROM \(table) WHERE path = ? OR (path >= ? AND path < ?)",
+                               arguments: [to, toPrefix, Self.upperBound(toPrefix)])
+                try db.execute(sql: "UPDATE \(table) SET path = ? || \(tail) WHERE \(moving)", arguments: [toPrefix, fromPrefix] + range)
+                try db.execute(sql: "UPDATE \(table) SET path = ? WHERE path = ?", arguments: [to, from])
+            }
+            return ids
+        }
+    }
+
+    /// After a complete walk of `root`: forgets the skipped files under it that the walk
+    /// did not find again (`found`).
+    public func forgetSkipped(under root: String, found: Set<String>) throws(CatalogError) {
+        let prefix = root.hasSuffix("/") ? root : root + "/"
+        let gone: [String] = try read { db in
+            try String.fetchAll(db, sql: "SELECT path FROM skipped_files WHERE path >= ? AND path < ?",
+                                arguments: [prefix, Self.upperBound(prefix)]).filter { !found.contains($0) }
+        }
+        guard !gone.isEmpty else { return }
+        try write { db in
+            let statement = try db.cachedStatement(sql: "DELETE FROM skipped_files WHERE path = ?")
+            for path in gone { try statement.execute(arguments: [path]) }
+        }
+    }
+
     /// The smallest string greater than every string starting with `prefix` (which ends in "/").
     static func upperBound(_ prefix: String) -> String { String(prefix.dropLast()) + "0" }
 

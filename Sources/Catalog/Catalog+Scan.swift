@@ -7,29 +7,36 @@ public struct ScannedFile: Sendable, Hashable {
     public var path: String
     public var size: Int64
     public var mtimeNs: Int64
+    /// The change time (nil: not known): with size and mtime, what tells a changed file.
+    public var ctimeNs: Int64?
     public var recognition: Recognition
     /// The photo's XMP sidecar (`NAME.EXT.xmp` or `NAME.xmp` beside it), if it has one.
     public var sidecar: Sidecar?
     /// A new path whose content is that of this photo, which left its old path: a move or
     /// a rename. The photo takes the new path and keeps its results.
     public var movedFrom: Int64?
+    /// Processed before it settled: it was still changing after the settle bound.
+    public var unsettled = false
 
     /// What the scan made of a file.
     public enum Recognition: Sendable, Hashable {
         /// Media of this format (read from its first bytes).
         case media(MediaFormat)
-        /// Not media: skipped and counted, never a failure.
-        case other
+        /// Left out, for this reason (`detail`: the pattern, a link's target): listed, never a failure.
+        case skipped(SkipReason, detail: String? = nil)
         /// Not read again: the catalog knows the file with this size and mtime
-        /// (`Catalog.knownFiles`).
+        /// (`Catalog.knownFiles`); its change time is recorded.
         case unchanged
+        /// Named as a photo, RAW or video, but empty or not one: its tasks fail at once.
+        case failed(ErrorClass, message: String)
     }
 
-    public init(path: String, size: Int64, mtimeNs: Int64, recognition: Recognition, sidecar: Sidecar? = nil,
-                movedFrom: Int64? = nil) {
+    public init(path: String, size: Int64, mtimeNs: Int64, ctimeNs: Int64? = nil, recognition: Recognition,
+                sidecar: Sidecar? = nil, movedFrom: Int64? = nil) {
         self.path = path
         self.size = size
         self.mtimeNs = mtimeNs
+        self.ctimeNs = ctimeNs
         self.recognition = recognition
         self.sidecar = sidecar
         self.movedFrom = movedFrom
@@ -59,18 +66,31 @@ public struct KnownFile: Sendable, Hashable {
     /// The photo's id (so that the scan can tell, at its end, which photos it did not find).
     public var id: Int64
     public var stamp: FileStamp
+    /// The change time the last scan saw; nil before migration v10-living-library.
+    public var ctimeNs: Int64?
     /// The photo's format; nil for a skipped file, and for a photo recorded before
     /// formats were (a catalog of schema v3), which the scan must read once.
     public var format: MediaFormat?
+    /// The MD5 of its content, once hashed: a file whose change time alone moved is
+    /// compared by it.
+    public var md5: String?
+    public var missing = false
+    public var sidecar: Sidecar?
 
     /// Whether the scan may leave the file unread: same size and mtime, and a format known
     /// (or known not to be media).
     public func isUnchanged(_ stamp: FileStamp, skipped: Bool) -> Bool {
         self.stamp == stamp && (skipped || format != nil)
     }
+
+    /// Whether nothing about the photo needs writing: same size, mtime and change time,
+    /// format known, present, the same sidecar.
+    public func isClean(_ stamp: FileStamp, ctimeNs: Int64?, sidecar: Sidecar?) -> Bool {
+        self.stamp == stamp && self.ctimeNs == ctimeNs && format != nil && !missing && self.sidecar == sidecar
+    }
 }
 
-public struct ScanSummary: Sendable, Hashable {
+public struct ScanSummary: Sendable, Hashable, Codable {
     public var added = 0
     public var changed = 0
     public var unchanged = 0
@@ -84,6 +104,10 @@ public struct ScanSummary: Sendable, Hashable {
     public var moved = 0
     /// Photos the scan no longer found: marked missing, their history kept.
     public var missing = 0
+    /// Photos that became excluded (`--exclude`, `.photomillignore`): missing too.
+    public var excluded = 0
+    /// Files named as media that are empty or not media: failed at once.
+    public var failed = 0
 
     public init() {}
 
@@ -97,6 +121,8 @@ public struct ScanSummary: Sendable, Hashable {
         sum.queuedTasks += rhs.queuedTasks
         sum.moved += rhs.moved
         sum.missing += rhs.missing
+        sum.excluded += rhs.excluded
+        sum.failed += rhs.failed
         return sum
     }
 }
@@ -106,12 +132,17 @@ extension Catalog {
     public func knownFiles(_ paths: [String]) throws(CatalogError) -> (photos: [String: KnownFile], skipped: [String: FileStamp]) {
         try read { db in
             var photos: [String: KnownFile] = [:], skipped: [String: FileStamp] = [:]
-            let photo = try db.cachedStatement(sql: "SELECT size, mtimeNs, format, id FROM photos WHERE path = ?")
+            let photo = try db.cachedStatement(sql: """
+                SELECT id, size, mtimeNs, ctimeNs, format, md5, missingAt IS NOT NULL, sidecarPath, sidecarSize, sidecarMtimeNs
+                FROM photos WHERE path = ?
+                """)
             let other = try db.cachedStatement(sql: "SELECT size, mtimeNs FROM skipped_files WHERE path = ?")
             for path in paths {
                 if let row = try Row.fetchOne(photo, arguments: [path]) {
-                    photos[path] = KnownFile(id: row[3], stamp: FileStamp(size: row[0], mtimeNs: row[1]),
-                                             format: (row[2] as String?).flatMap(MediaFormat.init(rawValue:)))
+                    photos[path] = KnownFile(id: row[0], stamp: FileStamp(size: row[1], mtimeNs: row[2]), ctimeNs: row[3],
+                                             format: (row[4] as String?).flatMap(MediaFormat.init(rawValue:)), md5: row[5],
+                                             missing: row[6],
+                                             sidecar: (row[7] as String?).map { Sidecar(path: $0, size: row[8] ?? 0, mtimeNs: row[9] ?? 0) })
                 } else if let row = try Row.fetchOne(other, arguments: [path]) {
                     skipped[path] = FileStamp(size: row[0], mtimeNs: row[1])
                 }
@@ -121,33 +152,41 @@ extension Catalog {
     }
 
     /// Records a batch of scanned files in one transaction. A new photo gets a pending
-    /// task per kind its media type has (videos have no OCR); a photo whose size or mtime
-    /// changed has its results dropped and its tasks re-queued; a photo whose sidecar
-    /// changed has its metadata re-queued; an unchanged photo creates no work (it only
-    /// gains tasks for kinds it never had). A file that is not media is skipped: recorded
-    /// in `skipped_files` (and dropped from `photos` if it was a photo before).
+    /// task per kind its media type has (videos have no OCR); a photo whose size, mtime or
+    /// (the scanner having found its content changed) change time changed has its results
+    /// dropped and its tasks re-queued; a photo whose sidecar changed has its metadata
+    /// re-queued; an unchanged photo creates no work (it only gains tasks for kinds it never
+    /// had). A file left out is recorded in `skipped_files` with its reason (and dropped
+    /// from `photos` if it was a photo before); one named as media but empty or not media
+    /// is a photo whose tasks fail at once.
     public func record(_ files: [ScannedFile], kinds: Set<Kind>, now: Double) throws(CatalogError) -> ScanSummary {
         try write { db in
             var summary = ScanSummary()
             var changes = StateChanges()
             let find = try db.cachedStatement(sql: """
-                SELECT id, size, mtimeNs, format, sidecarPath, sidecarSize, sidecarMtimeNs, missingAt FROM photos WHERE path = ?
+                SELECT id, size, mtimeNs, ctimeNs, format, sidecarPath, sidecarSize, sidecarMtimeNs, missingAt FROM photos WHERE path = ?
                 """)
             for file in files {
                 let row = try Row.fetchOne(find, arguments: [file.path])
                 if let row, row["missingAt"] != nil {
-                    // Found again where it was: no longer missing.
-                    try db.execute(sql: "UPDATE photos SET missingAt = NULL WHERE id = ?", arguments: [row["id"] as Int64])
+                    // Found again where it was: no longer missing (nor excluded).
+                    try db.execute(sql: "UPDATE photos SET missingAt = NULL, excludedBy = NULL WHERE id = ?", arguments: [row["id"] as Int64])
+                    try db.execute(sql: "DELETE FROM skipped_files WHERE path = ?", arguments: [file.path])
                 }
                 switch file.recognition {
-                case .other:
+                case .skipped(let reason, let detail):
                     summary.skipped += 1
                     if let row { try db.execute(sql: "DELETE FROM photos WHERE id = ?", arguments: [row["id"] as Int64]) }
-                    try db.execute(sql: """
-                        INSERT INTO skipped_files (path, size, mtimeNs, scannedAt) VALUES (?, ?, ?, ?)
-                        ON CONFLICT(path) DO UPDATE SET size = excluded.size, mtimeNs = excluded.mtimeNs,
-                            scannedAt = excluded.scannedAt
-                        """, arguments: [file.path, file.size, file.mtimeNs, now])
+                    try recordSkipped(db, path: file.path, reason: reason, detail: detail, size: file.size, mtimeNs: file.mtimeNs, now: now)
+                case .failed(let errorClass, let message):
+                    if let row, row["size"] == file.size, row["mtimeNs"] == file.mtimeNs, row["format"] == nil,
+                       try String.fetchOne(db, sql: "SELECT errorClass FROM tasks WHERE photoId = ? LIMIT 1",
+                                           arguments: [row["id"] as Int64]) == errorClass.rawValue {
+                        summary.unchanged += 1
+                        continue
+                    }
+                    summary.failed += 1
+                    try recordFailure(db, file: file, errorClass: errorClass, message: message, kinds: kinds, now: now, changes: &changes)
                 case .unchanged:
                     guard let row, let format = (row["format"] as String?).flatMap(MediaFormat.init(rawValue:)) else {
                         summary.skipped += 1
@@ -155,6 +194,8 @@ extension Catalog {
                     }
                     summary.unchanged += 1
                     let id: Int64 = row["id"]
+                    try db.execute(sql: "UPDATE photos SET ctimeNs = ?, unsettledAt = ? WHERE id = ?",
+                                   arguments: [file.ctimeNs, file.unsettled ? now : nil, id])
                     summary.queuedTasks += try ensureTasks(db, id: id, kinds: format.mediaType.kinds(of: kinds), now: now)
                     try updateSidecar(db, id: id, row: row, file: file, kinds: kinds, now: now, changes: &changes, summary: &summary)
                 case .media(let format):
@@ -171,12 +212,16 @@ extension Catalog {
                         continue
                     }
                     let id: Int64 = row["id"]
-                    let known = KnownFile(id: id, stamp: FileStamp(size: row["size"], mtimeNs: row["mtimeNs"]),
-                                          format: (row["format"] as String?).flatMap(MediaFormat.init(rawValue:)))
-                    if known.stamp == file.stamp {
+                    let stamp = FileStamp(size: row["size"], mtimeNs: row["mtimeNs"])
+                    let storedCtime: Int64? = row["ctimeNs"]
+                    // Same size and mtime, another change time: the scanner compared the content, it changed.
+                    let rewritten = storedCtime != nil && file.ctimeNs != nil && storedCtime != file.ctimeNs
+                    if stamp == file.stamp && !rewritten {
                         // A photo of an older catalog, read for its format once.
                         summary.unchanged += 1
                         try setFormat(db, id: id, path: file.path, format: format)
+                        try db.execute(sql: "UPDATE photos SET ctimeNs = ?, unsettledAt = ? WHERE id = ?",
+                                       arguments: [file.ctimeNs, file.unsettled ? now : nil, id])
                         summary.queuedTasks += try ensureTasks(db, id: id, kinds: wanted, now: now)
                         try updateSidecar(db, id: id, row: row, file: file, kinds: kinds, now: now, changes: &changes, summary: &summary)
                     } else {
@@ -196,16 +241,43 @@ extension Catalog {
         }
     }
 
+    private func recordSkipped(_ db: Database, path: String, reason: SkipReason, detail: String?, size: Int64, mtimeNs: Int64,
+                               now: Double) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO skipped_files (path, size, mtimeNs, scannedAt, reason, detail) VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT(path) DO UPDATE SET size = excluded.size, mtimeNs = excluded.mtimeNs, scannedAt = excluded.scannedAt,
+                reason = excluded.reason, detail = excluded.detail
+            """).execute(arguments: [path, size, mtimeNs, now, reason.rawValue, detail])
+    }
+
+    /// A file named as media that is empty or not media: a photo of no format whose tasks
+    /// fail at once with the class and message (its results, if it had any, go).
+    private func recordFailure(_ db: Database, file: ScannedFile, errorClass: ErrorClass, message: String, kinds: Set<Kind>,
+                               now: Double, changes: inout StateChanges) throws {
+        try db.execute(sql: "DELETE FROM skipped_files WHERE path = ?", arguments: [file.path])
+        try db.execute(sql: """
+            INSERT INTO photos (path, size, mtimeNs, ctimeNs, scannedAt, changedAt) VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT(path) DO UPDATE SET size = excluded.size, mtimeNs = excluded.mtimeNs, ctimeNs = excluded.ctimeNs,
+                scannedAt = excluded.scannedAt, changedAt = excluded.changedAt, missingAt = NULL, excludedBy = NULL,
+                format = NULL, mediaType = NULL, md5 = NULL, sha256 = NULL, livePhotoId = NULL
+            """, arguments: [file.path, file.size, file.mtimeNs, file.ctimeNs, now, now])
+        let id = try Int64.fetchOne(db, sql: "SELECT id FROM photos WHERE path = ?", arguments: [file.path])!
+        for table in ["metadata", "thumbnails", "ocr"] {
+            try db.execute(sql: "DELETE FROM \(table) WHERE photoId = ?", arguments: [id])
+        }
+        try failTasks(db, id: id, kinds: kinds, errorClass: errorClass, message: message, now: now, changes: &changes)
+    }
+
     /// A new photo, its tasks and its Live Photo link; returns the tasks created.
     private func insertPhoto(_ db: Database, file: ScannedFile, format: MediaFormat, kinds: Set<Kind>, now: Double) throws -> Int {
         try db.execute(sql: "DELETE FROM skipped_files WHERE path = ?", arguments: [file.path])
         try db.cachedStatement(sql: """
-            INSERT INTO photos (path, size, mtimeNs, scannedAt, changedAt, format, mediaType, stem,
-                                sidecarPath, sidecarSize, sidecarMtimeNs)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO photos (path, size, mtimeNs, ctimeNs, scannedAt, changedAt, format, mediaType, stem,
+                                sidecarPath, sidecarSize, sidecarMtimeNs, unsettledAt)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: [
-                file.path, file.size, file.mtimeNs, now, now, format.rawValue, format.mediaType.rawValue,
-                Self.stem(of: file.path), file.sidecar?.path, file.sidecar?.size, file.sidecar?.mtimeNs,
+                file.path, file.size, file.mtimeNs, file.ctimeNs, now, now, format.rawValue, format.mediaType.rawValue,
+                Self.stem(of: file.path), file.sidecar?.path, file.sidecar?.size, file.sidecar?.mtimeNs, file.unsettled ? now : nil,
             ])
         let created = try ensureTasks(db, id: db.lastInsertedRowID, kinds: kinds, now: now)
         try linkLivePhotos(db, stem: Self.stem(of: file.path))
@@ -224,9 +296,11 @@ extension Catalog {
         let oldStem = Self.stem(of: row["path"])
         try db.execute(sql: "DELETE FROM skipped_files WHERE path = ?", arguments: [file.path])
         try db.execute(sql: """
-            UPDATE photos SET path = ?, mtimeNs = ?, scannedAt = ?, missingAt = NULL, format = ?, mediaType = ?, stem = ?
+            UPDATE photos SET path = ?, mtimeNs = ?, ctimeNs = ?, scannedAt = ?, missingAt = NULL, excludedBy = NULL, format = ?,
+                mediaType = ?, stem = ?
             WHERE id = ?
-            """, arguments: [file.path, file.mtimeNs, now, format.rawValue, format.mediaType.rawValue, Self.stem(of: file.path), id])
+            """, arguments: [file.path, file.mtimeNs, file.ctimeNs, now, format.rawValue, format.mediaType.rawValue,
+                             Self.stem(of: file.path), id])
         try updateSidecar(db, id: id, row: row, file: file, kinds: kinds, now: now, changes: &changes, summary: &summary)
         if row["mtimeNs"] != file.mtimeNs && kinds.contains(.metadata) && format.mediaType.kinds(of: kinds).contains(.metadata) {
             try requeue(db, id: id, kind: .metadata, now: now, changes: &changes)
@@ -235,6 +309,27 @@ extension Catalog {
         try linkLivePhotos(db, stem: oldStem)
         try linkLivePhotos(db, stem: Self.stem(of: file.path))
         return true
+    }
+
+    /// After a full scan of `root`: every photo under it gets a task of each kind asked
+    /// for that its type has and it never had (the scan leaves unchanged photos unwritten:
+    /// this is their `ensureTasks`, one statement per kind). Returns the tasks created.
+    public func ensureTasks(under root: String, kinds: Set<Kind>, now: Double) throws(CatalogError) -> Int {
+        let prefix = root.hasSuffix("/") ? root : root + "/"
+        return try write { db in
+            var created = 0
+            for kind in kinds.sorted() {
+                let types = MediaType.allCases.filter { $0.kinds(of: [kind]).contains(kind) }.map { "'\($0.rawValue)'" }
+                guard !types.isEmpty else { continue }
+                try db.execute(sql: """
+                    INSERT OR IGNORE INTO tasks (photoId, kind, updatedAt, rank)
+                    SELECT id, ?, ?, ? FROM photos
+                    WHERE path >= ? AND path < ? AND mediaType IN (\(types.joined(separator: ", "))) AND missingAt IS NULL
+                    """, arguments: [kind.rawValue, now, TaskRank.scanned(at: now), prefix, Self.upperBound(prefix)])
+                created += db.changesCount
+            }
+            return created
+        }
     }
 
     /// Tasks for kinds the photo never had; returns how many were created.
@@ -275,9 +370,10 @@ extension Catalog {
     private func requeueChanged(_ db: Database, id: Int64, file: ScannedFile, kinds: Set<Kind>, now: Double,
                                 changes: inout StateChanges) throws {
         try db.execute(sql: """
-            UPDATE photos SET size = ?, mtimeNs = ?, md5 = NULL, sha256 = NULL, scannedAt = ?, changedAt = ?,
-                sidecarPath = ?, sidecarSize = ?, sidecarMtimeNs = ? WHERE id = ?
-            """, arguments: [file.size, file.mtimeNs, now, now, file.sidecar?.path, file.sidecar?.size, file.sidecar?.mtimeNs, id])
+            UPDATE photos SET size = ?, mtimeNs = ?, ctimeNs = ?, md5 = NULL, sha256 = NULL, scannedAt = ?, changedAt = ?,
+                sidecarPath = ?, sidecarSize = ?, sidecarMtimeNs = ?, unsettledAt = ? WHERE id = ?
+            """, arguments: [file.size, file.mtimeNs, file.ctimeNs, now, now, file.sidecar?.path, file.sidecar?.size,
+                             file.sidecar?.mtimeNs, file.unsettled ? now : nil, id])
         for table in ["metadata", "thumbnails", "ocr", "similarity"] {
             try db.execute(sql: "DELETE FROM \(table) WHERE photoId = ?", arguments: [id])
         }
@@ -288,21 +384,29 @@ extension Catalog {
     /// A worker (or the coordinator, about to send the bytes) found the photo changed since
     /// its scan (`file-changed`): PROTOCOL.md has the coordinator scan it again, here, in
     /// the transaction that records the failure. A file that did change gets the scan's
-    /// treatment (new stamp, results dropped, every task pending with a fresh budget); one
-    /// whose stat still agrees with the catalog keeps the failure as an attempt, so a
-    /// worker that misreads a file cannot loop for ever. A file gone is left to the next scan.
+    /// treatment (new stamp, results dropped, every task pending with a fresh budget), but
+    /// not before the settle window has passed (it may still be being written: the watcher
+    /// scans it again when it settles, and the job is redone once); one whose stat still
+    /// agrees with the catalog keeps the failure as an attempt, so a worker that misreads a
+    /// file cannot loop for ever. A file gone is left to the next scan.
     func rescanChanged(_ db: Database, photoId: Int64, now: Double, changes: inout StateChanges) throws {
         guard let row = try Row.fetchOne(db, sql: """
                 SELECT path, size, mtimeNs, sidecarPath, sidecarSize, sidecarMtimeNs FROM photos WHERE id = ?
-                """, arguments: [photoId]),
-              let current = try? FileStamp.of(row["path"]),
-              current != FileStamp(size: row["size"], mtimeNs: row["mtimeNs"]) else { return }
+                """, arguments: [photoId]) else { return }
+        var info = stat()
+        guard PathBytes.withCString(row["path"], { lstat($0, &info) }) == 0 else { return }
+        let current = FileStamp(info)
+        guard current != FileStamp(size: row["size"], mtimeNs: row["mtimeNs"]) else { return }
         let sidecar: Sidecar? = (row["sidecarPath"] as String?).map {
             Sidecar(path: $0, size: row["sidecarSize"] ?? 0, mtimeNs: row["sidecarMtimeNs"] ?? 0)
         }
-        let file = ScannedFile(path: row["path"], size: current.size, mtimeNs: current.mtimeNs, recognition: .unchanged,
-                               sidecar: sidecar)
+        let file = ScannedFile(path: row["path"], size: current.size, mtimeNs: current.mtimeNs,
+                               ctimeNs: Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec),
+                               recognition: .unchanged, sidecar: sidecar)
         try requeueChanged(db, id: photoId, file: file, kinds: [], now: now, changes: &changes)
+        let settle = try Self.libraryWatch(db)?.watch.settleSeconds ?? LibraryWatch().settleSeconds
+        try db.execute(sql: "UPDATE tasks SET notBefore = ? WHERE photoId = ? AND state = 'pending'",
+                       arguments: [now + settle, photoId])
     }
 
     /// Puts the photo's tasks (all, or of `kind`) back to pending with a fresh budget. A
@@ -346,26 +450,33 @@ extension Catalog {
         try write { db in
             try db.execute(sql: """
                 INSERT INTO photos (path, size, mtimeNs, scannedAt, changedAt) VALUES (?, 0, 0, ?, ?)
-                ON CONFLICT(path) DO UPDATE SET scannedAt = excluded.scannedAt, missingAt = NULL
+                ON CONFLICT(path) DO UPDATE SET scannedAt = excluded.scannedAt, missingAt = NULL, excludedBy = NULL
                 """, arguments: [path, now, now])
             let id = try Int64.fetchOne(db, sql: "SELECT id FROM photos WHERE path = ?", arguments: [path])!
             var changes = StateChanges()
-            for kind in kinds.sorted() {
-                // A new task is counted by the insert trigger; an existing one changes state here.
-                if let old = try String.fetchOne(db, sql: "SELECT state FROM tasks WHERE photoId = ? AND kind = ?",
-                                                 arguments: [id, kind.rawValue]), old != TaskState.leased.rawValue {
-                    changes.move(kind.rawValue, from: old, to: .failed)
-                }
-                try db.execute(sql: """
-                    INSERT INTO tasks (photoId, kind, state, errorClass, errorMessage, updatedAt)
-                    VALUES (?, ?, 'failed', ?, ?, ?)
-                    ON CONFLICT(photoId, kind) DO UPDATE SET state = 'failed', errorClass = excluded.errorClass,
-                        errorMessage = excluded.errorMessage, updatedAt = excluded.updatedAt
-                    WHERE state != 'leased'
-                    """, arguments: [id, kind.rawValue, ErrorClass.unreadable.rawValue, message, now])
-            }
+            try failTasks(db, id: id, kinds: kinds, errorClass: .unreadable, message: message, now: now, changes: &changes)
             try changes.write(db)
             return id
+        }
+    }
+
+    /// The photo's tasks of `kinds` fail with this class and message (a leased one is left
+    /// to its lease, which the scan's change makes stale).
+    private func failTasks(_ db: Database, id: Int64, kinds: Set<Kind>, errorClass: ErrorClass, message: String, now: Double,
+                           changes: inout StateChanges) throws {
+        for kind in kinds.sorted() {
+            // A new task is counted by the insert trigger; an existing one changes state here.
+            if let old = try String.fetchOne(db, sql: "SELECT state FROM tasks WHERE photoId = ? AND kind = ?",
+                                             arguments: [id, kind.rawValue]), old != TaskState.leased.rawValue {
+                changes.move(kind.rawValue, from: old, to: .failed)
+            }
+            try db.execute(sql: """
+                INSERT INTO tasks (photoId, kind, state, errorClass, errorMessage, updatedAt)
+                VALUES (?, ?, 'failed', ?, ?, ?)
+                ON CONFLICT(photoId, kind) DO UPDATE SET state = 'failed', errorClass = excluded.errorClass,
+                    errorMessage = excluded.errorMessage, updatedAt = excluded.updatedAt
+                WHERE state != 'leased'
+                """, arguments: [id, kind.rawValue, errorClass.rawValue, message, now])
         }
     }
 }

@@ -69,7 +69,8 @@ extension Catalog {
     /// to page again from the front. Returns the pending tasks it moved, per kind.
     public func prioritize(pathGlob: String, now: Double) throws(CatalogError) -> [Kind: Int] {
         try write { db in
-            let matching = "photoId IN (SELECT id FROM photos WHERE path GLOB ?)"
+            // Missing photos are left out, and so the excluded (`--exclude`, `.photomillignore`): one rule for the scan and every filter.
+            let matching = "photoId IN (SELECT id FROM photos WHERE path GLOB ? AND missingAt IS NULL)"
             let counts = try Self.kindCounts(db, sql: """
                 SELECT kind AS key, COUNT(*) AS n FROM tasks WHERE state = 'pending' AND \(matching) GROUP BY kind
                 """, arguments: [pathGlob])

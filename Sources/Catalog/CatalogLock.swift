@@ -108,6 +108,19 @@ final class CatalogLock: @unchecked Sendable {
         return holder
     }
 
+    /// The coordinator that holds the catalog now, if one does (its lock is tried shared,
+    /// never taken, never created). Read without waiting.
+    static func liveHolder(catalog: String) -> CatalogHolder? {
+        let descriptor = open(path(of: catalog), O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        guard flock(descriptor, LOCK_SH | LOCK_NB) != 0 else {
+            flock(descriptor, LOCK_UN)
+            return nil
+        }
+        return readHolder(descriptor) ?? CatalogHolder(pid: 0, host: "?", since: 0, command: "a coordinator that is starting")
+    }
+
     private static func readHolder(_ descriptor: Int32) -> CatalogHolder? {
         var bytes = [UInt8](repeating: 0, count: 4096)
         let count = pread(descriptor, &bytes, bytes.count, 0)

@@ -364,6 +364,37 @@ enum Schema {
                 CREATE INDEX tasks_queue ON tasks(tier, rank, photoId) WHERE state = 'pending';
                 """ + taskCountInsertDeleteTriggers)
         }
+        migrator.registerMigration("v10-living-library") { db in
+            // A library that changes while the coordinator runs (issue 26, docs/catalog.md):
+            // each photo's change time, so that a file rewritten with its mtime put back is
+            // still seen (NULL until the next scan looks); when it was processed before it
+            // settled (still changing after the settle bound); the rule that excludes a photo
+            // (`--exclude`, `.photomillignore`; it is then missing too). Skipped files say why
+            // (docs/operations.md, "What is skipped"). Rescans asked for by `photomill scan`,
+            // the API and SIGHUP, and what the coordinator watches, for `status`.
+            try db.execute(sql: """
+                ALTER TABLE photos ADD COLUMN ctimeNs INTEGER;
+                ALTER TABLE photos ADD COLUMN unsettledAt REAL;
+                ALTER TABLE photos ADD COLUMN excludedBy TEXT;
+                ALTER TABLE skipped_files ADD COLUMN reason TEXT NOT NULL DEFAULT 'not-media';
+                ALTER TABLE skipped_files ADD COLUMN detail TEXT;
+                CREATE INDEX photos_unsettled ON photos(unsettledAt) WHERE unsettledAt IS NOT NULL;
+                CREATE TABLE scan_requests (
+                    id INTEGER PRIMARY KEY,
+                    paths TEXT,
+                    origin TEXT NOT NULL,
+                    requestedAt REAL NOT NULL,
+                    startedAt REAL,
+                    finishedAt REAL,
+                    summary TEXT
+                );
+                CREATE TABLE library_watch (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    report TEXT NOT NULL,
+                    updatedAt REAL NOT NULL
+                );
+                """)
+        }
         migrator.registerMigration("v10-similarity") { db in
             // Similar photos (issue 28, docs/catalog.md): each photo's perceptual hash, the
             // 64 bits as a signed INTEGER, and its four 16-bit chunks (highest first),

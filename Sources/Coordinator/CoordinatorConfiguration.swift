@@ -10,6 +10,8 @@ public struct CoordinatorConfiguration: Sendable {
     public var roots: [String]
     /// Paths the scan never records: the catalog's own files, the exports folder.
     public var excludedPaths: Set<String> = []
+    /// Watching, settling, rescans and exclusions.
+    public var library = LibraryConfiguration()
     public var kinds: Set<Kind>
     public var parameters = ProcessingParameters()
     public var heartbeatInterval: Double = 1

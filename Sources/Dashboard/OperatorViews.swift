@@ -16,6 +16,10 @@ public struct OperatorViews: Sendable {
     public var requeued: @Sendable (_ counts: [Kind: Int], _ dryRun: Bool) -> Data
     /// `pause --json` and `resume --json`: what is paused now, and what the command changed.
     public var paused: @Sendable (_ paused: [Kind: Pause], _ changed: Set<Kind>) -> Data
+    /// The `library` object of `status --json`: watched, polled, excluded, skipped.
+    public var library: @Sendable (LibraryStatus) -> Data = { _ in Data("{}".utf8) }
+    /// `scan --no-wait --json`: the rescan asked for.
+    public var scanRequested: @Sendable (_ request: Int64, _ paths: [String]?) -> Data = { request, _ in Data("{\"request\":\(request)}".utf8) }
 
     public init(status: @escaping @Sendable (CatalogStatus) -> Data, workers: @escaping @Sendable (CatalogStatus) -> Data,
                 failed: @escaping @Sendable ([FailedTask]) -> Data,

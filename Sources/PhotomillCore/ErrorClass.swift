@@ -5,7 +5,9 @@
 public enum ErrorClass: Hashable, Sendable {
     /// The file could not be opened or read (permissions, vanished, I/O error).
     case unreadable
-    /// The bytes are not an image of any format (empty file, text, …).
+    /// The file is empty (0 bytes), though its name says photo, RAW or video.
+    case empty
+    /// The bytes are not an image of any format (text, …).
     case notAnImage
     /// An image, but of a format this build of libvips cannot decode.
     case unsupportedFormat
@@ -37,7 +39,7 @@ public enum ErrorClass: Hashable, Sendable {
     /// Every class photomill itself records, in the order docs/processing.md and
     /// docs/catalog.md list them.
     public static let known: [ErrorClass] = [
-        .unreadable, .notAnImage, .unsupportedFormat, .tooLarge, .corrupt, .ocrFailed, .fileChanged,
+        .unreadable, .empty, .notAnImage, .unsupportedFormat, .tooLarge, .corrupt, .ocrFailed, .fileChanged,
         .timeout, .leaseExpired, .workerLost, .interrupted, .protocol, .shuttingDown,
     ]
 
@@ -59,6 +61,7 @@ extension ErrorClass: RawRepresentable, CustomStringConvertible {
     public var rawValue: String {
         switch self {
         case .unreadable: "unreadable"
+        case .empty: "empty"
         case .notAnImage: "not-an-image"
         case .unsupportedFormat: "unsupported-format"
         case .tooLarge: "too-large"

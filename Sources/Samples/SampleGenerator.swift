@@ -10,7 +10,7 @@ import PhotomillCore
 /// hemispheres or none, and all eight EXIF orientations in turn; about one file in six
 /// is a page of printed English for OCR; and from ten files on, a few are broken: a
 /// truncated JPEG and a garbled one (photos that fail, with a reason), and a text file
-/// and an empty file named .jpg (not photos at all: a scan skips them).
+/// and an empty file named .jpg (named as photos but not: the scan fails them by name).
 public struct SampleGenerator: Sendable {
     public let seed: UInt64
     /// Caps the long side of every image, so tests can write a whole folder quickly.
@@ -165,7 +165,8 @@ public struct SampleGenerator: Sendable {
         let file = String(format: "broken_%@_%04d.jpg", kind, number)
         guard kind == "truncated" else {
             var spec = SampleSpec(file: file, format: .jpeg, width: 0, height: 0, broken: kind)
-            if kind == "text" || kind == "empty" { spec.skipped = true }
+            if kind == "text" { spec.scanFails = "not-an-image" }
+            if kind == "empty" { spec.scanFails = "empty" }
             return spec
         }
         // The header survives the cut, so the EXIF is still readable.

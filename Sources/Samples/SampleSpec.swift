@@ -39,9 +39,10 @@ public struct SampleSpec: Sendable, Hashable, Codable {
     /// a good JPEG), "garbled" (a JPEG's first marker, then text), "text" (a text file
     /// named .jpg) or "empty" (zero bytes).
     public var broken: String?
-    /// True for a file that is not media at all ("text", "empty"): a scan skips it and
-    /// counts it, and it has no tasks. Absent for the others.
-    public var skipped: Bool?
+    /// For a file named .jpg that is not media at all ("text", "empty"): the error class
+    /// the scan fails its tasks with at once (`not-an-image`, `empty`; no worker sees it).
+    /// Absent for the others.
+    public var scanFails: String?
     /// Seed of the picture (see `SampleScene`).
     public var scene: UInt64
 

@@ -13,14 +13,24 @@ extension Photomill {
             abstract: "Scan photo folders and serve their jobs to workers until stopped.",
             discussion: """
                 Workers connect with `photomill worker --connect ENDPOINT`. tcp:// runs CURVE: \
-                --key and --allow (docs/deploy.md), or --insecure. SIGHUP re-reads the allow-list. \
-                SIGTERM or SIGINT: commit what has come in, hand back what is still out, and exit.
+                --key and --allow (docs/deploy.md), or --insecure. \
+                The folders are scanned at start and watched (inotify): a file created, changed, moved \
+                or deleted is processed once it has settled (--settle: unchanged that long, no writer), \
+                a renamed folder keeps its photos' results. Full rescans run every --rescan-interval, \
+                after the kernel's event queue overflowed, and when asked: `photomill scan`, \
+                POST /api/v1/scan, the dashboard, or SIGHUP (`systemctl reload`, which also re-reads \
+                the allow-list). Folders on network file systems (NFS, SMB/CIFS, FUSE…) and those past \
+                the watch limit (--max-watches) are polled by those rescans instead. --exclude and \
+                .photomillignore files leave paths out (gitignore's syntax). \
+                SIGTERM or SIGINT: commit what has come in, hand back what is still out, and exit. \
+                docs/operations.md, "A living library", has the details.
                 """)
 
         @Option(help: ArgumentHelp("Endpoint to listen on, e.g. tcp://*:5555 (repeatable).", valueName: "ENDPOINT"))
         var bind: [String] = ["tcp://*:5555"]
 
         @OptionGroup var cluster: ClusterFlags
+        @OptionGroup var library: LibraryFlags
         @OptionGroup var security: CoordinatorSecurityFlags
         @OptionGroup var http: HTTPFlags
         @OptionGroup var log: LogFlags
@@ -42,6 +52,7 @@ extension Photomill {
             let httpConfiguration = try http.checkedConfiguration(command: "coordinator")
             let exportRoot = try cluster.exportRoot(roots: directories)
             var configuration = cluster.configuration(bind: bind, roots: directories, exportRoot: exportRoot)
+            configuration.library = library.configuration(watch: true)
             do {
                 configuration.security = try security.security(logger: logger)
             } catch {
@@ -63,9 +74,9 @@ extension Photomill {
             stack.coordinator.onBound = { endpoints in
                 logger.info("listening on", metadata: ["endpoints": "\(endpoints.joined(separator: ","))", "catalog": "\(catalog.path)"])
             }
-            let reloads = configuration.security.map { AllowListReloads(admission: $0.admission) }
+            let reloads = Reloads(admission: configuration.security?.admission, catalog: catalog, logger: logger)
             do {
-                try await stack.group(with: reloads.map { [$0] } ?? [], logger: logger).run()
+                try await stack.group(with: [reloads], logger: logger).run()
             } catch {
                 throw fail("coordinator", error)
             }

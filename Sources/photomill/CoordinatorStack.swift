@@ -20,6 +20,8 @@ struct CoordinatorStack {
         exports = try exportRoot.map { root in ExportService(exporter: try Exporter(catalog: catalog, root: root), logger: logger) }
         if let exports {
             coordinator.onCommitted = { @Sendable ids in exports.enqueue(ids) }
+            // Photos moved, gone, excluded or changed: their plists and the manifest follow.
+            coordinator.onLibraryChanged = { @Sendable ids in exports.enqueue(ids) }
         }
         if let http {
             // The coordinator's metrics go into the registry /metrics shows; with no HTTP

@@ -13,6 +13,9 @@ extension ExitCode {
     static let dataError = ExitCode(65)
     /// EX_NOINPUT: no such catalog, photo folder or file, or one this user may not read.
     static let noInput = ExitCode(66)
+    /// EX_UNAVAILABLE: the command needs a running coordinator and none holds the catalog
+    /// (`photomill scan`).
+    static let unavailable = ExitCode(69)
     /// EX_CANTCREAT: an output that cannot be created, or would replace a file.
     static let cannotCreate = ExitCode(73)
     /// EX_IOERR: the catalog cannot be read or written (permissions, read-only or full

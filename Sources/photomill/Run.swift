@@ -18,6 +18,8 @@ extension Photomill {
                 is done or failed: 0 when all are done, 1 when some failed (see `photomill \
                 failed`), 130 when stopped by a signal first (run it again to go on); the other \
                 statuses are in docs/operations.md. A re-run over an unchanged tree does no work. \
+                With --watch it goes on once the work is done, processing what changes in the folders \
+                (docs/operations.md, "A living library") until Ctrl-C. \
                 One coordinator per catalog: a second `run` on a catalog in use exits 75.
                 """)
 
@@ -28,7 +30,11 @@ extension Photomill {
         var slots: Int?
 
         @OptionGroup var cluster: ClusterFlags
+        @OptionGroup var library: LibraryFlags
         @OptionGroup var http: HTTPFlags
+
+        @Flag(help: "Keep going once the work is done: watch the folders and process what changes, until Ctrl-C (exit 0 when all was done, 130 when work was left).")
+        var watch = false
 
         @Argument(help: "Photo folders, scanned recursively.")
         var directories: [String]
@@ -53,7 +59,8 @@ extension Photomill {
             let endpoint = "ipc://\(socketDirectory.path)/coordinator.sock"
 
             var configuration = cluster.configuration(bind: [endpoint], roots: directories, exportRoot: exportRoot)
-            configuration.exitWhenDone = true
+            configuration.library = library.configuration(watch: watch)
+            configuration.exitWhenDone = !watch
             // Leases found in the catalog belong to workers of an earlier process, which
             // cannot reach this run's private socket: release them at once.
             configuration.orphanGrace = 0
@@ -92,8 +99,9 @@ extension Photomill {
                 throw fail("run", error)
             }
             print(summary.text())
-            guard outcome?.completed == true else {
-                let left = summary.status.total(.pending) + summary.status.total(.leased)
+            let left = summary.status.total(.pending) + summary.status.total(.leased)
+            // `--watch` ends only by a signal: done when nothing was left to do.
+            guard outcome?.completed == true || (watch && left == 0) else {
                 printError("photomill run: interrupted with \(left) tasks still to do; run the same command again to go on")
                 throw ExitCode.interrupted
             }

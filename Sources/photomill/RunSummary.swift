@@ -24,6 +24,10 @@ struct RunSummary {
         if scan.missing > 0 { scanned += ", \(scan.missing) missing" }
         if scan.sidecarsChanged > 0 { scanned += ", \(scan.sidecarsChanged) changed sidecars" }
         lines.append(scanned + "; \(scan.queuedTasks) tasks queued")
+        if scan.failed > 0 {
+            lines.append("named as photos but empty or not media: \(scan.failed) \(scan.failed == 1 ? "file" : "files"), failed (below)")
+        }
+        if scan.excluded > 0 { lines.append("excluded: \(scan.excluded) photos now left out by --exclude or a .photomillignore") }
         if scan.skipped > 0 { lines.append(skippedLine(scan.skipped)) }
         if resumed > 0 { lines.append("resumed: \(resumed) tasks an earlier run left to do") }
         lines.append("this run: \(finished[.done] ?? 0) tasks done, \(finished[.failed] ?? 0) failed")
@@ -73,7 +77,7 @@ func columns(_ cells: [String]) -> String {
     return first.padding(toLength: max(10, first.count), withPad: " ", startingAt: 0) + rest.joined()
 }
 
-/// "skipped: N files that are not photos, RAW or videos", in the singular for one.
+/// "skipped: N files (…)", in the singular for one.
 func skippedLine(_ count: Int) -> String {
-    count == 1 ? "skipped: 1 file that is not a photo, RAW or video" : "skipped: \(count) files that are not photos, RAW or videos"
+    "skipped: \(count) \(count == 1 ? "file" : "files") (`photomill skipped` lists them and why)"
 }

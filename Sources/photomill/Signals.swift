@@ -1,5 +1,8 @@
+import Catalog
 import Coordinator
 import Foundation
+import Logging
+import PhotomillCore
 import ServiceLifecycle
 import UnixSignals
 
@@ -16,13 +19,23 @@ struct SecondSignalExits: Service {
     }
 }
 
-/// SIGHUP: the coordinator re-reads its allow-list (it also notices the file changing).
-struct AllowListReloads: Service {
-    let admission: Admission
+/// SIGHUP (`systemctl reload`): the coordinator scans every folder again, as
+/// `photomill scan` asks, and re-reads its allow-list (it also notices the file changing).
+/// Without this, SIGHUP's default action would end the process without draining.
+struct Reloads: Service {
+    let admission: Admission?
+    let catalog: Catalog
+    let logger: Logger
 
     func run() async throws {
         for await _ in await UnixSignalsSequence(trapping: .sighup).cancelOnGracefulShutdown() {
-            admission.reload()
+            admission?.reload()
+            do {
+                _ = try catalog.requestScan(paths: nil, origin: "signal", now: WallClock.now())
+                logger.notice("SIGHUP: scanning every folder again\(admission == nil ? "" : " and reading the allow-list again")")
+            } catch {
+                logger.error("SIGHUP: cannot ask for a rescan", metadata: ["error": "\(error)"])
+            }
         }
     }
 }

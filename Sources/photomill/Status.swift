@@ -39,7 +39,7 @@ extension Photomill {
             while true {
                 var status = try catalog.status()
                 status.add(try catalog.heldBack(now: status.readAt, bytesLimit: CoordinatorConfiguration.maxFileBytesAsBlobs))
-                let report = StatusReport(status)
+                let report = StatusReport(status, library: try catalog.libraryStatus())
                 if json {
                     print(report.jsonString())
                 } else if terminal {
@@ -61,7 +61,8 @@ extension Photomill {
 /// "missingPhotos": N, "unreadableFolders": N,
 /// "tasks": {"hash": {"pending": N, …}, …},
 /// "throughput": {"hash": {"lastMinute": N, "perSecond": x, "etaSeconds": s}, …}, "etaSeconds": s, "workers": […],
-/// "waiting": {"ocr": "…"}, "paused": {"ocr": {"reason": "…", "since": "…"}}, "droppedMessages": {…}}.
+/// "waiting": {"ocr": "…"}, "paused": {"ocr": {"reason": "…", "since": "…"}}, "droppedMessages": {…},
+/// "library": {…} (`LibraryReport`)}.
 struct StatusReport: Encodable {
     struct Worker: Encodable {
         let id: String
@@ -103,8 +104,11 @@ struct StatusReport: Encodable {
     let paused: [String: PauseReport.Paused]
     /// Messages the coordinator dropped, by reason (docs/reliability.md).
     let droppedMessages: [String: Int]
+    /// What is watched, polled, excluded and skipped (`LibraryReport`).
+    let library: LibraryReport?
 
-    init(_ status: CatalogStatus) {
+    init(_ status: CatalogStatus, library: LibraryStatus? = nil) {
+        self.library = library.map(LibraryReport.init)
         readAt = isoTime(status.readAt)
         photos = status.photos
         mediaTypes = Dictionary(uniqueKeysWithValues: status.mediaTypes.map { ($0.key.rawValue, $0.value) })
@@ -146,7 +150,7 @@ struct StatusReport: Encodable {
 
     func text() -> String {
         var lines = ["\(photos) photos\(mediaTypeBreakdown) · \(readAt)"]
-        if skippedFiles > 0 { lines.append(skippedLine(skippedFiles)) }
+        if let library { lines += library.lines() } else if skippedFiles > 0 { lines.append(skippedLine(skippedFiles)) }
         if missingPhotos > 0 {
             lines.append("missing: \(missingPhotos) photos no longer found, left out below (`photomill forget --missing` removes them)")
         }

@@ -211,6 +211,18 @@ def live(photomill, folder, screenshot):
         before = cluster.rows(count, path, kind)[0][0]
         eventually(60, lambda: cluster.rows(count, path, kind)[0][0] > before, "the retried task was never attempted again")
 
+        # The library: what is watched, what was skipped per reason (the catalog's counts), and
+        # Scan now, which asks the coordinator for a full scan through the catalog.
+        eventually(15, lambda: "Watching" in page.locator("#library").text_content(), "the library section never said what is watched")
+        for reason, count in cluster.rows("SELECT reason, COUNT(*) FROM skipped_files GROUP BY reason"):
+            cell = page.locator('#skipped tr[data-reason="%s"] td.num' % reason)
+            eventually(10, lambda: cell.count() == 1 and cell.text_content() == "{:,}".format(count),
+                       "the page's skipped %s is not the catalog's %d" % (reason, count))
+        page.click("#scan-now")
+        eventually(30, lambda: cluster.rows("SELECT COUNT(*) FROM scan_requests WHERE origin = 'api' AND finishedAt IS NOT NULL")[0][0] == 1,
+                   "Scan now asked for no scan, or the coordinator never did it")
+        expect("request" in page.locator("#scan-note").text_content(), "the page says the scan was asked for")
+
         # A phone: the page is no wider than the screen (tables scroll inside their sections).
         fits_a_phone(chromium, url, '#kinds tr[data-kind="hash"]')
 
@@ -284,8 +296,13 @@ def metrics(photomill, folder, screenshot):
         # The coordinator publishes its counts four times a second: read once they show
         # the catalog's final counts.
         final = {(kind, state): count for kind, state, count in cluster.rows("SELECT kind, state, COUNT(*) FROM tasks GROUP BY kind, state")}
-        eventually(30, lambda: all(scrape(url)[2].get(("photomill_tasks", '{kind="%s",state="%s"}' % key)) == count
-                                   for key, count in final.items()), "/metrics never showed the run's end")
+        # The task counts come from the catalog, the worker gauges from the scheduler's own
+        # observation (also four times a second, apart): wait for both.
+        def settled():
+            samples = scrape(url)[2]
+            return samples.get(("photomill_workers_connected", "")) == 1 and all(
+                samples.get(("photomill_tasks", '{kind="%s",state="%s"}' % key)) == count for key, count in final.items())
+        eventually(30, settled, "/metrics never showed the run's end")
         status, text, samples = scrape(url)
         expect(status == 200, "/metrics: %d" % status)
         checked = subprocess.run(["promtool", "check", "metrics"], input=text, capture_output=True, text=True)

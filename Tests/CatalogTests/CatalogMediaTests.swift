@@ -15,7 +15,7 @@ import Testing
     }
 
     private func file(_ path: String, _ format: MediaFormat?, size: Int64 = 100, sidecar: Sidecar? = nil) -> ScannedFile {
-        ScannedFile(path: path, size: size, mtimeNs: 1_000, recognition: format.map { .media($0) } ?? .other, sidecar: sidecar)
+        ScannedFile(path: path, size: size, mtimeNs: 1_000, recognition: format.map { .media($0) } ?? .skipped(.notMedia), sidecar: sidecar)
     }
 
     private func rows(_ sql: String, _ arguments: StatementArguments = []) throws -> [Row] {

@@ -186,6 +186,31 @@ import Testing
         }
     }
 
+    /// A catalog of v8-worker-version (before main's v9-kinds and the living library's
+    /// v10-living-library) takes both, in that order: its tasks keep their rows, its photos
+    /// have no change time until a scan looks, its skipped files the reason they had then.
+    @Test func aCatalogBeforeTheKindsTakesTheKindsAndThenTheLivingLibrary() throws {
+        let older = try olderCatalog(upTo: "v8-worker-version")
+        try older.write { db in
+            try db.execute(sql: "INSERT INTO skipped_files (path, size, mtimeNs, scannedAt) VALUES ('/p/notes.txt', 3, 1, 1)")
+        }
+        let before = try older.read(dump)
+        try older.close()
+        let catalog = try Catalog(path: path)
+        try catalog.pool.read { db in
+            #expect(try dump(db) == before)
+            let applied = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")
+            #expect(Array(applied.suffix(2)) == ["v9-kinds", "v10-living-library"])
+            #expect(try Row.fetchAll(db, sql: "SELECT ctimeNs, unsettledAt, excludedBy FROM photos").allSatisfy {
+                $0["ctimeNs"] == nil as Int64? && $0["unsettledAt"] == nil as Double? && $0["excludedBy"] == nil as String?
+            })
+            #expect(try Row.fetchAll(db, sql: "SELECT path, reason, detail FROM skipped_files").map {
+                [$0["path"], $0["reason"], $0["detail"]] as [String?]
+            } == [["/p/notes.txt", "not-media", nil]])
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM scan_requests") == 0)
+        }
+    }
+
     /// A catalog of the last schema before `application_id` (v5-protocol), recognised by its
     /// migrations: a reading command opens it, upgrading it first, and then it says it is
     /// photomill's.

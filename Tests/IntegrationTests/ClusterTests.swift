@@ -19,10 +19,11 @@ import Testing
         let first = try PhotomillBinary.run(["run", photos.path, "--workers", "2", "--catalog", catalog.path,
                                              "--exports", exports.path])
         #expect(first.status == 1, "broken samples fail, so the run reports failures: \(first.stdout) \(first.stderr)")
-        // samples.json: 14 files, of which a text file and an empty file are not photos…
+        // samples.json: 14 files, of which a text file and an empty file named .jpg fail by name…
         #expect(first.stdout.contains("12 new"), "\(first.stdout)")
-        // …and neither is samples.json.
-        #expect(first.stdout.contains("skipped: 3 files that are not photos, RAW or videos"), "\(first.stdout)")
+        #expect(first.stdout.contains("named as photos but empty or not media: 2 files"), "\(first.stdout)")
+        // …and samples.json is skipped.
+        #expect(first.stdout.contains("skipped: 1 file"), "\(first.stdout)")
 
         let manifest = try #require(try JSONSerialization.jsonObject(
             with: Data(contentsOf: photos.appendingPathComponent("samples.json"))) as? [String: Any])
@@ -30,9 +31,10 @@ import Testing
         for spec in specs {
             let file = photos.appendingPathComponent(spec["file"] as! String).path
             let states = try CatalogQuery.rows(catalog, "SELECT t.kind, t.state, t.errorClass, t.errorMessage FROM tasks t JOIN photos p ON p.id = t.photoId WHERE p.path = '\(file)' ORDER BY t.kind")
-            if spec["skipped"] as? Bool == true {
-                #expect(states.isEmpty, "\(file) is not a photo: \(states)")
-                #expect(try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM skipped_files WHERE path = '\(file)'") == 1)
+            if let scanFails = spec["scanFails"] as? String {
+                // Failed by the scan, every kind, with the class samples.json names and the file in the message.
+                #expect(states.count == 4 && states.allSatisfy { $0[1] == "failed" && $0[2] == scanFails && $0[3].contains(file) },
+                        "\(file): \(states)")
                 continue
             }
             #expect(states.count == Kind.allCases.count, "\(file): every kind")
@@ -66,8 +68,8 @@ import Testing
         #expect(workersBefore == 2)
         let second = try PhotomillBinary.run(["run", photos.path, "--workers", "2", "--catalog", catalog.path,
                                               "--exports", exports.path])
-        #expect(second.stdout.contains("0 new, 0 changed, 12 unchanged photos; 0 tasks queued"), "\(second.stdout)")
-        #expect(second.stdout.contains("skipped: 3 files"), "\(second.stdout)")
+        #expect(second.stdout.contains("0 new, 0 changed, 14 unchanged photos; 0 tasks queued"), "\(second.stdout)")
+        #expect(second.stdout.contains("skipped: 1 file"), "\(second.stdout)")
         #expect(try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM attempts") == attemptsBefore, "no job dispatched")
         // Each worker process registers itself under a new id (its pid is part of it).
         #expect(try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM workers") == workersBefore, "no worker started")
@@ -106,8 +108,8 @@ import Testing
         #expect(doomed.wait(seconds: 5) != nil)
 
         let total = try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM tasks")
-        // 40 samples, of which 38 are photos (samples.json: a text and an empty file are skipped).
-        #expect(total == 38 * 4)
+        // 40 samples, each a photo (the text and empty files named .jpg fail at the scan).
+        #expect(total == 40 * 4)
         let finished = try eventually(seconds: 180) {
             try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM tasks WHERE state IN ('done', 'failed')") == total
         }

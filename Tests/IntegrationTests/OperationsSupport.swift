@@ -23,17 +23,22 @@ final class ProcessedSet: Sendable {
         try FileManager.default.copyItem(at: photos.appendingPathComponent("IMG_0001.jpg"),
                                          to: photos.appendingPathComponent("copy-of-0001.jpg"))
         let run = try PhotomillBinary.run(["run", photos.path, "--workers", "2", "--catalog", catalog.path, "--exports", exports.path])
-        // 16 samples and a copy, less the text and empty files, which are not photos (nor
-        // is samples.json).
-        guard run.status == 1, run.stdout.contains("15 new"), run.stdout.contains("skipped: 3 files") else { throw SetupError("run: \(run.status) \(run.stdout) \(run.stderr)") }
+        // 16 samples and a copy, less the text and empty files named .jpg, which the scan
+        // fails by name; samples.json is skipped.
+        guard run.status == 1, run.stdout.contains("15 new"), run.stdout.contains("skipped: 1 file") else { throw SetupError("run: \(run.status) \(run.stdout) \(run.stderr)") }
         samplesJSON = try Data(contentsOf: photos.appendingPathComponent("samples.json"))
     }
 
     /// samples.json's entries for the files that are photos: what each holds,
-    /// independently of photomill's reading of it (the skipped ones are not photos).
-    var specs: [[String: Any]] {
-        let all = ((try? JSONSerialization.jsonObject(with: samplesJSON)) as? [String: Any])?["files"] as? [[String: Any]] ?? []
-        return all.filter { $0["skipped"] as? Bool != true }
+    /// independently of photomill's reading of it (the text and empty files named .jpg are
+    /// not: the scan fails them by name, `scanFailed`).
+    var specs: [[String: Any]] { all.filter { $0["scanFails"] == nil } }
+
+    /// The files named .jpg that are not media: rows whose every task the scan failed.
+    var scanFailed: [[String: Any]] { all.filter { $0["scanFails"] != nil } }
+
+    private var all: [[String: Any]] {
+        ((try? JSONSerialization.jsonObject(with: samplesJSON)) as? [String: Any])?["files"] as? [[String: Any]] ?? []
     }
 
     /// A copy of the catalog in a folder of its own.

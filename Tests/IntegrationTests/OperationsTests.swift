@@ -32,17 +32,20 @@ import Testing
         let outcome = try run(["status", "--json"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let status = try json(outcome)
-        #expect(status["photos"] as? Int == 15)
-        #expect(status["skippedFiles"] as? Int == 3, "the text and empty samples and samples.json are not photos")
+        // 15 photos, and the text and empty samples named .jpg: rows whose tasks the scan failed.
+        #expect(status["photos"] as? Int == 15 + fixture.scanFailed.count && fixture.scanFailed.count == 2)
+        #expect(status["skippedFiles"] as? Int == 1, "samples.json is not media")
+        #expect((status["library"] as? [String: Any])?["skipped"] as? [String: Int] == ["not-media": 1])
         #expect(status["mediaTypes"] as? [String: Int] == ["photo": 15])
         let tasks = try #require(status["tasks"] as? [String: [String: Int]])
         let rows = try CatalogQuery.rows(fixture.catalog, "SELECT kind, state, COUNT(*) FROM tasks GROUP BY kind, state")
         #expect(!rows.isEmpty)
         for row in rows { #expect(tasks[row[0]]?[row[1]] == Int(row[2]), "\(row)") }
         // samples.json: each broken file fails the kinds that decode pixels; hashing reads any bytes.
-        #expect(tasks["thumbnail"]?["failed"] == broken.count && tasks["ocr"]?["failed"] == broken.count
-                && tasks["similarity"]?["failed"] == broken.count)
-        #expect(tasks["hash"]?["failed"] == 0 && tasks["hash"]?["done"] == 15)
+        let scanFailed = fixture.scanFailed.count
+        #expect(tasks["thumbnail"]?["failed"] == broken.count + scanFailed && tasks["ocr"]?["failed"] == broken.count + scanFailed
+                && tasks["similarity"]?["failed"] == broken.count + scanFailed)
+        #expect(tasks["hash"]?["failed"] == scanFailed && tasks["hash"]?["done"] == 15)
         // Nothing remains, so the ETA is zero (not unknown).
         #expect(status["etaSeconds"] as? Double == 0)
         let throughput = try #require(status["throughput"] as? [String: [String: Any]])
@@ -63,22 +66,22 @@ import Testing
 
         let text = try run(["status"])
         #expect(text.status == 0)
-        #expect(text.lines.first?.hasPrefix("15 photos") == true, "\(text.stdout)")
-        #expect(text.lines.contains("skipped: 3 files that are not photos, RAW or videos"), "\(text.stdout)")
+        #expect(text.lines.first?.hasPrefix("17 photos") == true, "\(text.stdout)")
+        #expect(text.lines.contains("skipped: 1 file (not-media 1); `photomill skipped` lists them"), "\(text.stdout)")
         let thumbnailLine = try #require(text.lines.first { $0.hasPrefix("thumbnail ") })
         #expect(thumbnailLine.split(separator: " ").prefix(5).map(String.init)
-                == ["thumbnail", "0", "0", String(tasks["thumbnail"]!["done"]!), String(broken.count)])
+                == ["thumbnail", "0", "0", String(tasks["thumbnail"]!["done"]!), String(broken.count + scanFailed)])
     }
 
     @Test func statusWatchPrintsReportAfterReportWhenNotATerminal() throws {
         let plain = try BackgroundProcess(["status", "--watch", "0.2", "--catalog", fixture.catalog.path])
-        #expect(eventually(seconds: 30) { plain.stdout.components(separatedBy: "15 photos · ").count > 3 }, "\(plain.stdout)")
+        #expect(eventually(seconds: 30) { plain.stdout.components(separatedBy: "17 photos · ").count > 3 }, "\(plain.stdout)")
         #expect(!plain.stdout.contains("\u{1B}"), "no escape sequences in a file")
         let lines = try BackgroundProcess(["status", "--watch", "0.2", "--json", "--catalog", fixture.catalog.path])
         #expect(eventually(seconds: 30) { lines.stdout.split(separator: "\n").count >= 3 })
         for line in lines.stdout.split(separator: "\n").dropLast() {
             let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
-            #expect(object?["photos"] as? Int == 15, "\(line)")
+            #expect(object?["photos"] as? Int == 17, "\(line)")
         }
         let misuse = try run(["status", "5"])
         #expect(misuse.status == 64 && misuse.stderr.contains("--watch"))

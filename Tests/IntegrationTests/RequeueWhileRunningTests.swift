@@ -9,12 +9,16 @@ import Testing
         let directory = try temporaryDirectory()
         let photos = directory.appendingPathComponent("photos")
         #expect(try PhotomillBinary.run(["samples", photos.path, "--count", "12", "--seed", "3"]).status == 0)
+        // The text and empty files named .jpg fail at the scan, with no attempt (ClusterTests
+        // checks them): out of the way here, where every failure is a worker's.
+        for name in try FileManager.default.contentsOfDirectory(atPath: photos.path) where name.hasPrefix("broken_text") || name.hasPrefix("broken_empty") {
+            try FileManager.default.removeItem(at: photos.appendingPathComponent(name))
+        }
         let catalog = directory.appendingPathComponent("catalog.sqlite")
         let coordinator = try BackgroundProcess(["coordinator", "--bind", anyLoopbackPort, "--insecure", "--catalog", catalog.path,
                                                  "--no-exports", photos.path])
         let endpoint = try coordinator.boundEndpoint()
-        // 12 samples, of which 10 are photos (samples.json: the text and empty files are
-        // skipped). No worker does OCR: the 10 OCR tasks stay pending.
+        // 10 photos left. No worker does OCR: the 10 OCR tasks stay pending.
         let worker = try BackgroundProcess(["worker", "--connect", endpoint, "--insecure", "--root", photos.path, "--slots", "1",
                                             "--kinds", "hash,metadata,thumbnail"])
         defer {

@@ -28,8 +28,8 @@ import Testing
             let errors = object["errors"] as? [String: [String: String]] ?? [:]
             if let broken = spec["broken"] as? String {
                 // inspect reads the files it is given, media or not: the text and empty
-                // files (which a scan would skip) are no images.
-                let expected = spec["skipped"] as? Bool == true ? "not-an-image" : "corrupt"
+                // files (which a scan fails by name) are no images.
+                let expected = spec["scanFails"] != nil ? "not-an-image" : "corrupt"
                 #expect(errors["thumbnail"]?["class"] == expected, "\(name) (\(broken))")
                 continue
             }

@@ -11,7 +11,7 @@ struct VocabularyTests {
     @Test("error classes keep their stored names, and an unknown name survives")
     func errorClassNames() throws {
         let documented = [
-            "unreadable", "not-an-image", "unsupported-format", "too-large", "corrupt", "ocr-failed",
+            "unreadable", "empty", "not-an-image", "unsupported-format", "too-large", "corrupt", "ocr-failed",
             "file-changed", "timeout", "lease-expired", "worker-lost", "interrupted", "protocol", "shutting-down",
         ]
         #expect(ErrorClass.known.map(\.rawValue) == documented)

@@ -75,8 +75,9 @@ struct SampleGeneratorTests {
         #expect((4...9).contains(pages.count), "about one in six is a text page, found \(pages.count)")
         #expect(pages.allSatisfy { $0.file.hasPrefix("SCAN_") && ($0.text?.count ?? 0) > 40 })
         #expect(Set(specs.compactMap(\.broken)) == ["truncated", "text", "garbled", "empty"])
-        // Not media: the scan skips them (samples.json says "skipped").
-        #expect(Set(specs.filter { $0.skipped == true }.compactMap(\.broken)) == ["text", "empty"])
+        // Named .jpg but not media: the scan fails them by name (samples.json says with which class).
+        #expect(Set(specs.filter { $0.scanFails != nil }.compactMap(\.broken)) == ["text", "empty"])
+        #expect(Set(specs.compactMap(\.scanFails)) == ["not-an-image", "empty"])
         #expect(specs.filter { $0.broken != nil }.allSatisfy { $0.file.hasPrefix("broken_\($0.broken!)_") && $0.file.hasSuffix(".jpg") })
 
         let megapixels = good.map { Double($0.width * $0.height) / 1e6 }

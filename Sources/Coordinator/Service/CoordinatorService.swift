@@ -27,6 +27,9 @@ public final class CoordinatorService: @unchecked Sendable {
     /// workers here, so that a re-run over an unchanged tree starts none.
     public var onWorkPending: (@Sendable () -> Void)?
     private var announcedWork = false
+    /// Called (on the scanner's thread) after scan work that changed what the exports show
+    /// (`Scanner.onLibraryChanged`): the photos that moved.
+    public var onLibraryChanged: (@Sendable ([Int64]) -> Void)?
     /// Called (on the coordinator's thread) with the endpoints once the ROUTER is bound,
     /// when it runs as a `Service`.
     public var onBound: (@Sendable ([String]) -> Void)?
@@ -98,14 +101,16 @@ public final class CoordinatorService: @unchecked Sendable {
         try loop.perform(loop.scheduler.start())
         loop.scheduler.adopt((try? catalog.outstandingLeases()) ?? [], at: .now())
 
-        let scanner = Scanner(catalog: catalog, roots: configuration.roots, kinds: configuration.kinds,
-                              excluded: configuration.excludedPaths, logger: logger)
+        let scanner = try Scanner(catalog: catalog, configuration: configuration, logger: logger)
+        scanner.onLibraryChanged = onLibraryChanged
+        scanner.start()
         defer { scanner.stop() }
 
         var poller = Poller()
         let socketIndex = poller.register(router)
         let committedIndex = poller.register(fileDescriptor: committer.wake.descriptor)
         let readIndex = poller.register(fileDescriptor: readers.wake.descriptor)
+        let scanIndex = poller.register(fileDescriptor: scanner.wake.descriptor)
         var lastDoneCheck = MonotonicInstant.distantPast
         var completed = false
         if try catalog.unfinishedTaskCount(kinds: configuration.kinds) > 0 { announceWork() }
@@ -114,6 +119,10 @@ public final class CoordinatorService: @unchecked Sendable {
                 if ready.index == socketIndex { try loop.receiveAll() }
                 if ready.index == committedIndex, let done = committer.collect() { try loop.settle(done) }
                 if ready.index == readIndex { for read in readers.collect() { loop.send(read) } }
+                if ready.index == scanIndex {
+                    scanner.wake.drain()
+                    try loop.perform(loop.scheduler.scanQueuedWork(at: .now()))
+                }
             }
             if let admission, admission.generation != admittedGeneration {
                 admittedGeneration = admission.generation

@@ -10,10 +10,17 @@ extension Scanner {
     /// is that photo when its MD5 is the photo's. Only such files are read, once each; the
     /// coordinator hashes bytes, it never decodes them. The photo then takes the new path
     /// with its results (`Catalog.record`), and the old path is not reported missing.
+    /// A file the watcher saw renamed (`moveHints`) is its photo without being read.
     func findMoves(_ files: inout [ScannedFile], known: (photos: [String: KnownFile], skipped: [String: FileStamp])) throws(CatalogError) {
-        let fresh = files.indices.filter { index in
+        var fresh = files.indices.filter { index in
             guard case .media = files[index].recognition else { return false }
             return known.photos[files[index].path] == nil && known.skipped[files[index].path] == nil
+        }
+        fresh.removeAll { index in
+            guard let photo = moveHints[files[index].path], claimed.insert(photo).inserted else { return false }
+            seen.insert(photo)
+            files[index].movedFrom = photo
+            return true
         }
         guard !fresh.isEmpty else { return }
         let candidates = try catalog.moveCandidates(sizes: Set(fresh.map { files[$0].size }))

@@ -1,202 +1,237 @@
 import Catalog
 import Foundation
-import PhotomillCore
 import Logging
+import PhotomillCore
 
-/// Walks the photo folders and records every file in the catalog, in batches, on a
-/// thread of its own that starts with it. What a file is comes from its content
+/// Keeps the catalog's picture of the photo folders true to the disk, on a thread of its
+/// own (`pm-scanner`). It walks every folder at start (watching each as it goes, when it
+/// watches), then does what it is handed: changes the watcher saw and settled, renames,
+/// full rescans (on its schedule, after an overflow, when an operator asks through the
+/// catalog), each recorded in batches. What a file is comes from its content
 /// (`FileRecognition`), read only for files the catalog does not already know unchanged
-/// (same path, size and mtime): a re-scan of an unchanged library reads no file. Media
-/// become photos; XMP sidecars are attached to their photo; anything else is skipped
-/// and counted. A new file whose content is that of a photo that left its path is that
-/// photo, moved (`Scanner+Moves.swift`). After a complete walk of a folder, the photos
-/// under it that it did not find are marked missing.
+/// (same path, size, mtime and change time): a rescan of an unchanged library reads no
+/// file and writes nothing. Media become photos; XMP sidecars are attached to their photo;
+/// a file named as media but empty or not media fails by name; anything else left out is
+/// listed with its reason (`SkipReason`). A new file whose content is that of a photo that
+/// left its path is that photo, moved (`Scanner+Moves.swift`). After a complete walk of a
+/// folder, the photos under it that it did not find are marked missing.
 final class Scanner: @unchecked Sendable {
-    // @unchecked: `summary`, `finished`, `failure` and `stopping` are guarded by `lock`;
-    // `thread` is set once, in `init`; the rest is immutable or used only by the
+    // @unchecked: the fields under "guarded" are guarded by `condition`; `watcher` and the
+    // callbacks are set before `start()`; the rest is immutable or used only by the
     // scanning thread.
     let catalog: Catalog
-    private let roots: [String]
-    private let kinds: Set<Kind>
-    /// Paths never recorded (the catalog's own files, the exports folder).
-    private let excluded: Set<String>
+    let roots: [String]
+    let kinds: Set<Kind>
+    let library: LibraryConfiguration
+    let exclusions: ExclusionIndex
     let logger: Logger
-    private let lock = NSLock()
+    /// Signalled when a scan queued tasks: the coordinator's loop polls it.
+    let wake: WakePipe
+    /// Called (on the scanner's thread) after scan work that changed what the exports
+    /// show: the photos that moved (their plists name a Live Photo's other half), and the
+    /// manifest (photos gone, excluded, changed).
+    var onLibraryChanged: (@Sendable ([Int64]) -> Void)?
+    private(set) var watcher: Watcher?
+    let batchSize = 500
+
+    // Guarded by `condition`.
+    private let condition = NSCondition()
     private var _summary = ScanSummary()
     private var _finished = false
     private var _failure: CatalogError?
     private var stopping = false
+    private var queue: [ScanWork] = []
+    private var busy = true
     private var thread: OwnedThread<Void>?
-    private let batchSize = 500
+
+    // The scanning thread's.
     /// Photos of the catalog the walk found (or found moved), by id: the others are missing.
     var seen = PhotoIds()
     /// Photos a new file was found to be, in this scan (each moves once).
     var claimed: Set<Int64> = []
     /// Folders the walk could not list: what lies under them is not missing.
-    private var unlisted: [String] = []
+    var unlisted: [String] = []
+    /// Skipped paths the walk met: the others listed under its folders are gone.
+    var seenSkipped: Set<String> = []
+    /// Folders walked, by device and inode: a link or a mount seen twice is walked once.
+    var visited: Set<FolderIdentity> = []
+    /// Files a link led to, recorded once each.
+    var linkedFiles: Set<String> = []
+    /// A file renamed within the watched folders: its new path → the photo it was.
+    var moveHints: [String: Int64] = [:]
+    /// Files whose change time is after this (ns since the epoch) may still be being
+    /// written: they settle first. Nil for files the watcher settled.
+    var freshAfterNs: Int64?
+    /// Files handed over still changing after the settle bound.
+    var unsettledPaths: Set<String> = []
+    var batch: [Found] = []
+    var excludedBatch: [(path: String, rule: String, isFolder: Bool)] = []
+    /// The scan work under way's own summary (a `photomill scan` request's answer).
+    var round = ScanSummary()
+    var changedPhotos: [Int64] = []
+    var libraryChanged = false
+    /// Network roots and mounts already reported.
+    var networkNoted: Set<String> = []
+    let realRoots: [(given: String, real: String)]
+    var report = ReportState()
 
-    init(catalog: Catalog, roots: [String], kinds: Set<Kind>, excluded: Set<String> = [], logger: Logger) {
+    init(catalog: Catalog, configuration: CoordinatorConfiguration, logger: Logger) throws {
         self.catalog = catalog
-        self.roots = roots
-        self.kinds = kinds
-        self.excluded = excluded
+        roots = configuration.roots.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        kinds = configuration.kinds
+        library = configuration.library
         self.logger = logger
-        thread = OwnedThread(name: "pm-scanner") { [self] in
-            do throws(CatalogError) {
-                try scan()
+        exclusions = ExclusionIndex(Exclusions(roots: roots, commandLine: configuration.library.exclude),
+                                    ownFiles: configuration.excludedPaths)
+        realRoots = roots.map { ($0, Self.realPath($0) ?? $0) }
+        wake = try WakePipe()
+        var table: WatchTable?
+        if library.watch {
+            do {
+                table = WatchTable(inotify: try Inotify(), limit: library.watchLimit)
             } catch {
-                lock.withLock { _failure = error }
-                logger.error("scan stopped", metadata: ["error": "\(error)"])
+                logger.error("cannot watch the folders: every folder is polled on the rescan schedule instead",
+                             metadata: ["error": "\(error)", "rescan.interval.seconds": "\(library.rescanInterval)"])
             }
-            lock.withLock { _finished = true }
+        }
+        watcher = try Watcher(roots: roots, table: table, settle: .init(window: library.settle), exclusions: exclusions,
+                              logger: logger) { [weak self] work in self?.submit(work) }
+    }
+
+    /// Starts the first full scan, then the work handed in.
+    func start() {
+        thread = OwnedThread(name: "pm-scanner") { [self] in run() }
+    }
+
+    var summary: ScanSummary { condition.withLock { _summary } }
+    /// The first scan is done, nothing is queued or under way, and no file waits to settle:
+    /// what `run` (a batch command) waits for.
+    var finished: Bool {
+        // Settling first: a file the watcher hands over after this read is in the queue by the next.
+        (watcher?.settling ?? 0) == 0 && condition.withLock { _finished && !busy && queue.isEmpty }
+    }
+    var failure: CatalogError? { condition.withLock { _failure } }
+
+    /// Scan work for the scanning thread; any thread.
+    func submit(_ work: [ScanWork]) {
+        guard !work.isEmpty else { return }
+        condition.withLock {
+            queue += work
+            condition.signal()
         }
     }
 
-    var summary: ScanSummary { lock.withLock { _summary } }
-    var finished: Bool { lock.withLock { _finished } }
-    var failure: CatalogError? { lock.withLock { _failure } }
-
-    /// Ends the walk at the next file (what was recorded stays) and waits for the thread.
+    /// Ends the walk at the next file (what was recorded stays) and waits for the threads.
     func stop() {
-        lock.withLock { stopping = true }
+        condition.withLock {
+            stopping = true
+            condition.signal()
+        }
         thread?.join()
+        watcher?.stop()
     }
 
-    private var isStopping: Bool { lock.withLock { stopping } }
+    var isStopping: Bool { condition.withLock { stopping } }
 
-    func add(_ summary: ScanSummary) { lock.withLock { _summary = _summary + summary } }
-
-    /// A regular file the walk found, before anyone looked inside.
-    private struct Found {
-        var path: String
-        var stamp: FileStamp
-        var sidecar: Sidecar?
+    func add(_ summary: ScanSummary) {
+        round = round + summary
+        condition.withLock { _summary = _summary + summary }
+        if summary.queuedTasks > 0 { wake.signal() }
+        if summary.missing + summary.excluded + summary.moved + summary.changed + summary.failed > 0 { libraryChanged = true }
     }
 
-    private func scan() throws(CatalogError) {
-        let started = WallClock.now()
-        let lastId = try catalog.lastPhotoId()
-        var batch: [Found] = []
-        let rootPaths = roots.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
-        for root in rootPaths {
-            try walk(root) { (file) throws(CatalogError) in
-                batch.append(file)
-                if batch.count >= batchSize {
-                    try record(batch)
-                    batch.removeAll(keepingCapacity: true)
+    private func run() {
+        do throws(CatalogError) {
+            try fullScan(.start)
+            finishWork()
+            condition.withLock { _finished = true }
+            while let work = next() {
+                try perform(work)
+                finishWork()
+            }
+        } catch {
+            condition.withLock { _failure = error }
+            logger.error("scan stopped", metadata: ["error": "\(error)"])
+        }
+        condition.withLock { busy = false }
+    }
+
+    /// The next work: what was handed in, a scheduled full scan when due; an empty list
+    /// when it is time to look for requests in the catalog; nil when stopping.
+    private func next() -> [ScanWork]? {
+        condition.withLock {
+            busy = false
+            while true {
+                if stopping { return nil }
+                let now = MonotonicInstant.now()
+                if !queue.isEmpty {
+                    busy = true
+                    defer { queue.removeAll() }
+                    return queue
                 }
-            }
-        }
-        try record(batch)
-        // Only a walk that went to its end knows what is gone.
-        guard !isStopping else { return }
-        var summary = ScanSummary()
-        for root in rootPaths {
-            summary.missing += try catalog.markMissing(under: root, lastId: lastId, found: seen.contains, unlisted: unlisted,
-                                                       now: WallClock.now())
-            try catalog.clearUnreadableFolders(under: root, before: started)
-        }
-        if summary.missing > 0 {
-            logger.notice("photos no longer found, marked missing (`photomill forget --missing` removes them)",
-                          metadata: ["photos": "\(summary.missing)"])
-        }
-        add(summary)
-    }
-
-    /// Recognises the files of a batch the catalog does not know unchanged, and records them all.
-    private func record(_ batch: [Found]) throws(CatalogError) {
-        guard !batch.isEmpty else { return }
-        let known = try catalog.knownFiles(batch.map(\.path))
-        var files: [ScannedFile] = []
-        files.reserveCapacity(batch.count)
-        for found in batch {
-            let photo = known.photos[found.path]
-            if let photo { seen.insert(photo.id) }
-            let recognition: ScannedFile.Recognition
-            if photo?.isUnchanged(found.stamp, skipped: false) == true || known.skipped[found.path] == found.stamp {
-                recognition = .unchanged
-            } else {
-                do {
-                    switch try FileRecognition.of(path: found.path) {
-                    case .media(let format): recognition = .media(format)
-                    case .sidecar, .other: recognition = .other
-                    }
-                } catch {
-                    try unreadable(found.path, reason: error.cause, gone: error.isGone)
-                    continue
+                if now >= report.nextFullScan {
+                    busy = true
+                    return [.full(.schedule)]
                 }
-            }
-            files.append(ScannedFile(path: found.path, size: found.stamp.size, mtimeNs: found.stamp.mtimeNs,
-                                     recognition: recognition, sidecar: found.sidecar))
-        }
-        try findMoves(&files, known: known)
-        add(try catalog.record(files, kinds: kinds, now: WallClock.now()))
-    }
-
-    /// A file the scan cannot read is a failure (its tasks fail `unreadable`, with the
-    /// reason), whatever its name: it may be a photo. One that vanished meanwhile is not.
-    private func unreadable(_ path: String, reason: String, gone: Bool) throws(CatalogError) {
-        guard !gone else { return }
-        let id = try catalog.recordUnreadable(path: path, message: "\(path): cannot read: \(reason)", kinds: kinds,
-                                              now: WallClock.now())
-        seen.insert(id)
-    }
-
-    /// Depth-first, names sorted (so photo ids follow the folder order); hidden files and
-    /// folders (names starting with "."), the excluded paths and folders tagged as caches
-    /// (`CACHEDIR.TAG`: photomill's exports) are skipped, and symbolic links are not
-    /// followed. An XMP file that belongs to a file beside it is that file's sidecar, not
-    /// a file of its own. A folder that cannot be listed is a failure.
-    private func walk(_ directory: String, found: (Found) throws(CatalogError) -> Void) throws(CatalogError) {
-        let names: [String]
-        switch PathBytes.names(inFolder: directory) {
-        case .success(let all):
-            names = all.sorted().filter { !$0.hasPrefix(".") }
-        case .failure(let error):
-            let reason = error.description
-            unlisted.append(directory)
-            logger.warning("cannot list a folder", metadata: ["folder": "\(directory)", "error": "\(reason)"])
-            try catalog.recordUnreadableFolder(directory, message: "\(directory): cannot list the folder: \(reason)", now: WallClock.now())
-            return
-        }
-        if names.contains(CacheDirectoryTag.name) && CacheDirectoryTag.isValid(in: directory) {
-            logger.info("a cache folder (CACHEDIR.TAG), skipped", metadata: ["folder": "\(directory)"])
-            return
-        }
-        let sidecars = XMPSidecar.Index(names: names)
-        for name in names {
-            guard !isStopping else { return }
-            let path = Self.join(directory, name)
-            guard !excluded.contains(path) else { continue }
-            var info = stat()
-            guard PathBytes.withCString(path, { lstat($0, &info) }) == 0 else {
-                let code = errno
-                try unreadable(path, reason: String(cString: strerror(code)), gone: code == ENOENT)
-                continue
-            }
-            switch info.st_mode & S_IFMT {
-            case S_IFDIR:
-                try walk(path, found: found)
-            case S_IFREG:
-                guard !sidecars.isSidecar(name) else { continue }
-                let sidecar = sidecars.sidecar(of: name).flatMap { Self.sidecar(at: Self.join(directory, $0)) }
-                try found(Found(path: path, stamp: FileStamp(info), sidecar: sidecar))
-            default:
-                continue
+                if now >= report.nextRequestLook { return [] }
+                let until = min(report.nextFullScan, report.nextRequestLook)
+                _ = condition.wait(until: Date(timeIntervalSinceNow: until - now))
             }
         }
     }
 
-    private static func join(_ directory: String, _ name: String) -> String {
-        directory == "/" ? "/" + name : directory + "/" + name
+    /// Renames first (they keep results without reading a file), then the paths, then one
+    /// full scan if any was asked for; and the rescans operators asked for, each answered.
+    private func perform(_ work: [ScanWork]) throws(CatalogError) {
+        round = ScanSummary()
+        for case .move(let from, let to, let isFolder) in work { try move(from: from, to: to, isFolder: isFolder) }
+        let paths = work.flatMap { item -> [String] in if case .paths(let paths) = item { paths } else { [] } }
+        let unsettled = work.flatMap { item -> [String] in if case .unsettled(let paths) = item { paths } else { [] } }
+        if !paths.isEmpty || !unsettled.isEmpty { try scan(paths: paths + unsettled, unsettled: Set(unsettled)) }
+        if let reason = work.lazy.compactMap({ item -> FullScanReason? in if case .full(let reason) = item { reason } else { nil } }).first {
+            try fullScan(reason)
+        }
+        if MonotonicInstant.now() >= report.nextRequestLook { try answerRequests() }
     }
 
-    /// The sidecar at `path` with its stamp, if it is a regular file.
-    private static func sidecar(at path: String) -> Sidecar? {
-        var info = stat()
-        guard PathBytes.withCString(path, { lstat($0, &info) }) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
-        let stamp = FileStamp(info)
-        return Sidecar(path: path, size: stamp.size, mtimeNs: stamp.mtimeNs)
+    /// Rescans asked for through the catalog, done now and answered there.
+    private func answerRequests() throws(CatalogError) {
+        report.nextRequestLook = MonotonicInstant.now() + 0.5
+        let requests = try catalog.waitingScanRequests()
+        guard !requests.isEmpty else { return }
+        try catalog.startScanRequests(requests.map(\.id), now: WallClock.now())
+        logger.info("rescan asked for", metadata: ["requests": "\(requests.count)", "origin": "\(requests[0].origin)"])
+        let before = round
+        round = ScanSummary()
+        if requests.contains(where: { $0.paths == nil }) {
+            try fullScan(.request)
+        } else {
+            try scan(paths: requests.flatMap { $0.paths ?? [] }.map { URL(fileURLWithPath: $0).standardizedFileURL.path },
+                     unsettled: [])
+        }
+        try catalog.finishScanRequests(requests.map(\.id), summary: round, now: WallClock.now())
+        round = before + round
+    }
+
+    /// After each piece of work: the exports told, the report written when it changed.
+    private func finishWork() {
+        if libraryChanged || !changedPhotos.isEmpty {
+            onLibraryChanged?(changedPhotos)
+            libraryChanged = false
+            changedPhotos.removeAll()
+        }
+        writeReport()
+    }
+}
+
+/// A folder by device and inode: the same folder reached twice (a link, a bind mount).
+struct FolderIdentity: Hashable {
+    var device: UInt64
+    var inode: UInt64
+
+    init(_ info: stat) {
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
     }
 }
 

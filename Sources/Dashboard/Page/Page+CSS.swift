@@ -52,6 +52,7 @@ extension Page {
     :focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
     .paused { color: var(--bad); font-weight: 600; }
     .waiting { color: var(--muted); padding-left: 1.2rem; }
+    .library { padding-left: 1.2rem; }
     figure { margin: 0; }
     svg { width: 100%; height: 12rem; background: var(--bg); border: 1px solid var(--line); border-radius: .35rem; }
     svg .grid { stroke: var(--line); stroke-width: 1; }

@@ -39,6 +39,19 @@ enum Page {
         <ul id="waiting" class="waiting"></ul>
       </section>
 
+      <section aria-labelledby="library-title">
+        <h2 id="library-title">Library</h2>
+        <ul id="library" class="library"></ul>
+        <p><button type="button" id="scan-now">Scan now</button> <span id="scan-note" role="status"></span></p>
+        <div class="scroll">
+        <table id="skipped">
+          <caption>Files and folders the scans left out, per reason (<code>photomill skipped</code> lists them)</caption>
+          <thead><tr><th scope="col">Reason</th><th scope="col" class="num">Files</th></tr></thead>
+          <tbody></tbody>
+        </table>
+        </div>
+      </section>
+
       <section aria-labelledby="chart-title">
         <h2 id="chart-title">Throughput, last hour</h2>
         <figure>

@@ -1,7 +1,7 @@
 import PhotomillCore
 
 extension Page {
-    /// Polls the API (status every 2 s, failures every 5 s, the chart every 10 s) and
+    /// Polls the API (status and the library every 2 s, failures every 5 s, the chart every 10 s) and
     /// redraws. Text only through textContent: paths and messages are never markup. The
     /// token and the API calls are `apiScript`'s.
     static let script = #"""
@@ -108,6 +108,48 @@ extension Page {
         " · " + status.readAt;
     }
 
+    function renderLibrary(library) {
+      const list = $("#library");
+      list.replaceChildren();
+      const line = (text) => { const item = document.createElement("li"); item.textContent = text; list.appendChild(item); };
+      if (!library.coordinatorRunning) line("No coordinator runs on this catalog.");
+      else if (library.watching) {
+        line("Watching " + number(library.watchedFolders) + " folders" +
+          (library.polledFolders ? ", " + number(library.polledFolders) + " polled every " + duration(library.rescanIntervalSeconds) : "") +
+          "; changes are processed " + library.settleSeconds + " s after they settle" +
+          (library.settling ? " (" + number(library.settling) + " settling now)" : "") + ".");
+      } else line("Not watching: the folders were scanned at start.");
+      for (const polled of (library.polled || []).slice(0, 10)) {
+        line("Polled: " + polled.path + " (" + (polled.reason === "network" ? "on " + (polled.detail || "a network file system")
+          : polled.reason === "watch-limit" ? "past the watch limit of " + number(library.watchLimit) : polled.detail || polled.reason) + ")");
+      }
+      if (library.lastFullScan) {
+        line("Last full scan: " + library.lastFullScan.startedAt + " (" + library.lastFullScan.reason + "), " +
+          library.lastFullScan.seconds + " s" + (library.nextFullScanAt ? "; next " + library.nextFullScanAt : "") + ".");
+      }
+      if (library.scanning) line("Scanning: " + library.scanning + ".");
+      if (library.scansWaiting) line(number(library.scansWaiting) + " rescans asked for, waiting.");
+      const excluded = (library.exclude || []).map((p) => "--exclude " + p).concat(library.ignoreFiles || []);
+      if (excluded.length || library.excludedPhotos) {
+        line("Excluded: " + (excluded.length ? excluded.join(", ") + "; " : "") + number(library.excludedPhotos) + " photos left out.");
+      }
+      if (library.unsettledPhotos) line(number(library.unsettledPhotos) + " photos were processed while still changing.");
+      const body = $("#skipped tbody");
+      body.replaceChildren();
+      for (const [reason, count] of Object.entries(library.skipped || {}).sort()) {
+        const row = document.createElement("tr");
+        row.dataset.reason = reason;
+        cell(row, reason);
+        cell(row, number(count), "num");
+        body.appendChild(row);
+      }
+      if (body.children.length === 0) {
+        const row = document.createElement("tr");
+        cell(row, "Nothing skipped.").colSpan = 2;
+        body.appendChild(row);
+      }
+    }
+
     function globEscape(path) { return path.replace(/[[*?]/g, (c) => "[" + c + "]"); }
 
     function renderFailures(failures) {
@@ -204,6 +246,21 @@ extension Page {
     async function refreshStatus() { renderStatus(await api("status")); showConnection(""); }
     async function refreshFailures() { renderFailures(await api("failed?limit=20&order=newest")); }
     async function refreshChart() { renderChart(await api("throughput")); }
+    async function refreshLibrary() { renderLibrary(await api("library")); }
+
+    $("#scan-now").addEventListener("click", async () => {
+      const button = $("#scan-now");
+      button.disabled = true;
+      try {
+        const answer = await api("scan", {});
+        $("#scan-note").textContent = "Asked for a full scan (request " + answer.request + ").";
+        await refreshLibrary();
+      } catch (error) {
+        handle(error);
+      } finally {
+        button.disabled = false;
+      }
+    });
 
     function every(milliseconds, refresh) {
       const run = () => refresh().catch(handle).finally(() => setTimeout(run, milliseconds));
@@ -215,5 +272,6 @@ extension Page {
     every(2000, refreshStatus);
     every(5000, refreshFailures);
     every(10000, refreshChart);
+    every(2000, refreshLibrary);
     """#
 }

@@ -60,6 +60,18 @@ extension DashboardServer {
                 }
             }
         }
+        api.get("library") { _, _ in
+            try await self.answer { self.views.library(try self.reader.libraryStatus()) }
+        }
+        api.post("scan") { request, _ in
+            // Body: {} for every folder, or {"path": "/photos/2019"} for one.
+            try await self.withBody(request) { action in
+                let paths = action.path.map { [$0] }
+                return try await self.answer {
+                    self.views.scanRequested(try self.writer.requestScan(paths: paths, origin: "api", now: WallClock.now()), paths)
+                }
+            }
+        }
         api.post("resume") { request, _ in
             try await self.withBody(request) { action in
                 try await self.changePauses(action) { kinds in try self.writer.resume(kinds) }
