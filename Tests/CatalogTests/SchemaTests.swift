@@ -200,7 +200,7 @@ import Testing
         try catalog.pool.read { db in
             #expect(try dump(db) == before)
             let applied = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")
-            #expect(Array(applied.suffix(2)) == ["v9-kinds", "v10-living-library"])
+            #expect(Array(applied.suffix(3)) == ["v9-kinds", "v10-living-library", "v10-similarity"])
             #expect(try Row.fetchAll(db, sql: "SELECT ctimeNs, unsettledAt, excludedBy FROM photos").allSatisfy {
                 $0["ctimeNs"] == nil as Int64? && $0["unsettledAt"] == nil as Double? && $0["excludedBy"] == nil as String?
             })
