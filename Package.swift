@@ -189,7 +189,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "WorkerTests",
-            dependencies: ["Worker", "PhotomillCore", "ZeroMQ", .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["Worker", "MillProtocol", "PhotomillCore", "ZeroMQ", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "CatalogTests",
             dependencies: ["PhotomillTestSupport", "Catalog", "PhotomillCore"]),

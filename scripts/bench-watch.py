@@ -44,7 +44,10 @@ def rss_mb(pid):
 
 
 class Cluster:
+    started = []   # every cluster of the run, stopped at the end even when a step fails
+
     def __init__(self, work, library, extra=()):
+        Cluster.started.append(self)
         self.work, self.library = work, library
         self.catalog = os.path.join(work, "catalog.sqlite")
         self.endpoint = f"ipc://{work}/coordinator.sock"
@@ -176,7 +179,7 @@ def main():
     # Start-up reconciliation of the unchanged tree, and the idle coordinator watching it.
     cluster = Cluster(work, library, ["--settle", str(settle)])
     cluster.wait_for("the start-up scan", lambda: cluster.full_scans() >= 1)
-    scan_s = float(re.search(r"reason=start seconds=([0-9.]+)", cluster.log_text()).group(1))
+    scan_s = float(re.search(r"reason=start .*?seconds=([0-9.]+)", cluster.log_text()).group(1))
     log(f"start-up reconciliation: {scan_s:.3f} s = {scan_s / find_s:.2f}x find (bound 2x); "
         f"tasks queued by it: {cluster.unfinished()}")
     time.sleep(5)
@@ -306,4 +309,10 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    finally:
+        # A failed step must not leave a coordinator holding the catalog (the next run
+        # would be refused) or a worker behind.
+        for cluster in Cluster.started:
+            cluster.stop()

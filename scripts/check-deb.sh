@@ -139,9 +139,15 @@ for path, f in files.items():
         if states.get(path) != dict.fromkeys(("hash", "metadata", "thumbnail", "ocr"), "done"):
             problems.append(f"{path}: tasks {states.get(path)}")
     elif path in photos:
-        # A broken file taken for media: hashed (any bytes hash), its pixels refused.
-        if states[path].get("thumbnail") != "failed" or photos[path] != f["md5"]:
-            problems.append(f"{path}: broken, yet tasks {states[path]} and MD5 {photos[path]}")
+        # A broken file taken for media: hashed (any bytes hash), its pixels refused; or one
+        # named as media that is empty or not media: every task failed at the scan, by name
+        # (docs/catalog.md, "Named as media, but not").
+        classes = {row[0] for row in db.execute(
+            "SELECT t.errorClass FROM tasks t JOIN photos p ON p.id = t.photoId WHERE p.path = ?", (path,))}
+        failed_at_scan = set(states[path].values()) == {"failed"} and classes <= {"empty", "not-an-image"}
+        hashed_refused = states[path].get("thumbnail") == "failed" and photos[path] == f["md5"]
+        if not (failed_at_scan or hashed_refused):
+            problems.append(f"{path}: broken, yet tasks {states[path]}, classes {classes} and MD5 {photos[path]}")
     elif path not in skipped:
         problems.append(f"{path}: neither in photos nor skipped")
 if set(photos) | skipped != set(files):

@@ -20,6 +20,12 @@ static inline VipsImage *pm_vips_header(const void *buf, size_t len) {
     return vips_image_new_from_buffer(buf, len, "", "access", VIPS_ACCESS_SEQUENTIAL, NULL);
 }
 
+/// Opens an image to decode in full, failing on truncated or damaged data like
+/// pm_vips_thumbnail: for a picture whose colours photomill converts itself.
+static inline VipsImage *pm_vips_load(const void *buf, size_t len) {
+    return vips_image_new_from_buffer(buf, len, "", "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", VIPS_FAIL_ON_ERROR, NULL);
+}
+
 /// Shrink-on-load thumbnail: never upscales, applies EXIF orientation, imports any
 /// embedded profile and exports sRGB, and fails on truncated or corrupt data.
 ///
@@ -59,6 +65,18 @@ static inline int pm_vips_thumbnail_image_exact(VipsImage *in, VipsImage **out, 
                                 "no_rotate", TRUE, NULL);
 }
 
+/// Resizes by `hscale` × `vscale` (a reduction: block averaging, then lanczos3) with no
+/// colour handling at all: for pixels whose colours photomill converts itself (HDR, wide
+/// gamut), which vips_thumbnail_image would take for sRGB.
+static inline int pm_vips_resize(VipsImage *in, VipsImage **out, double hscale, double vscale) {
+    return vips_resize(in, out, hscale, "vscale", vscale, NULL);
+}
+
+/// `a` × each sample + `b`.
+static inline int pm_vips_linear1(VipsImage *in, VipsImage **out, double a, double b) {
+    return vips_linear1(in, out, a, b, NULL);
+}
+
 /// Joins `n` images edge to edge, `across` to a row.
 static inline int pm_vips_arrayjoin(VipsImage **in, int n, VipsImage **out, int across) {
     return vips_arrayjoin(in, out, n, "across", across, NULL);
@@ -67,6 +85,15 @@ static inline int pm_vips_arrayjoin(VipsImage **in, int n, VipsImage **out, int 
 /// Averages each `factor` × `factor` block into one pixel.
 static inline int pm_vips_shrink(VipsImage *in, VipsImage **out, int factor) {
     return vips_shrink(in, out, (double) factor, (double) factor, NULL);
+}
+
+/// The same pixels, read as `interpretation` (e.g. rgb16 for 16-bit RGB in C memory).
+static inline int pm_vips_interpret(VipsImage *in, VipsImage **out, VipsInterpretation interpretation) {
+    return vips_copy(in, out, "interpretation", interpretation, NULL);
+}
+
+static inline int pm_vips_extract_bands(VipsImage *in, VipsImage **out, int first, int n) {
+    return vips_extract_band(in, out, first, "n", n, NULL);
 }
 
 static inline int pm_vips_crop(VipsImage *in, VipsImage **out, int left, int top, int width, int height) {
@@ -97,6 +124,10 @@ static inline int pm_vips_flatten_white(VipsImage *in, VipsImage **out) {
 
 static inline int pm_vips_cast_uchar(VipsImage *in, VipsImage **out) {
     return vips_cast(in, out, VIPS_FORMAT_UCHAR, NULL);
+}
+
+static inline int pm_vips_cast_ushort(VipsImage *in, VipsImage **out) {
+    return vips_cast(in, out, VIPS_FORMAT_USHORT, NULL);
 }
 
 static inline int pm_vips_jpegsave(VipsImage *in, void **buf, size_t *len, int quality, int strip) {

@@ -2,153 +2,62 @@ import Foundation
 internal import GRDB
 import PhotomillCore
 
-/// A file found by the scanner, as stat(2) saw it, and what the scan made of it.
-public struct ScannedFile: Sendable, Hashable {
-    public var path: String
-    public var size: Int64
-    public var mtimeNs: Int64
-    /// The change time (nil: not known): with size and mtime, what tells a changed file.
-    public var ctimeNs: Int64?
-    public var recognition: Recognition
-    /// The photo's XMP sidecar (`NAME.EXT.xmp` or `NAME.xmp` beside it), if it has one.
-    public var sidecar: Sidecar?
-    /// A new path whose content is that of this photo, which left its old path: a move or
-    /// a rename. The photo takes the new path and keeps its results.
-    public var movedFrom: Int64?
-    /// Processed before it settled: it was still changing after the settle bound.
-    public var unsettled = false
-
-    /// What the scan made of a file.
-    public enum Recognition: Sendable, Hashable {
-        /// Media of this format (read from its first bytes).
-        case media(MediaFormat)
-        /// Left out, for this reason (`detail`: the pattern, a link's target): listed, never a failure.
-        case skipped(SkipReason, detail: String? = nil)
-        /// Not read again: the catalog knows the file with this size and mtime
-        /// (`Catalog.knownFiles`); its change time is recorded.
-        case unchanged
-        /// Named as a photo, RAW or video, but empty or not one: its tasks fail at once.
-        case failed(ErrorClass, message: String)
-    }
-
-    public init(path: String, size: Int64, mtimeNs: Int64, ctimeNs: Int64? = nil, recognition: Recognition,
-                sidecar: Sidecar? = nil, movedFrom: Int64? = nil) {
-        self.path = path
-        self.size = size
-        self.mtimeNs = mtimeNs
-        self.ctimeNs = ctimeNs
-        self.recognition = recognition
-        self.sidecar = sidecar
-        self.movedFrom = movedFrom
-    }
-
-    public var stamp: FileStamp { FileStamp(size: size, mtimeNs: mtimeNs) }
-}
-
-/// A photo's XMP sidecar as the scan saw it: its changes re-run only the photo's metadata.
-public struct Sidecar: Sendable, Hashable {
-    public var path: String
-    public var size: Int64
-    public var mtimeNs: Int64
-
-    public init(path: String, size: Int64, mtimeNs: Int64) {
-        self.path = path
-        self.size = size
-        self.mtimeNs = mtimeNs
-    }
-
-    public var stamp: FileStamp { FileStamp(size: size, mtimeNs: mtimeNs) }
-}
-
-/// What the catalog already knows of a path, so that the scan reads only new and
-/// changed files.
-public struct KnownFile: Sendable, Hashable {
-    /// The photo's id (so that the scan can tell, at its end, which photos it did not find).
-    public var id: Int64
-    public var stamp: FileStamp
-    /// The change time the last scan saw; nil before migration v10-living-library.
-    public var ctimeNs: Int64?
-    /// The photo's format; nil for a skipped file, and for a photo recorded before
-    /// formats were (a catalog of schema v3), which the scan must read once.
-    public var format: MediaFormat?
-    /// The MD5 of its content, once hashed: a file whose change time alone moved is
-    /// compared by it.
-    public var md5: String?
-    public var missing = false
-    public var sidecar: Sidecar?
-
-    /// Whether the scan may leave the file unread: same size and mtime, and a format known
-    /// (or known not to be media).
-    public func isUnchanged(_ stamp: FileStamp, skipped: Bool) -> Bool {
-        self.stamp == stamp && (skipped || format != nil)
-    }
-
-    /// Whether nothing about the photo needs writing: same size, mtime and change time,
-    /// format known, present, the same sidecar.
-    public func isClean(_ stamp: FileStamp, ctimeNs: Int64?, sidecar: Sidecar?) -> Bool {
-        self.stamp == stamp && self.ctimeNs == ctimeNs && format != nil && !missing && self.sidecar == sidecar
-    }
-}
-
-public struct ScanSummary: Sendable, Hashable, Codable {
-    public var added = 0
-    public var changed = 0
-    public var unchanged = 0
-    /// Files that are not media (docs/operations.md): counted, never failed.
-    public var skipped = 0
-    /// Photos whose sidecar appeared, changed or vanished: their metadata is re-run.
-    public var sidecarsChanged = 0
-    /// Tasks created or re-queued by this scan.
-    public var queuedTasks = 0
-    /// Photos found under a new path with the content they had (kept with their results).
-    public var moved = 0
-    /// Photos the scan no longer found: marked missing, their history kept.
-    public var missing = 0
-    /// Photos that became excluded (`--exclude`, `.photomillignore`): missing too.
-    public var excluded = 0
-    /// Files named as media that are empty or not media: failed at once.
-    public var failed = 0
-
-    public init() {}
-
-    public static func + (lhs: ScanSummary, rhs: ScanSummary) -> ScanSummary {
-        var sum = lhs
-        sum.added += rhs.added
-        sum.changed += rhs.changed
-        sum.unchanged += rhs.unchanged
-        sum.skipped += rhs.skipped
-        sum.sidecarsChanged += rhs.sidecarsChanged
-        sum.queuedTasks += rhs.queuedTasks
-        sum.moved += rhs.moved
-        sum.missing += rhs.missing
-        sum.excluded += rhs.excluded
-        sum.failed += rhs.failed
-        return sum
-    }
-}
-
 extension Catalog {
     /// What the catalog knows of these paths: photos (with their format) and skipped files.
     public func knownFiles(_ paths: [String]) throws(CatalogError) -> (photos: [String: KnownFile], skipped: [String: FileStamp]) {
-        try read { db in
+        guard !paths.isEmpty else { return ([:], [:]) }
+        // The batch's paths as one JSON array, looked up in one statement each (`json_each`):
+        // a statement per path spent more in its own round trip than in SQLite (a start-up
+        // scan of 100,000 unchanged files took 2.4-4.3 s, find(1) 0.3 s).
+        let list = Self.jsonArray(paths)
+        return try read { db in
             var photos: [String: KnownFile] = [:], skipped: [String: FileStamp] = [:]
+            photos.reserveCapacity(paths.count)
             let photo = try db.cachedStatement(sql: """
-                SELECT id, size, mtimeNs, ctimeNs, format, md5, missingAt IS NOT NULL, sidecarPath, sidecarSize, sidecarMtimeNs
-                FROM photos WHERE path = ?
+                SELECT id, size, mtimeNs, ctimeNs, format, md5, missingAt IS NOT NULL, sidecarPath, sidecarSize, sidecarMtimeNs, path
+                FROM photos WHERE path IN (SELECT value FROM json_each(?))
                 """)
-            let other = try db.cachedStatement(sql: "SELECT size, mtimeNs FROM skipped_files WHERE path = ?")
-            for path in paths {
-                if let row = try Row.fetchOne(photo, arguments: [path]) {
-                    photos[path] = KnownFile(id: row[0], stamp: FileStamp(size: row[1], mtimeNs: row[2]), ctimeNs: row[3],
-                                             format: (row[4] as String?).flatMap(MediaFormat.init(rawValue:)), md5: row[5],
-                                             missing: row[6],
-                                             sidecar: (row[7] as String?).map { Sidecar(path: $0, size: row[8] ?? 0, mtimeNs: row[9] ?? 0) })
-                } else if let row = try Row.fetchOne(other, arguments: [path]) {
-                    skipped[path] = FileStamp(size: row[0], mtimeNs: row[1])
-                }
+            let rows = try Row.fetchCursor(photo, arguments: [list])
+            while let row = try rows.next() {
+                photos[row[10]] = KnownFile(id: row[0], stamp: FileStamp(size: row[1], mtimeNs: row[2]), ctimeNs: row[3],
+                                            format: (row[4] as String?).flatMap(MediaFormat.init(rawValue:)), md5: row[5],
+                                            missing: row[6],
+                                            sidecar: (row[7] as String?).map { Sidecar(path: $0, size: row[8] ?? 0, mtimeNs: row[9] ?? 0) })
+            }
+            guard photos.count < paths.count else { return (photos, skipped) }
+            let other = try db.cachedStatement(sql: "SELECT size, mtimeNs, path FROM skipped_files WHERE path IN (SELECT value FROM json_each(?))")
+            let others = try Row.fetchCursor(other, arguments: [list])
+            while let row = try others.next() {
+                let path: String = row[2]
+                if photos[path] == nil { skipped[path] = FileStamp(size: row[0], mtimeNs: row[1]) }
             }
             return (photos, skipped)
         }
+    }
+
+    /// Strings as a JSON array (RFC 8259: `"`, `\\` and control characters escaped), for
+    /// `json_each`; JSONEncoder took a fifth of a scan's time on it.
+    static func jsonArray(_ strings: [String]) -> String {
+        var json = "["
+        json.reserveCapacity(strings.reduce(2) { $0 + $1.utf8.count + 3 })
+        for (index, string) in strings.enumerated() {
+            if index > 0 { json += "," }
+            json += "\""
+            guard string.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+                json += string + "\""
+                continue
+            }
+            for scalar in string.unicodeScalars {
+                switch scalar {
+                case "\"": json += "\\\""
+                case "\\": json += "\\\\"
+                case _ where scalar.value < 0x20: json += String(format: "\\u%04x", scalar.value)
+                default: json.unicodeScalars.append(scalar)
+                }
+            }
+            json += "\""
+        }
+        return json + "]"
     }
 
     /// Records a batch of scanned files in one transaction. A new photo gets a pending
@@ -321,11 +230,15 @@ extension Catalog {
             for kind in kinds.sorted() {
                 let types = MediaType.allCases.filter { $0.kinds(of: [kind]).contains(kind) }.map { "'\($0.rawValue)'" }
                 guard !types.isEmpty else { continue }
+                // NOT EXISTS rather than INSERT OR IGNORE: the same rows, but a probe of the primary
+                // key instead of an attempted insert per photo (0.20 s against 0.34-0.44 s for two
+                // kinds of 121,000 photos at every start).
                 try db.execute(sql: """
-                    INSERT OR IGNORE INTO tasks (photoId, kind, updatedAt, rank)
-                    SELECT id, ?, ?, ? FROM photos
+                    INSERT INTO tasks (photoId, kind, updatedAt, rank)
+                    SELECT id, ?, ?, ? FROM photos p
                     WHERE path >= ? AND path < ? AND mediaType IN (\(types.joined(separator: ", "))) AND missingAt IS NULL
-                    """, arguments: [kind.rawValue, now, TaskRank.scanned(at: now), prefix, Self.upperBound(prefix)])
+                      AND NOT EXISTS (SELECT 1 FROM tasks t WHERE t.photoId = p.id AND t.kind = ?)
+                    """, arguments: [kind.rawValue, now, TaskRank.scanned(at: now), prefix, Self.upperBound(prefix), kind.rawValue])
                 created += db.changesCount
             }
             return created
@@ -374,7 +287,7 @@ extension Catalog {
                 sidecarPath = ?, sidecarSize = ?, sidecarMtimeNs = ?, unsettledAt = ? WHERE id = ?
             """, arguments: [file.size, file.mtimeNs, file.ctimeNs, now, now, file.sidecar?.path, file.sidecar?.size,
                              file.sidecar?.mtimeNs, file.unsettled ? now : nil, id])
-        for table in ["metadata", "thumbnails", "ocr", "similarity"] {
+        for table in Payloads.tables {
             try db.execute(sql: "DELETE FROM \(table) WHERE photoId = ?", arguments: [id])
         }
         try requeue(db, id: id, kind: nil, now: now, changes: &changes)

@@ -16,7 +16,9 @@ public struct CatalogStatus: Sendable {
     public var unreadableFolders = 0
     public var workers: [WorkerRow] = []
     /// Kind → why its pending tasks wait (no connected worker offers it), as the coordinator last saw.
-    public var waiting: [Kind: String] = [:]
+    public var waiting: [Kind: WaitReason] = [:]
+    /// Pending tasks a connected worker could take that wait all the same (`add`).
+    public var heldBack = HeldBackTasks()
     /// Kinds an operator paused (`photomill pause`): no task of theirs is leased.
     public var paused: [Kind: Pause] = [:]
     /// Messages the coordinator dropped (malformed, unexpected, from strangers), by reason.

@@ -2,20 +2,22 @@ internal import GRDB
 import PhotomillCore
 
 extension Catalog {
-    /// Replaces the reasons why tasks wait (kind → reason; empty: nothing waits for a worker).
-    public func recordWaiting(_ reasons: [Kind: String]) throws(CatalogError) {
-        try write { db in
-            try db.execute(sql: "DELETE FROM waits")
-            for (kind, reason) in reasons {
-                try db.execute(sql: "INSERT INTO waits (kind, reason) VALUES (?, ?)", arguments: [kind.rawValue, reason])
-            }
+    /// Replaces the reasons why tasks wait (kind → reason; empty: nothing waits for a
+    /// worker), with a commit (`CommitBatch.waits`).
+    static func replaceWaits(_ db: Database, _ reasons: [Kind: WaitReason]) throws {
+        try db.execute(sql: "DELETE FROM waits")
+        for (kind, reason) in reasons {
+            try db.execute(sql: "INSERT INTO waits (kind, reason, detail) VALUES (?, ?, ?)",
+                           arguments: [kind.rawValue, reason.code, reason.detail])
         }
     }
 
-    func waits(_ db: Database) throws -> [Kind: String] {
-        var reasons: [Kind: String] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT kind, reason FROM waits") {
-            if let kind = Kind(rawValue: row["kind"]) { reasons[kind] = row["reason"] }
+    /// Reasons of a code this version does not know (a newer coordinator's) are left out.
+    func waits(_ db: Database) throws -> [Kind: WaitReason] {
+        var reasons: [Kind: WaitReason] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT kind, reason, detail FROM waits") {
+            guard let kind = Kind(rawValue: row["kind"]), let reason = WaitReason(code: row["reason"], detail: row["detail"]) else { continue }
+            reasons[kind] = reason
         }
         return reasons
     }

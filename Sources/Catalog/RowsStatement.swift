@@ -3,10 +3,25 @@ internal import GRDBSQLite
 import Foundation
 import PhotomillCore
 
-/// A statement that writes many rows at once: `INSERT … VALUES (…), (…)` or `UPDATE … FROM
-/// (VALUES …) AS v` (`v.column1` is a row's first value). One statement for a batch's rows
-/// instead of one each saves SQLite's per-statement work (docs/benchmarks.md, "Set-based
-/// commits").
+/// A column of a set-based statement: its name, and the value a row gives it. The name
+/// and the value are written together, once, so a statement's values cannot shift against
+/// its columns; the SQL refers to the columns by these names, which SQLite checks when it
+/// prepares the statement (`RowsStatementTests` prepares every one).
+struct RowColumn<Row>: Sendable {
+    let name: String
+    let value: @Sendable (Row) -> DatabaseValue
+
+    init(_ name: String, _ value: @escaping @Sendable (Row) -> DatabaseValue) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// A statement that writes many rows at once, each row a `Row` value bound column by column:
+/// `INSERT INTO t (a, b) VALUES (…), (…)`, or `WITH v(a, b) AS (VALUES (…), (…)) UPDATE t
+/// SET … = v.a FROM v WHERE …`, the rows a source with the columns' names. One statement
+/// for a batch's rows instead of one each saves SQLite's per-statement work
+/// (docs/benchmarks.md, "Set-based commits").
 ///
 /// Rows go in chunks of 256, 64, 16, 4 and 1, so that whatever the batch's size SQLite
 /// prepares (and GRDB caches) at most five shapes of each statement, and no statement
@@ -19,69 +34,101 @@ import PhotomillCore
 /// transaction, and left reset with its bindings cleared; nothing observes the catalog's
 /// transactions (no GRDB observer is registered), which is what GRDB's own execution path
 /// would also notify.
-struct RowsStatement {
-    /// Values per row.
-    let width: Int
-    /// The SQL, given the VALUES list (`(?, ?), (?, ?)`).
-    let sql: @Sendable (String) -> String
+struct RowsStatement<Row>: Sendable {
+    let columns: [RowColumn<Row>]
+    /// The table an INSERT writes.
+    let table: String?
+    /// The SQL for `rows` rows.
+    private let sql: @Sendable (_ rows: Int) -> String
     /// Whether it ends with RETURNING.
-    var returnsRows = false
+    private let returnsRows: Bool
 
-    private static let chunks = [256, 64, 16, 4, 1]
+    private static var chunks: [Int] { [256, 64, 16, 4, 1] }
 
-    /// Runs the statement over `values`, `width` of them a row; `leading` binds the
-    /// parameters written before the VALUES list. `returned` gets each row of a
-    /// RETURNING as (its first column as an integer, its second as text).
-    func run(_ db: Database, leading: [DatabaseValue] = [], values: [DatabaseValue],
+    /// `INSERT INTO table (columns) VALUES …` (`INSERT OR REPLACE` with `replacing`), then
+    /// `suffix` (an upsert's ON CONFLICT).
+    static func insert(into table: String, replacing: Bool = false, _ columns: [RowColumn<Row>],
+                       _ suffix: String = "") -> RowsStatement {
+        let head = (replacing ? "INSERT OR REPLACE INTO " : "INSERT INTO ") + table
+        let names = columns.map(\.name).joined(separator: ", ")
+        let width = columns.count
+        return RowsStatement(columns: columns, table: table, sql: { rows in
+            "\(head) (\(names)) VALUES \(placeholders(rows: rows, width: width))" + (suffix.isEmpty ? "" : " " + suffix)
+        }, returnsRows: false)
+    }
+
+    /// `WITH v(columns) AS (VALUES …)` and then `statement`, which reads the rows from `v`
+    /// by the columns' names. A `RETURNING photoId, kind` hands each changed row to `run`'s
+    /// `returned`.
+    static func from(_ columns: [RowColumn<Row>], returning: Bool = false, _ statement: String) -> RowsStatement {
+        let names = columns.map(\.name).joined(separator: ", ")
+        let width = columns.count
+        return RowsStatement(columns: columns, table: nil, sql: { rows in
+            "WITH v(\(names)) AS (VALUES \(placeholders(rows: rows, width: width))) " + statement
+        }, returnsRows: returning)
+    }
+
+    /// Runs the statement over `rows`; `after` binds the parameters written after the rows
+    /// (in the statement that follows them). `returned` gets each row of a RETURNING as (its
+    /// first column as an integer, its second as text).
+    func run(_ db: Database, _ rows: [Row], after: [DatabaseValue] = [],
              returned: (Int64, String) throws -> Void = { _, _ in }) throws {
-        precondition(values.count % width == 0, "whole rows")
         var start = 0
         for chunk in Self.chunks {
-            while values.count - start >= chunk * width {
-                let end = start + chunk * width
-                let statement = try db.cachedStatement(sql: sql(Self.placeholders(rows: chunk, width: width)))
-                try Self.execute(statement.sqliteStatement, leading + values[start..<end], returning: returnsRows, db: db,
-                                 returned: returned)
-                start = end
+            while rows.count - start >= chunk {
+                let statement = try db.cachedStatement(sql: sql(chunk))
+                try execute(statement.sqliteStatement, rows[start..<start + chunk], after: after, db: db, returned: returned)
+                start += chunk
             }
         }
     }
 
-    private static func execute(_ handle: SQLiteStatement, _ values: [DatabaseValue], returning: Bool, db: Database,
-                                returned: (Int64, String) throws -> Void) throws {
+    private func execute(_ handle: SQLiteStatement, _ rows: ArraySlice<Row>, after: [DatabaseValue], db: Database,
+                         returned: (Int64, String) throws -> Void) throws {
         defer {
             sqlite3_reset(handle)
             sqlite3_clear_bindings(handle)
         }
         sqlite3_reset(handle)
-        for (offset, value) in values.enumerated() {
-            let index = Int32(offset + 1)
-            let code: Int32
-            switch value.storage {
-            case .null: code = sqlite3_bind_null(handle, index)
-            case .int64(let integer): code = sqlite3_bind_int64(handle, index, integer)
-            case .double(let real): code = sqlite3_bind_double(handle, index, real)
-            case .string(var text): code = text.withUTF8 { sqlite3_bind_text(handle, index, $0.baseAddress, Int32($0.count), transient) }
-            case .blob(let bytes):
-                code = bytes.withUnsafeBytes { raw in
-                    raw.isEmpty ? sqlite3_bind_zeroblob(handle, index, 0) : sqlite3_bind_blob(handle, index, raw.baseAddress, Int32(raw.count), transient)
-                }
+        var index: Int32 = 1
+        for row in rows {
+            for column in columns {
+                try Self.bind(column.value(row), at: index, handle, db)
+                index += 1
             }
-            guard code == SQLITE_OK else { throw failure(code, handle, db) }
+        }
+        for value in after {
+            try Self.bind(value, at: index, handle, db)
+            index += 1
         }
         while true {
             switch sqlite3_step(handle) {
             case SQLITE_DONE:
                 return
-            case SQLITE_ROW where returning:
+            case SQLITE_ROW where returnsRows:
                 let text = sqlite3_column_text(handle, 1).map { String(cString: $0) } ?? ""
                 try returned(sqlite3_column_int64(handle, 0), text)
             case SQLITE_ROW:
                 continue
             case let code:
-                throw failure(code, handle, db)
+                throw Self.failure(code, handle, db)
             }
         }
+    }
+
+    private static func bind(_ value: DatabaseValue, at index: Int32, _ handle: SQLiteStatement, _ db: Database) throws {
+        let code: Int32
+        switch value.storage {
+        case .null: code = sqlite3_bind_null(handle, index)
+        case .int64(let integer): code = sqlite3_bind_int64(handle, index, integer)
+        case .double(let real): code = sqlite3_bind_double(handle, index, real)
+        case .string(var text): code = text.withUTF8 { sqlite3_bind_text(handle, index, $0.baseAddress, Int32($0.count), transient) }
+        case .blob(let bytes):
+            code = bytes.withUnsafeBytes { raw in
+                raw.isEmpty ? sqlite3_bind_zeroblob(handle, index, 0) : sqlite3_bind_blob(handle, index, raw.baseAddress, Int32(raw.count), transient)
+            }
+        }
+        guard code == SQLITE_OK else { throw failure(code, handle, db) }
     }
 
     private static func failure(_ code: Int32, _ handle: SQLiteStatement, _ db: Database) -> DatabaseError {
@@ -91,79 +138,12 @@ struct RowsStatement {
     }
 
     /// SQLite copies what is bound (the values are gone once `execute` returns).
-    private static let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+    private static var transient: sqlite3_destructor_type {
+        unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+    }
 
     private static func placeholders(rows: Int, width: Int) -> String {
         let row = "(" + Array(repeating: "?", count: width).joined(separator: ",") + ")"
         return Array(repeating: row, count: rows).joined(separator: ",")
     }
-}
-
-extension RowsStatement {
-    /// Leases, each row (photoId, kind, token, worker, leasedAt, expiresAt), after `now`:
-    /// only a task still pending is leased; returns (photoId, kind) of those that were.
-    static let lease = RowsStatement(width: 6, sql: { values in """
-        UPDATE tasks SET state = 'leased', attempts = attempts + 1, leaseToken = v.column3, leasedTo = v.column4,
-            leasedAt = v.column5, leaseExpires = v.column6, updatedAt = ?
-        FROM (VALUES \(values)) AS v
-        WHERE tasks.photoId = v.column1 AND tasks.kind = v.column2 AND tasks.state = 'pending'
-        RETURNING photoId, kind
-        """ }, returnsRows: true)
-
-    /// Successes, each row (photoId, kind, token, recipe, folded, pagedUpdatedAt), after
-    /// `now`. The exactly-once check, per row: a written lease still leased under its
-    /// token, or (folded: its lease in the same batch, never written) a task still pending
-    /// as its job was paged. Returns (photoId, kind) of the tasks it ended; every other
-    /// row's result is stale.
-    static let done = RowsStatement(width: 6, sql: { values in """
-        UPDATE tasks SET state = 'done', attempts = attempts + v.column5, recipe = v.column4, leaseToken = NULL,
-            leasedTo = NULL, leasedAt = NULL, leaseExpires = NULL, errorClass = NULL, errorMessage = NULL, updatedAt = ?
-        FROM (VALUES \(values)) AS v
-        WHERE tasks.photoId = v.column1 AND tasks.kind = v.column2
-            AND CASE v.column5 WHEN 0 THEN tasks.state = 'leased' AND tasks.leaseToken = v.column3
-                ELSE tasks.state = 'pending' AND tasks.updatedAt = v.column6 END
-        RETURNING photoId, kind
-        """ }, returnsRows: true)
-
-    /// EXTENDs, each row (token, expiresAt).
-    static let extend = RowsStatement(width: 2) { values in """
-        UPDATE tasks SET leaseExpires = v.column2 FROM (VALUES \(values)) AS v
-        WHERE tasks.leaseToken = v.column1 AND tasks.state = 'leased'
-        """ }
-
-    /// Each row (photoId, md5, sha256).
-    static let hashes = RowsStatement(width: 3) { values in """
-        UPDATE photos SET md5 = v.column2, sha256 = v.column3 FROM (VALUES \(values)) AS v WHERE photos.id = v.column1
-        """ }
-
-    /// Each row (photoId, recipe, the columns of `PhotoMetadata.columns`).
-    static let metadata = RowsStatement(width: 2 + PhotoMetadata.columns.count) { values in """
-        INSERT OR REPLACE INTO metadata (photoId, recipe, \(PhotoMetadata.columns.joined(separator: ", "))) VALUES \(values)
-        """ }
-
-    /// Each row (photoId, width, height, jpeg, recipe).
-    static let thumbnails = RowsStatement(width: 5) { values in """
-        INSERT OR REPLACE INTO thumbnails (photoId, width, height, jpeg, recipe) VALUES \(values)
-        """ }
-
-    /// Each row (photoId, text, confidence, language, recipe). An upsert, not INSERT OR
-    /// REPLACE: REPLACE's implicit delete fires no trigger, and the FTS index would keep
-    /// the old text's words.
-    static let ocr = RowsStatement(width: 5) { values in """
-        INSERT INTO ocr (photoId, text, confidence, language, recipe) VALUES \(values)
-        ON CONFLICT(photoId) DO UPDATE SET text = excluded.text, confidence = excluded.confidence,
-            language = excluded.language, recipe = excluded.recipe
-        """ }
-
-    /// Each row (photoId, hash, recipe): the chunks the index looks up are generated.
-    static let similarity = RowsStatement(width: 3) { values in """
-        INSERT OR REPLACE INTO similarity (photoId, hash, recipe) VALUES \(values)
-        """ }
-
-    /// Each row (photoId, kind, worker, leaseToken, startedAt, endedAt, outcome,
-    /// errorClass, errorMessage).
-    static let attempts = RowsStatement(width: 9) { values in """
-        INSERT INTO attempts (photoId, kind, worker, leaseToken, startedAt, endedAt, outcome, errorClass, errorMessage)
-        VALUES \(values)
-        """ }
 }

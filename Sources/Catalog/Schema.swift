@@ -395,7 +395,27 @@ enum Schema {
                 );
                 """)
         }
-        migrator.registerMigration("v10-similarity") { db in
+        migrator.registerMigration("v11-wait-codes") { db in
+            // Codes, not sentences (issue 25, docs/catalog.md): why a kind waits is stored as
+            // a code (`WaitReason.code`) and its detail, and `status` says it in words. The
+            // sentences the coordinators before wrote become codes; anything else is dropped
+            // (the next coordinator writes every reason again when it starts).
+            try db.execute(sql: """
+                ALTER TABLE waits ADD COLUMN detail TEXT;
+                UPDATE waits SET reason = 'not-asked-for', detail = substr(reason, 24, instr(reason, ')') - 24)
+                    WHERE reason LIKE 'not asked for (--kinds %)%';
+                UPDATE waits SET reason = 'no-worker' WHERE reason = 'no worker connected';
+                UPDATE waits SET reason = 'language-not-offered',
+                    detail = substr(reason, 35, instr(reason, ' (they offer ') - 35) || ';'
+                        || replace(substr(reason, instr(reason, ' (they offer ') + 13,
+                                          length(reason) - instr(reason, ' (they offer ') - 13), ', ', ',')
+                    WHERE reason LIKE 'no connected worker offers OCR in % (they offer %)';
+                UPDATE waits SET reason = 'kind-not-offered' WHERE reason LIKE 'no connected worker offers %';
+                DELETE FROM waits
+                    WHERE reason NOT IN ('not-asked-for', 'no-worker', 'language-not-offered', 'kind-not-offered');
+                """)
+        }
+        migrator.registerMigration("v12-similarity") { db in
             // Similar photos (issue 28, docs/catalog.md): each photo's perceptual hash, the
             // 64 bits as a signed INTEGER, and its four 16-bit chunks (highest first),
             // generated so that no writer can get them wrong, each indexed: two hashes within

@@ -30,6 +30,21 @@ public struct ProtocolViolation: Error, Sendable, Hashable, CustomStringConverti
         /// A blob frame that nothing refers to, or blobs on a command that takes none.
         public static let unexpectedBlob = Reason(rawValue: "unexpected-blob")
 
+        // What a receiver's state machine rejects in a well-formed message.
+
+        /// A RESULT, FAIL or EXTEND for a job its sender does not hold (another worker's, or
+        /// under a token no coordinator issued); a re-send after a lost ACK is none.
+        public static let unknownJob = Reason(rawValue: "unknown-job")
+        /// A valid command the receiver is never sent (a JOB to the coordinator, a READY to
+        /// a worker).
+        public static let unexpectedCommand = Reason(rawValue: "unexpected-command")
+        /// A second READY on one connection.
+        public static let duplicateReady = Reason(rawValue: "duplicate-ready")
+        /// A READY from a CURVE key no longer in the allow-list.
+        public static let keyNotAllowed = Reason(rawValue: "key-not-allowed")
+        /// A READY of a protocol revision older than the coordinator accepts.
+        public static let oldProtocol = Reason(rawValue: "old-protocol")
+
         /// Every reason the codec produces, for pre-registering counters.
         public static let all: [Reason] = [
             .missingFrame, .tooManyFrames, .wrongSignature, .unknownCommand, .frameTooLarge,

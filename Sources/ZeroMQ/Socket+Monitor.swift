@@ -83,6 +83,7 @@ extension ZMQSocket {
     public func monitor() throws(ZMQError) -> SocketMonitor {
         let endpoint = "inproc://photomill-monitor-\(UUID().uuidString)"
         try call("monitor") { zmq_socket_monitor($0, endpoint, ZMQ_EVENT_ALL) }
+        isMonitored = true
         let pair = try ZMQSocket(context: context, type: .pair)
         try pair.set(.linger, to: 0)
         try pair.connect(endpoint)

@@ -24,6 +24,8 @@ public final class ZMQSocket: @unchecked Sendable {
 
     /// nil once closed.
     private var handle: UnsafeMutableRawPointer?
+    /// `monitor()` started libzmq's monitor on it: `close` stops it first.
+    var isMonitored = false
 
     public init(context: ZMQContext, type: SocketType) throws(ZMQError) {
         guard let handle = zmq_socket(context.handle, type.rawValue) else {
@@ -38,8 +40,13 @@ public final class ZMQSocket: @unchecked Sendable {
 
     /// Closes the socket; later calls do nothing. Queued outgoing messages are sent in the
     /// background for up to `linger` milliseconds.
+    ///
+    /// A monitored socket's monitor is stopped first: libzmq 4.3.4 leaves a socket closed
+    /// with its monitor running alive in its I/O thread, where it goes on reconnecting and
+    /// delivers what it had queued (a worker's old READY, on a connection nobody reads).
     public func close() {
         guard let handle else { return }
+        if isMonitored { zmq_socket_monitor(handle, nil, 0) }
         zmq_close(handle)
         self.handle = nil
     }

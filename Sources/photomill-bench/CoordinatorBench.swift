@@ -38,14 +38,17 @@ struct CoordinatorBench {
         configuration.exitWhenDone = true
         var logger = Logger(label: "bench.coordinator")
         logger.logLevel = .error
-        let service = CoordinatorService(configuration: configuration, catalog: catalog, logger: logger)
-        let dashboard = http ? try BenchDashboard(service: service, catalog: catalog) : nil
         let bound = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var endpoints: [String] = []
+        let registry = http ? BenchDashboard.registry() : nil
+        let service = CoordinatorService(configuration: configuration, catalog: catalog,
+                                         metrics: registry.map { CoordinatorMetrics(factory: $0) },
+                                         hooks: .init(bound: { endpoints = $0; bound.signal() }), logger: logger)
+        let dashboard = try registry.map { try BenchDashboard(registry: $0, catalog: catalog) }
         let coordinator = OwnedThread(name: "pm-coordinator") { () -> (cpu: Double, failure: (any Error)?) in
             let before = threadCPUSeconds()
             do {
-                _ = try service.serve { endpoints = $0; bound.signal() }
+                _ = try service.serve()
             } catch {
                 bound.signal()
                 return (threadCPUSeconds() - before, error)

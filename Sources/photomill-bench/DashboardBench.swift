@@ -17,9 +17,12 @@ final class BenchDashboard: @unchecked Sendable {
     private var load: DashboardLoad?
     private var port = 0
 
-    init(service: CoordinatorService, catalog: Catalog) throws {
-        let registry = MetricsRegistry(help: CoordinatorMetrics.help, buckets: CoordinatorMetrics.buckets)
-        service.metrics = CoordinatorMetrics(factory: registry)
+    /// The registry the coordinator's metrics go into (`CoordinatorService(metrics:)`).
+    static func registry() -> MetricsRegistry {
+        MetricsRegistry(help: CoordinatorMetrics.help, buckets: CoordinatorMetrics.buckets)
+    }
+
+    init(registry: MetricsRegistry, catalog: Catalog) throws {
         var logger = Logger(label: "bench.dashboard")
         // Stopping by cancellation logs the server's children as cancelled: not news here.
         logger.logLevel = .critical

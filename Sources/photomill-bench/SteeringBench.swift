@@ -52,12 +52,13 @@ struct SteeringBench {
         configuration.exitWhenDone = true
         var logger = Logger(label: "bench.steering")
         logger.logLevel = .error
-        let service = CoordinatorService(configuration: configuration, catalog: catalog, logger: logger)
         let bound = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var endpoints: [String] = []
+        let service = CoordinatorService(configuration: configuration, catalog: catalog,
+                                         hooks: .init(bound: { endpoints = $0; bound.signal() }), logger: logger)
         let coordinator = OwnedThread(name: "pm-coordinator") { () -> (any Error)? in
             do {
-                _ = try service.serve { endpoints = $0; bound.signal() }
+                _ = try service.serve()
                 return nil
             } catch {
                 bound.signal()

@@ -61,18 +61,18 @@ extension Photomill {
             }
             let catalog = try cluster.catalog.open(.exclusive, logger: logger)
             defer { catalog.close() }
+            let bound = { @Sendable (endpoints: [String]) in
+                logger.info("listening on", metadata: ["endpoints": "\(endpoints.joined(separator: ","))", "catalog": "\(catalog.path)"])
+            }
             let stack: CoordinatorStack
             do {
                 stack = try CoordinatorStack(configuration: configuration, catalog: catalog, exportRoot: exportRoot,
-                                             http: httpConfiguration, logger: logger)
+                                             http: httpConfiguration, hooks: .init(bound: bound), logger: logger)
             } catch {
                 throw fail("coordinator", error, fallback: .cannotCreate)
             }
             stack.dashboard?.onListening = { address in
                 logger.info("dashboard listening", metadata: ["http.url": "http://\(address)/"])
-            }
-            stack.coordinator.onBound = { endpoints in
-                logger.info("listening on", metadata: ["endpoints": "\(endpoints.joined(separator: ","))", "catalog": "\(catalog.path)"])
             }
             let reloads = Reloads(admission: configuration.security?.admission, catalog: catalog, logger: logger)
             do {

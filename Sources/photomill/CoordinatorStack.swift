@@ -14,20 +14,24 @@ struct CoordinatorStack {
     let exports: ExportService?
     let dashboard: DashboardServer?
 
+    /// `hooks`: what the command does when the coordinator is bound and when it first has
+    /// work; the exports follow its commits.
     init(configuration: CoordinatorConfiguration, catalog: Catalog, exportRoot: URL?, http: DashboardServer.Configuration?,
-         logger: Logger) throws {
-        coordinator = CoordinatorService(configuration: configuration, catalog: catalog, logger: logger)
-        exports = try exportRoot.map { root in ExportService(exporter: try Exporter(catalog: catalog, root: root), logger: logger) }
+         hooks: CoordinatorService.Hooks = .init(), logger: Logger) throws {
+        let exports = try exportRoot.map { root in ExportService(exporter: try Exporter(catalog: catalog, root: root), logger: logger) }
+        var hooks = hooks
         if let exports {
-            coordinator.onCommitted = { @Sendable ids in exports.enqueue(ids) }
+            hooks.committed = { @Sendable ids in exports.enqueue(ids) }
             // Photos moved, gone, excluded or changed: their plists and the manifest follow.
-            coordinator.onLibraryChanged = { @Sendable ids in exports.enqueue(ids) }
+            hooks.libraryChanged = { @Sendable ids in exports.enqueue(ids) }
         }
-        if let http {
-            // The coordinator's metrics go into the registry /metrics shows; with no HTTP
-            // they are not made at all.
-            let registry = MetricsRegistry(help: CoordinatorMetrics.help, buckets: CoordinatorMetrics.buckets)
-            coordinator.metrics = CoordinatorMetrics(factory: registry)
+        // The coordinator's metrics go into the registry /metrics shows; with no HTTP they
+        // are not made at all.
+        let registry = http.map { _ in MetricsRegistry(help: CoordinatorMetrics.help, buckets: CoordinatorMetrics.buckets) }
+        coordinator = CoordinatorService(configuration: configuration, catalog: catalog,
+                                         metrics: registry.map { CoordinatorMetrics(factory: $0) }, hooks: hooks, logger: logger)
+        self.exports = exports
+        if let http, let registry {
             dashboard = try DashboardServer(configuration: http, catalog: catalog, metrics: registry, views: .cli, logger: logger)
         } else {
             dashboard = nil

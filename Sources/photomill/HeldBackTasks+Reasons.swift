@@ -23,8 +23,16 @@ extension HeldBackTasks {
 }
 
 extension CatalogStatus {
-    /// Adds the reasons of `held` to those the coordinator recorded.
+    /// Adds what `held` says (`Catalog.heldBack`) to what the coordinator recorded.
     mutating func add(_ held: HeldBackTasks) {
-        waiting.merge(held.reasons) { "\($0); \($1)" }
+        heldBack = held
+    }
+
+    /// Kind → why its pending tasks wait, in words: the coordinator's reason, then the
+    /// tasks held back.
+    var waitingWords: [Kind: String] {
+        var words = Dictionary(uniqueKeysWithValues: waiting.map { ($0.key, $0.value.words(for: $0.key)) })
+        words.merge(heldBack.reasons) { "\($0); \($1)" }
+        return words
     }
 }

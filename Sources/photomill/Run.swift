@@ -64,21 +64,20 @@ extension Photomill {
             // Leases found in the catalog belong to workers of an earlier process, which
             // cannot reach this run's private socket: release them at once.
             configuration.orphanGrace = 0
+            let slotsPerWorker = slots ?? max(1, ProcessInfo.processInfo.activeProcessorCount / workers)
+            let pool = LocalWorkers(count: workers, endpoint: endpoint, slots: slotsPerWorker,
+                                    kinds: cluster.processing.kindList, ocrLanguage: cluster.processing.ocrLanguage,
+                                    roots: directories.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
             let stack: CoordinatorStack
             let resumed: Int
             do {
                 resumed = try catalog.unfinishedTaskCount(kinds: configuration.kinds)
                 stack = try CoordinatorStack(configuration: configuration, catalog: catalog, exportRoot: exportRoot,
-                                             http: httpConfiguration, logger: logger)
+                                             http: httpConfiguration, hooks: .init(workPending: { pool.start() }), logger: logger)
             } catch {
                 throw fail("run", error, fallback: .cannotCreate)
             }
             stack.dashboard?.onListening = { address in printError("photomill run: dashboard at http://\(address)/") }
-            let slotsPerWorker = slots ?? max(1, ProcessInfo.processInfo.activeProcessorCount / workers)
-            let pool = LocalWorkers(count: workers, endpoint: endpoint, slots: slotsPerWorker,
-                                    kinds: cluster.processing.kindList, ocrLanguage: cluster.processing.ocrLanguage,
-                                    roots: directories.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
-            stack.coordinator.onWorkPending = { pool.start() }
 
             do {
                 try await stack.group(with: [pool, ProgressReporter(catalog: catalog)], logger: logger).run()

@@ -38,7 +38,7 @@ struct RunSummary {
         for kind in Kind.allCases where status.paused[kind] != nil && status.count(kind, .pending) > 0 {
             lines.append("paused: \(status.count(kind, .pending)) \(kind.rawValue) tasks wait; `photomill resume \(kind.rawValue)` lets them go on")
         }
-        for (kind, reason) in status.waiting.sorted(by: { $0.key < $1.key })
+        for (kind, reason) in status.waitingWords.sorted(by: { $0.key < $1.key })
         where status.paused[kind] == nil && status.count(kind, .pending) > 0 {
             lines.append("waiting: \(status.count(kind, .pending)) \(kind.rawValue) tasks: \(reason)")
         }

@@ -127,7 +127,7 @@ struct StatusReport: Encodable {
         self.throughput = throughput
         etaSeconds = status.etaSeconds.map { $0.rounded() }
         let pauses = status.paused.mapValues { "paused (\($0.reason)); `photomill resume` lets them go on" }
-        waiting = Dictionary(uniqueKeysWithValues: status.waiting.merging(pauses) { $1 }.filter { status.count($0.key, .pending) > 0 }
+        waiting = Dictionary(uniqueKeysWithValues: status.waitingWords.merging(pauses) { $1 }.filter { status.count($0.key, .pending) > 0 }
             .map { ($0.key.rawValue, $0.value) })
         paused = PauseReport(paused: status.paused, changed: []).paused
         workers = status.workers.map {

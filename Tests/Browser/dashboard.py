@@ -171,6 +171,9 @@ def live(photomill, folder, screenshot):
         page.click('#kinds tr[data-kind="thumbnail"] button[data-action="pause"]')
         page.wait_for_selector('#kinds tr[data-kind="thumbnail"] button[data-action="resume"]', timeout=15_000)
         expect(cluster.rows("SELECT kind FROM pauses") == [("thumbnail",)], "the Pause button wrote the pause")
+        # The coordinator reads operators' changes twice a second: the worker comes once it
+        # has said it applied the pause.
+        eventually(30, lambda: "kinds.paused=thumbnail" in cluster.coordinator.text(), "the coordinator never applied the pause")
         cluster.worker("--root", cluster.photos)
         # The counts move: the other kinds finish while thumbnails stay at 0.
         first = done(page, "hash")
@@ -204,11 +207,12 @@ def live(photomill, folder, screenshot):
         path, kind, attempts_before = failures[0]
         row = page.locator('#failures tr[data-path="%s"][data-kind="%s"]' % (path, kind))
         row.wait_for(timeout=15_000)
+        # Counted before the click: a retried empty file's hash is done within 0.1 s.
+        count = "SELECT COUNT(*) FROM attempts a JOIN photos p ON p.id = a.photoId WHERE p.path = ? AND a.kind = ?"
+        before = cluster.rows(count, path, kind)[0][0]
         row.locator("button").click()
         eventually(15, lambda: cluster.rows("SELECT COUNT(*) FROM requeues WHERE command = 'retry'")[0][0] == 1,
                    "the Retry button wrote no requeue")
-        count = "SELECT COUNT(*) FROM attempts a JOIN photos p ON p.id = a.photoId WHERE p.path = ? AND a.kind = ?"
-        before = cluster.rows(count, path, kind)[0][0]
         eventually(60, lambda: cluster.rows(count, path, kind)[0][0] > before, "the retried task was never attempted again")
 
         # The library: what is watched, what was skipped per reason (the catalog's counts), and
@@ -261,8 +265,11 @@ def token(photomill, folder, screenshot):
         wait_listening(url, cluster)
         expect(get(url + "api/v1/status")[0] == 401, "the API answered without the token")
         expect(get(url + "metrics")[0] == 401, "/metrics answered without the token")
-        status, body = get(url + "api/v1/status", {"Authorization": "Bearer " + secret})
-        expect(status == 200 and json.loads(body)["photos"] == 4, "the API with the token: %d %s" % (status, body))
+        # The scan runs beside the dashboard: ask until it has catalogued the 4 photos.
+        def scanned():
+            status, body = get(url + "api/v1/status", {"Authorization": "Bearer " + secret})
+            return status == 200 and json.loads(body)["photos"] == 4
+        eventually(30, scanned, "the API with the token never answered 200 with the 4 photos")
 
         refused = chromium.new_page()
         refused.goto(url)

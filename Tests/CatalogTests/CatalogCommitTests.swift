@@ -58,7 +58,7 @@ import Testing
         // Photos 151–300: lease and result in the same batch (folded); for 154, 161 … 294
         // (the 21 multiples of 7) the task changed since it was paged: stale, still pending.
         batch.leases = jobs.filter { $0.photoId > 150 }.map { lease($0, skew: $0.photoId % 7 == 0 ? 1 : 0) }
-        let report = try catalog.commit(batch, now: 101)
+        let report = try catalog.commit(batch.folded(), now: 101)
 
         let count = { (sql: String) in try catalog.pool.read { db in try Int.fetchOne(db, sql: sql) ?? -1 } }
         // 600 - 15 wrong hashes - 1 failure, and 600 - 21 × 4.

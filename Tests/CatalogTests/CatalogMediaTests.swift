@@ -41,7 +41,7 @@ import Testing
                     worker: "w", startedAt: 10, endedAt: 11))
             }
         }
-        _ = try catalog.commit(batch, now: 11)
+        _ = try catalog.commit(batch.folded(), now: 11)
     }
 
     @Test("videos get every task but OCR; stills and RAW get all five")
@@ -82,6 +82,35 @@ import Testing
         let became = try catalog.record([file("/p/notes.txt", .png, size: 7)], kinds: all, now: 4)
         #expect(became.added == 1)
         #expect(try rows("SELECT * FROM skipped_files WHERE path = '/p/notes.txt'").isEmpty)
+    }
+
+    @Test("a start with more kinds adds the tasks each photo never had, by media type, once; not to missing photos")
+    func ensureTasksAddsWhatIsMissing() throws {
+        _ = try catalog.record([file("/p/a.jpg", .jpeg), file("/p/b.mov", .mov), file("/p/c.jpg", .jpeg), file("/q/d.jpg", .jpeg)],
+                               kinds: [.hash], now: 1)
+        _ = try catalog.markGone(["/p/c.jpg"], now: 2)
+        // Thumbnails for the still and the video, OCR for the still only; nothing for the
+        // missing photo or outside the root.
+        #expect(try catalog.ensureTasks(under: "/p", kinds: [.hash, .thumbnail, .ocr], now: 3) == 3)
+        #expect(try kinds(of: "/p/a.jpg") == ["hash", "thumbnail", "ocr"])
+        #expect(try kinds(of: "/p/b.mov") == ["hash", "thumbnail"])
+        #expect(try kinds(of: "/p/c.jpg") == ["hash"])
+        #expect(try kinds(of: "/q/d.jpg") == ["hash"])
+        #expect(try catalog.ensureTasks(under: "/p", kinds: [.hash, .thumbnail, .ocr], now: 4) == 0)
+        #expect(try rows("SELECT kind, state, n FROM task_counts WHERE kind = 'thumbnail' AND state = 'pending'").first?["n"] == 2)
+    }
+
+    @Test("the scan's lookup finds every name a file system allows: quotes, backslashes, control characters, any script")
+    func knownFilesOfHostileNames() throws {
+        let names = ["/p/a \"quoted\".jpg", "/p/back\\slash.jpg", "/p/new\nline.jpg", "/p/tab\t\u{1}\u{1f}.jpg", "/p/日本語.jpg",
+                     "/p/e\u{301}.jpg", "/p/🙂.jpg", "/p/[x]*?.jpg", "/p/{\"json\": 1}.jpg", "/p/\u{7f}del.jpg"]
+        _ = try catalog.record(names.map { file($0, .jpeg) } + [file("/p/readme.txt", nil)], kinds: all, now: 1)
+        let known = try catalog.knownFiles(names + ["/p/readme.txt", "/p/absent.jpg"])
+        #expect(Set(known.photos.keys) == Set(names))
+        #expect(Set(known.skipped.keys) == ["/p/readme.txt"])
+        // In batches as the scanner sends them, of one and of many.
+        #expect(try catalog.knownFiles([names[2]]).photos.keys.first == names[2])
+        #expect(try catalog.knownFiles([]).photos.isEmpty)
     }
 
     @Test("a photo of an older catalog learns its format, and a video loses the OCR task it had")

@@ -51,7 +51,7 @@ import Testing
         batch.results = [ReportedResult(result: TaskResult(photoId: job.photoId, kind: .hash, leaseToken: "t1",
                                                            outcome: .hash(md5: "aa", sha256: "bb"), recipe: "r1"),
                                         worker: "w1", startedAt: 100, endedAt: 101)]
-        _ = try catalog.commit(batch, now: 101)
+        _ = try catalog.commit(batch.folded(), now: 101)
         #expect(try taskRow(job.photoId, .hash)?["state"] == "done")
 
         let changed = try catalog.record(files(1, size: 999), kinds: [.hash], now: 200)
@@ -77,7 +77,7 @@ import Testing
                                               outcome: .failure(errorClass: .unreadable, message: "gone", retryable: true), recipe: ""),
                            worker: "w1", startedAt: 100, endedAt: 101),
         ]
-        let report = try catalog.commit(batch, now: 101)
+        let report = try catalog.commit(batch.folded(), now: 101)
         #expect(report.committed == ["ok", "bad"] && report.stale.isEmpty)
         let done = try #require(try taskRow(jobs[0].photoId, .hash))
         #expect(done["state"] as String? == "done")
@@ -102,7 +102,7 @@ import Testing
         batch.results = [ReportedResult(result: TaskResult(photoId: job.photoId, kind: .hash, leaseToken: "t1",
                                                            outcome: .hash(md5: "aa", sha256: "bb"), recipe: "r"),
                                         worker: "w1", startedAt: 5001 - 3600, endedAt: 5002 - 3600)]
-        let report = try catalog.commit(batch, now: 5002 - 3600)
+        let report = try catalog.commit(batch.folded(), now: 5002 - 3600)
         #expect(report.committed == ["t1"] && report.stale.isEmpty)
         #expect(try taskRow(job.photoId, .hash)?["state"] as String? == "done")
     }
@@ -118,7 +118,7 @@ import Testing
         batch.results = [ReportedResult(result: TaskResult(photoId: job.photoId, kind: .hash, leaseToken: "t1",
                                                            outcome: .hash(md5: "aa", sha256: "bb"), recipe: "r"),
                                         worker: "w1", startedAt: 100, endedAt: 160)]
-        let report = try catalog.commit(batch, now: 160)
+        let report = try catalog.commit(batch.folded(), now: 160)
         #expect(report.stale == ["t1"] && report.committed.isEmpty)
         #expect(try taskRow(job.photoId, .hash)?["state"] == "pending")
     }
@@ -136,7 +136,7 @@ import Testing
         var batch = CommitBatch()
         batch.leases = [lease(job, token: "t1")]
         batch.results = [reported]
-        let first = try catalog.commit(batch, now: 101)
+        let first = try catalog.commit(batch.folded(), now: 101)
         #expect(first.committed == ["t1"] && first.stale.isEmpty)
 
         // The same result again (a worker re-sending after a lost ACK) is stale.
@@ -159,7 +159,7 @@ import Testing
         batch.results = [ReportedResult(result: TaskResult(photoId: job.photoId, kind: .hash, leaseToken: "wrong",
                                                            outcome: .hash(md5: "a", sha256: "b"), recipe: "r"),
                                         worker: "w2", startedAt: 0, endedAt: 1)]
-        let report = try catalog.commit(batch, now: 101)
+        let report = try catalog.commit(batch.folded(), now: 101)
         #expect(report.stale == ["wrong"])
         #expect(try taskRow(job.photoId, .hash)?["state"] == "leased")
     }
@@ -175,7 +175,7 @@ import Testing
                                                                outcome: .failure(errorClass: .ocrFailed, message: "boom", retryable: true),
                                                                recipe: "r"),
                                             worker: "w1", startedAt: now, endedAt: now + 1)]
-            _ = try catalog.commit(batch, now: now + 1)
+            _ = try catalog.commit(batch.folded(), now: now + 1)
             let row = try #require(try taskRow(job.photoId, .ocr))
             if attempt < 3 {
                 #expect(row["state"] == "pending")
@@ -204,7 +204,7 @@ import Testing
             let granted = lease(job, token: "t\(attempt)", now: now)
             batch.leases = [granted]
             batch.releases = [Release(lease: granted, reason: .workerLost, message: "worker w1 stopped answering")]
-            let report = try catalog.commit(batch, now: now)
+            let report = try catalog.commit(batch.folded(), now: now)
             if attempt < 3 { #expect(report.retriedTasks == 2) } else { #expect(report.failedTasks == 2) }
             now += 1000
         }
@@ -224,7 +224,7 @@ import Testing
         let granted = lease(job, token: "t1")
         batch.leases = [granted]
         batch.releases = [Release(lease: granted, reason: .workerLost, message: "worker w1 stopped answering")]
-        _ = try catalog.commit(batch, now: 100)
+        _ = try catalog.commit(batch.folded(), now: 100)
         let due = try catalog.pool.read { db in try Double.fetchSet(db, sql: "SELECT notBefore FROM tasks") }
         #expect(due.count == 1, "\(due)")
         let again = try catalog.dueJobs(now: try #require(due.first), limit: 10)
@@ -234,9 +234,9 @@ import Testing
     @Test func droppedMessageCountsAddUpAcrossCommits() throws {
         var batch = CommitBatch()
         batch.violations = ["wrong-signature": 3, "unknown-job": 1]
-        _ = try catalog.commit(batch, now: 1)
+        _ = try catalog.commit(batch.folded(), now: 1)
         batch.violations = ["wrong-signature": 2]
-        _ = try catalog.commit(batch, now: 2)
+        _ = try catalog.commit(batch.folded(), now: 2)
         #expect(try catalog.status().violations == ["wrong-signature": 5, "unknown-job": 1])
     }
 
@@ -257,7 +257,7 @@ import Testing
                                                            outcome: .ocr(text: "Harbour lighthouse at dusk", confidence: 91, language: "eng"),
                                                            recipe: "r"),
                                         worker: "w", startedAt: 0, endedAt: 1)]
-        _ = try catalog.commit(batch, now: 2)
+        _ = try catalog.commit(batch.folded(), now: 2)
         let hits = try catalog.pool.read { db in
             try Int64.fetchAll(db, sql: "SELECT rowid FROM ocr_fts WHERE ocr_fts MATCH 'lighthouse'")
         }
@@ -286,7 +286,7 @@ import Testing
         batch.results = [result(jobs[0], .hash, token: "a", hash), result(jobs[0], .metadata, token: "a", metadata),
                          result(jobs[2], .hash, token: "c", .failure(errorClass: .unreadable, message: "busy", retryable: true)),
                          result(jobs[2], .metadata, token: "c", metadata)]
-        _ = try catalog.commit(batch, now: 101)
+        _ = try catalog.commit(batch.folded(), now: 101)
         try expectCountsAgree(catalog, "after leases with results")
 
         // leased → done; leased → failed; a stale result changes nothing.
@@ -294,7 +294,7 @@ import Testing
         batch.results = [result(jobs[1], .hash, token: "b", hash),
                          result(jobs[1], .metadata, token: "b", .failure(errorClass: .corrupt, message: "bad", retryable: false)),
                          result(jobs[3], .hash, token: "nobody's", hash)]
-        #expect(try catalog.commit(batch, now: 102).stale == ["nobody's"])
+        #expect(try catalog.commit(batch.folded(), now: 102).stale == ["nobody's"])
         try expectCountsAgree(catalog, "after results of written leases")
 
         // leased → pending (a lost worker), then leased → failed on the last attempt.
@@ -302,10 +302,10 @@ import Testing
             let job = try #require(try catalog.pendingJobs(tier: 0, after: jobs[2].position, now: 10_000, limit: 1).first)
             batch = CommitBatch()
             batch.leases = [lease(job, token: "d\(attempt)")]
-            _ = try catalog.commit(batch, now: 103)
+            _ = try catalog.commit(batch.folded(), now: 103)
             batch = CommitBatch()
             batch.releases = [Release(lease: lease(job, token: "d\(attempt)"), reason: .workerLost, message: "gone")]
-            _ = try catalog.commit(batch, now: 104)
+            _ = try catalog.commit(batch.folded(), now: 104)
             try expectCountsAgree(catalog, "after release \(attempt)")
         }
         #expect(try taskRow(jobs[3].photoId, .hash)?["state"] == "failed")

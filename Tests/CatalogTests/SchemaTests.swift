@@ -160,6 +160,32 @@ import Testing
         }
     }
 
+    /// v11-wait-codes: the sentences earlier coordinators stored become codes, read back as
+    /// the reasons they said (written out here from the sentences); others are dropped.
+    @Test func upgradeTurnsTheWaitSentencesIntoCodes() throws {
+        let older = try olderCatalog(upTo: "v9-kinds")
+        try older.write { db in
+            try db.execute(sql: """
+                INSERT INTO waits (kind, reason) VALUES
+                    ('hash', 'not asked for (--kinds metadata,ocr); a run without --kinds does them'),
+                    ('metadata', 'no worker connected'),
+                    ('ocr', 'no connected worker offers OCR in eng+deu (they offer deu, fra)'),
+                    ('thumbnail', 'no connected worker offers thumbnail'),
+                    ('video', 'a reason of another kind');
+                """)
+        }
+        try older.close()
+        let catalog = try Catalog(path: path)
+        #expect(try catalog.status().waiting == [
+            .hash: .notAskedFor(asked: [.metadata, .ocr]), .metadata: .noWorkerConnected,
+            .ocr: .languageNotOffered(language: "eng+deu", offered: ["deu", "fra"]), .thumbnail: .kindNotOffered,
+        ])
+        var batch = CommitBatch()
+        batch.waits = [.ocr: .languageNotOffered(language: "eng", offered: [])]
+        _ = try catalog.commit(batch, now: 10)
+        #expect(try catalog.status().waiting == [.ocr: .languageNotOffered(language: "eng", offered: [])])
+    }
+
     /// v8-worker-version: rows of workers seen before keep everything and have no version;
     /// a worker's version is written with its row and read back as it was given.
     @Test func upgradeAddsTheWorkersSoftwareVersion() throws {
@@ -200,7 +226,7 @@ import Testing
         try catalog.pool.read { db in
             #expect(try dump(db) == before)
             let applied = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")
-            #expect(Array(applied.suffix(3)) == ["v9-kinds", "v10-living-library", "v10-similarity"])
+            #expect(Array(applied.suffix(3)) == ["v10-living-library", "v11-wait-codes", "v12-similarity"])
             #expect(try Row.fetchAll(db, sql: "SELECT ctimeNs, unsettledAt, excludedBy FROM photos").allSatisfy {
                 $0["ctimeNs"] == nil as Int64? && $0["unsettledAt"] == nil as Double? && $0["excludedBy"] == nil as String?
             })

@@ -28,3 +28,27 @@ extension Catalog {
         try Kind.tiers.flatMap { try pendingJobs(tier: $0, now: now, limit: limit, kinds: kinds) }
     }
 }
+
+extension CommitBatch {
+    /// The batch as the coordinator's `LeaseTable` hands it over when a lease's result comes
+    /// before the lease is written: each successful result of a lease of the batch (one from
+    /// a page: with `pagedUpdatedAt`) carries its task's `updatedAt` as paged, and the lease
+    /// is written only for its other kinds. (The scheduler's tests check the table does so.)
+    func folded() -> CommitBatch {
+        var batch = self
+        var folded: [TaskKey: String] = [:]
+        for index in batch.results.indices where batch.results[index].isSuccess {
+            let result = batch.results[index].result
+            guard let lease = leases.first(where: { $0.token == result.leaseToken && !$0.pagedUpdatedAt.isEmpty }),
+                  let position = lease.kinds.firstIndex(of: result.kind) else { continue }
+            batch.results[index].pagedUpdatedAt = lease.pagedUpdatedAt[position]
+            folded[TaskKey(photoId: result.photoId, kind: result.kind)] = lease.token
+        }
+        batch.leases = leases.compactMap { lease in
+            var lease = lease
+            lease.kinds.removeAll { folded[TaskKey(photoId: lease.photoId, kind: $0)] == lease.token }
+            return lease.kinds.isEmpty ? nil : lease
+        }
+        return batch
+    }
+}

@@ -8,15 +8,34 @@ pyworker/, written from protocols/PROTOCOL.md alone, or the Swift `photomill wor
 Every scenario ends with the same checks, read from the catalog with sqlite3:
   * every photo's hash task is done, by exactly one `done` attempt;
   * the stored MD5 and SHA-256 equal what md5sum and sha256sum print for the file;
-  * the coordinator counted no protocol violation (the `violations` table is empty);
+  * the coordinator counted no protocol violation (the `violations` table is empty; only
+    `ready-invalid` allows its two refused READYs, `invalid-field` and `old-protocol`);
   * the run ends: the coordinator exits 0 on SIGTERM, and so do the workers still running.
 Some add their own (no lease expired despite slow jobs, one registration per worker, …).
+
+Scenarios that need a worker to misbehave on purpose run with the Python worker only
+(PYTHON_ONLY: its --omit-heartbeat, --spoil-ready and --fail-first-of-batch options); with
+--worker swift they are left out, and refused when named:
+  * heartbeat-unset: a READY without heartbeat_interval_ms registers and both peers use
+    1000 ms: jobs of 3.5 s, no worker-lost attempt, one registration;
+  * ready-invalid: READY with slots=0 gets DISCONNECT `invalid-field: …` naming `slots`,
+    READY with protocol_version=0 (unset) gets `old-protocol`; both workers exit 3 (the
+    worker's status for a refused READY); then a valid worker does all the work;
+  * fail-before-result: FAILs (`timeout`, retryable) held back and sent in one RESULTS with
+    a later job's RESULT; each recorded as a retry of class timeout under its own token.
+Both workers run restart-leases-out: the coordinator is killed with 4 leases of 3-s jobs in
+the catalog; the next run adopts them and commits the re-sent RESULTs (no attempt but
+`done`, one a task; the Python worker's log shows those job ids ACKed committed).
+The Python worker logs every JOB, ACK and DISCONNECT (its reason's token) with job ids
+and tokens; the scenarios count from that log and from the catalog, and wait on events
+(a line in a log, a row in the catalog, an exit).
 Exit status 0 when every scenario passed; the first failure's reason is printed.
 """
-
 import argparse
+import ast
 import json
 import os
+import re
 import shutil
 import signal
 import sqlite3
@@ -130,14 +149,16 @@ class Cluster:
                         return word[len("endpoints="):].split(",")[0]
         return None
 
-    def start_worker(self, name, interval=1000, roots=True, delay=0.0, key=None, slots=2):
+    def start_worker(self, name, interval=1000, roots=True, delay=0.0, key=None, slots=2, python_options=()):
+        """python_options: pyworker's options for misbehaving on purpose (PYTHON_ONLY scenarios)."""
         if self.args.worker == "python":
             argv = ["/usr/bin/python3", PYWORKER, "--connect", self.endpoint, "--slots", str(slots),
-                    "--heartbeat-interval", str(interval), "--worker-id", f"{name}-{os.getpid()}"]
+                    "--heartbeat-interval", str(interval), "--worker-id", f"{name}-{os.getpid()}", *python_options]
             argv += ["--root", self.photos] if roots else []
             argv += ["--delay", str(delay)] if delay else []
             env = {}
         else:
+            assert not python_options, "a scenario of the Python worker only"
             argv = [self.args.photomill, "worker", "--connect", self.endpoint, "--slots", str(slots), "--kinds", "hash",
                     "--heartbeat-interval", str(interval), "--log-level", "info"]
             argv += ["--root", self.photos] if roots else []
@@ -181,10 +202,11 @@ class Cluster:
     def wait_done(self, seconds=120):
         finished = self.wait(lambda: self.photo_count > 0 and self.done == self.photo_count, seconds)
         expect(finished, f"{self.done} of {self.photo_count} hashes done after {seconds} s\n"
-               + "\n".join(f"--- {p.name}\n{p.text()[-3000:]}" for p in self.processes))
+               + self.tails())
 
-    def check(self):
-        """The checks every scenario ends with (the module's docstring)."""
+    def check(self, allowed_violations=()):
+        """The checks every scenario ends with (the module's docstring); a scenario that
+        sends bad messages on purpose names the reasons it may be counted under, once each."""
         twice = self.query("""SELECT p.path, COUNT(*) FROM attempts a JOIN photos p ON p.id = a.photoId
                               WHERE a.outcome = 'done' GROUP BY a.photoId, a.kind HAVING COUNT(*) != 1""")
         expect(not twice, f"tasks not done exactly once: {twice}")
@@ -194,10 +216,17 @@ class Cluster:
             expect(md5 == tool("md5sum", path), f"{path}: md5 {md5} in the catalog, md5sum says {tool('md5sum', path)}")
             expect(sha256 == tool("sha256sum", path), f"{path}: sha256 {sha256}, sha256sum says {tool('sha256sum', path)}")
         violations = self.query("SELECT reason, count FROM violations")
-        expect(not violations, f"protocol violations counted: {violations}")
+        expect(all(reason in allowed_violations and count == 1 for reason, count in violations),
+               f"protocol violations counted: {violations} (allowed: {sorted(allowed_violations)}, once each)")
 
     def registrations(self, text):
         return sum(line.count("worker ready") for line in text.splitlines())
+
+    def attempts_not_done(self):
+        return self.query("SELECT outcome, errorClass, COUNT(*) FROM attempts WHERE outcome != 'done' GROUP BY 1, 2")
+
+    def tails(self):
+        return "\n".join(f"--- {p.name}\n{p.text()[-3000:]}" for p in self.processes)
 
     def stop(self):
         """SIGTERM to everything still running, workers first; every one must exit 0."""
@@ -217,6 +246,26 @@ class Cluster:
                 process.popen.wait()
         if passed:
             shutil.rmtree(self.dir, ignore_errors=True)
+
+
+# What the Python worker logs (pyworker/worker.py) ---------------------------------------
+
+def logged_jobs(text):
+    """(connection, job id, lease token, whether it fails on purpose) of every JOB received."""
+    return [(int(c), job, token, bool(failing)) for c, job, token, failing in
+            re.findall(r"connection (\d+): JOB id=(\S+) token=(\S+) photo=\d+( \(to fail\))?", text)]
+
+
+def logged_acks(text):
+    """(connection, committed ids, discarded ids) of every ACK received."""
+    return [(int(c), set(filter(None, committed.split(","))), set(filter(None, discarded.split(","))))
+            for c, committed, discarded in re.findall(r"connection (\d+): ACK committed=(\S*) discarded=(\S*)", text)]
+
+
+def logged_disconnects(text):
+    """(token, full reason) of every DISCONNECT received; token "(none)" for a reason without one."""
+    return [(token, ast.literal_eval(reason)) for token, reason in
+            re.findall(r"DISCONNECT token=(\S+) text=('.*'|\".*\")$", text, re.MULTILINE)]
 
 
 # Scenarios ----------------------------------------------------------------------------
@@ -330,6 +379,10 @@ def disconnects(cluster):
     handed = cluster.count("SELECT COUNT(*) FROM attempts WHERE errorClass IN ('shutting-down', 'interrupted')")
     expect(handed == 0, f"{handed} attempts used by hand-backs")
     expect(staying.popen.poll() is None, "the staying worker did not survive the coordinator's restart")
+    if cluster.args.worker == "python":
+        # The coordinator's DISCONNECT carries its token ("DISCONNECT" in PROTOCOL.md).
+        expect("DISCONNECT token=coordinator-stopping" in staying.text(),
+               "the staying worker's log shows no DISCONNECT with the token coordinator-stopping:\n" + staying.text()[-2000:])
     cluster.stop()
 
 
@@ -341,6 +394,107 @@ def slow(cluster):
     cluster.check()
     expired = cluster.count("SELECT COUNT(*) FROM attempts WHERE outcome = 'lease-expired'")
     expect(expired == 0, f"{expired} leases expired")
+    cluster.stop()
+
+
+def heartbeat_unset(cluster):
+    # READY without heartbeat_interval_ms: the text's default, 1000 ms, for both peers.
+    # Jobs of 3.5 s, longer than three intervals: a coordinator that took a shorter interval
+    # drops the worker (worker-lost), one that took a longer one stays silent and the worker
+    # (1000 ms, liveness 3) drops it (a second registration).
+    cluster.start_coordinator()
+    worker = cluster.start_worker("w", delay=3.5, slots=1, python_options=["--omit-heartbeat"])
+    expect(cluster.wait(lambda: cluster.registrations(cluster.coordinator.text()) >= 1
+                        or "connection 2:" in worker.text(), 30),
+           "no registration in 30 s")
+    ready = [line for line in worker.text().splitlines() if ": READY " in line]
+    expect(ready and "heartbeat_interval_ms" not in ready[0], f"the READY sent: {ready}")
+    expect(cluster.registrations(cluster.coordinator.text()) >= 1,
+           f"a READY without heartbeat_interval_ms was not answered (the worker reconnected); "
+           f"violations: {cluster.query('SELECT reason, count FROM violations')}\n" + cluster.tails())
+    cluster.wait_done(seconds=60 + 4 * 3.5)
+    cluster.check()
+    expect(not cluster.attempts_not_done(), f"attempts other than done: {cluster.attempts_not_done()}")
+    registrations = cluster.registrations(cluster.coordinator.text())
+    expect(registrations == 1, f"the worker registered {registrations} times: a connection was dropped")
+    cluster.stop()
+
+
+def ready_invalid(cluster):
+    # Two READYs the coordinator must refuse with a DISCONNECT whose reason token says why
+    # (slots=0 is outside 1-1024: `invalid-field: slots: ...`; protocol_version=0 is unset,
+    # older than any revision: `old-protocol`), each counted once under that reason; the
+    # workers exit 3 instead of reconnecting. Then a valid worker does all the work.
+    cluster.start_coordinator()
+    refused = {"invalid-field": cluster.start_worker("slots0", python_options=["--spoil-ready", "slots=0"]),
+               "old-protocol": cluster.start_worker("version0", python_options=["--spoil-ready", "protocol_version=0"])}
+    problems = []
+    for token, worker in refused.items():
+        # Refused: it exits. Unanswered: it gives up on the silence and opens connection 2.
+        cluster.wait(lambda: worker.popen.poll() is not None or "connection 2:" in worker.text(), 30)
+        disconnects = logged_disconnects(worker.text())
+        if worker.popen.poll() != 3 or not disconnects or disconnects[0][0] != token:
+            problems.append(f"{worker.name}: exit status {worker.popen.poll()} (None: still running), expected 3; "
+                            f"DISCONNECTs received {disconnects}, expected the token {token}")
+        elif token == "invalid-field" and "slots" not in disconnects[0][1]:
+            problems.append(f"{worker.name}: the DISCONNECT does not name the field: {disconnects[0][1]!r}")
+    expect(not problems, "; ".join(problems) + f"; violations: {cluster.query('SELECT reason, count FROM violations')}\n"
+           + cluster.tails())
+    cluster.start_worker("w")
+    cluster.wait_done()
+    cluster.check(allowed_violations={"invalid-field", "old-protocol"})
+    registrations = cluster.registrations(cluster.coordinator.text())
+    expect(registrations == 1, f"{registrations} registrations: a refused READY registered")
+    cluster.stop()
+
+
+def restart_leases_out(cluster):
+    # Jobs of 3 s, 4 at a time; the coordinator is killed once the catalog holds 4 leases,
+    # and the next run ADOPTS them: the worker's READY takes them over and its re-sent
+    # RESULTs are committed. Nothing is redone: no lost or expired lease, one attempt a task.
+    coordinator = cluster.start_coordinator()
+    worker = cluster.start_worker("w", delay=3, slots=4)
+    expect(cluster.wait(lambda: cluster.count("SELECT COUNT(*) FROM tasks WHERE state = 'leased'") >= 4, 60),
+           "4 leases never reached the catalog\n" + cluster.tails())
+    coordinator.signal(signal.SIGKILL)
+    coordinator.wait(10)
+    leased = {token for (token,) in cluster.query("SELECT leaseToken FROM tasks WHERE state = 'leased'")}
+    cluster.start_coordinator()
+    cluster.wait_done()
+    cluster.check()
+    expect(not cluster.attempts_not_done(), f"attempts other than done (work redone): {cluster.attempts_not_done()}")
+    attempts, tasks = cluster.count("SELECT COUNT(*) FROM attempts"), cluster.count("SELECT COUNT(*) FROM tasks")
+    expect(attempts == tasks, f"{attempts} attempts for {tasks} tasks")
+    if cluster.args.worker == "python":
+        text = worker.text()
+        ids = {token: job for _, job, token, _ in logged_jobs(text)}
+        expect(leased <= ids.keys(), f"leases the worker never logged: {leased - ids.keys()}")
+        old = {ids[token] for token in leased}
+        later = set().union(*(committed for connection, committed, _ in logged_acks(text) if connection > 1))
+        discarded = set().union(*(d for _, _, d in logged_acks(text)))
+        expect(old <= later and not old & discarded,
+               f"jobs leased at the kill {sorted(old)}: committed by the next run {sorted(old & later)}, "
+               f"discarded {sorted(old & discarded)}\n" + text[-3000:])
+    cluster.stop()
+
+
+def fail_before_result(cluster):
+    # The first entry of each JOBS of several FAILs at once (`timeout`, retryable), for 3
+    # photos; the worker holds the FAIL until a later job's RESULT (0.5 s) is ready and
+    # sends both in one RESULTS. Each entry counts as if sent alone: the FAILs are recorded
+    # as retries of class timeout under their own tokens, the tasks done on a later lease.
+    cluster.start_coordinator()
+    worker = cluster.start_worker("w", delay=0.5, slots=4, python_options=["--fail-first-of-batch", "3"])
+    cluster.wait_done()
+    cluster.check()
+    text = worker.text()
+    failed = {token for _, _, token, failing in logged_jobs(text) if failing}
+    expect(failed, "no JOBS of several entries came: nothing failed on purpose\n" + text[-3000:])
+    expect(re.search(r"held FAILs \S+ go with RESULT", text) and "go alone" not in text,
+           "no FAIL left with a later RESULT\n" + text[-3000:])
+    recorded = cluster.query("SELECT leaseToken, outcome, errorClass FROM attempts WHERE outcome != 'done'")
+    expect(sorted(recorded) == sorted((token, "retry", "timeout") for token in failed),
+           f"attempts other than done: {recorded}; FAILs sent under {sorted(failed)}")
     cluster.stop()
 
 
@@ -357,8 +511,14 @@ SCENARIOS = {
     "curve-key-removed": (30, curve_key_removed),
     "disconnect": (40, disconnects),
     "slow": (12, slow),
+    "heartbeat-unset": (2, heartbeat_unset),
+    "ready-invalid": (10, ready_invalid),
+    "restart-leases-out": (8, restart_leases_out),
+    "fail-before-result": (12, fail_before_result),
 }
 CURVE = {"curve", "curve-key-removed"}
+# Misbehaviour only the Python worker can be told to show (its options): skipped for --worker swift.
+PYTHON_ONLY = {"heartbeat-unset", "ready-invalid", "fail-before-result"}
 
 
 def main():
@@ -368,8 +528,10 @@ def main():
     parser.add_argument("--scenario", action="append", choices=sorted(SCENARIOS))
     args = parser.parse_args()
     args.photomill = os.path.abspath(args.photomill)
+    if args.worker == "swift" and set(args.scenario or ()) & PYTHON_ONLY:
+        parser.error(f"{', '.join(sorted(set(args.scenario) & PYTHON_ONLY))}: the Python worker's scenarios only")
     failures = 0
-    for name in args.scenario or list(SCENARIOS):
+    for name in args.scenario or [n for n in SCENARIOS if args.worker == "python" or n not in PYTHON_ONLY]:
         photos, body = SCENARIOS[name]
         started = time.monotonic()
         cluster = Cluster(args, name, photos, curve=name in CURVE)

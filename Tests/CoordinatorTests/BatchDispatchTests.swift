@@ -40,7 +40,7 @@ struct BatchDispatchTests {
         #expect(h.jobMessages.map(\.orders.count) == [4, 6])
         // b, left with 2 credits, is served before a, whose answer frees a credit after.
         h.forgetSends()
-        h.succeed(h.scheduler.inFlight.values.first { $0.routingId == Harness.peer("a") }
+        h.succeed(h.scheduler.leases.entries.values.first { $0.holder == Harness.peer("a") }
             .map { JobOrder(jobID: $0.jobID, token: $0.lease.token, job: PendingJob(photoId: $0.lease.photoId, path: "/photos/\($0.lease.photoId).jpg",
                                                                               size: 1000, mtimeNs: 1, kinds: [.hash]), fileInBlobs: false) }!,
                   from: "a")
@@ -102,7 +102,7 @@ struct BatchDispatchTests {
                 for id in ids where id != "w7" || tenth <= 50 { h.send(.heartbeat, from: id) }
             }
             h.turn()
-            if droppedAt == nil && h.scheduler.sessions[Harness.peer("w7")] == nil { droppedAt = Double(tenth) / 10 }
+            if droppedAt == nil && h.session("w7") == nil { droppedAt = Double(tenth) / 10 }
         }
         let perPeer = Self.heartbeats(h)
         let counts = ids.filter { $0 != "w7" }.map { perPeer[Harness.peer($0)] ?? 0 }
@@ -111,7 +111,7 @@ struct BatchDispatchTests {
         let dropped = try #require(droppedAt, "w7 never dropped")
         // Liveness: 3 × 1 s after its last message at 5 s, seen by a check ten times a second.
         #expect(dropped > 8 && dropped <= 8.2, "dropped at \(dropped) s")
-        #expect(h.scheduler.sessions.count == 999)
+        #expect(h.scheduler.workers.count == 999)
     }
 
     /// HEARTBEATs sent, by peer.

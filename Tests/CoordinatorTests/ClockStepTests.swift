@@ -52,7 +52,7 @@ struct ClockStepTests {
                 h.run(h.scheduler.received(.result(jobID: order.jobID, token: order.token, reports: [report]), from: Harness.peer("w1"), at: now))
             }
             turn(&h)
-            if h.scheduler.sessions[Harness.peer("w1")] == nil { dropped = true }
+            if h.session("w1") == nil { dropped = true }
         }
         h.run(h.scheduler.flush(at: feed(h.clock)))
         h.settle()

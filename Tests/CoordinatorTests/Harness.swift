@@ -1,7 +1,7 @@
 import Catalog
 @testable import Coordinator
 import Foundation
-import Logging
+import MillProtocol
 import PhotomillCore
 import PhotomillTestSupport
 
@@ -27,16 +27,16 @@ struct Harness {
     private(set) var commits: [CommitBatch] = []
     /// The batch handed to the committer and not yet settled, with its ACKs.
     private(set) var inCommit: (batch: CommitBatch, acks: [PendingAck])?
-    private(set) var waits: [Kind: String]?
     private(set) var exported: [Int64] = []
     private(set) var pagesRead: [PageRequest] = []
+    /// What the scheduler logged (`.log` actions), in order.
+    private(set) var logs: [SchedulerLog] = []
 
     init(_ configure: (inout CoordinatorConfiguration) -> Void = { _ in }) {
         var configuration = CoordinatorConfiguration(bind: [], roots: [], kinds: Set(Kind.allCases))
         configuration.exitWhenDone = true
         configure(&configuration)
-        let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
-        scheduler = Scheduler(configuration: configuration, logger: logger, at: clock.now, run: "t")
+        scheduler = Scheduler(configuration: configuration, at: clock.now, run: "t")
         run(scheduler.start())
     }
 
@@ -49,14 +49,29 @@ struct Harness {
         run(scheduler.ready(hello, from: Self.peer(id), key: key, keyAllowed: keyAllowed, at: clock.now))
     }
 
+    /// READY of worker `id` again, on its connection number `attempt` (`peer(id)` is its
+    /// first), offering hash alone; returns that connection.
+    @discardableResult
+    mutating func reconnect(_ id: String, attempt: Int, slots: Int) -> Data {
+        let peer = Data("\(id)#\(attempt)".utf8)
+        let hello = WorkerHello(workerId: id, host: "host-" + id, slots: slots, kinds: [.hash], ocrLanguages: [], pathRoots: ["/"])
+        run(scheduler.ready(hello, from: peer, key: nil, keyAllowed: true, at: clock.now))
+        return peer
+    }
+
     mutating func send(_ message: WorkerMessage, from id: String) {
         run(scheduler.received(message, from: Self.peer(id), at: clock.now))
     }
 
     /// A RESULT that succeeds every kind of `order` (a hash for each, for brevity).
     mutating func succeed(_ order: JobOrder, from id: String) {
+        succeed(order, fromPeer: Self.peer(id))
+    }
+
+    /// `succeed`, from a given connection (a worker's second, after a reconnect).
+    mutating func succeed(_ order: JobOrder, fromPeer peer: Data) {
         let reports = order.job.kinds.map { KindReport(kind: $0, outcome: .hash(md5: "m", sha256: "s"), recipe: "test/1") }
-        send(.result(jobID: order.jobID, token: order.token, reports: reports), from: id)
+        run(scheduler.received(.result(jobID: order.jobID, token: order.token, reports: reports), from: peer, at: clock.now))
     }
 
     /// `succeed`, and the "catalog" no longer has those tasks pending.
@@ -123,7 +138,7 @@ struct Harness {
                 precondition(inCommit == nil, "the scheduler committed while the committer was busy")
                 inCommit = (batch, acks)
                 commits.append(batch)
-            case .readSteering: run(scheduler.steeringRead(Steering(requeueMark: requeueMark, paused: paused), at: clock.now))
+            case .readSteering: run(scheduler.steeringRead(requeueMark: requeueMark, paused: Set(paused.keys), at: clock.now))
             case .fetchPage(let request):
                 pagesRead.append(request)
                 // As the catalog pages: the tier's kinds asked for, after the position, in
@@ -134,8 +149,8 @@ struct Harness {
                     return job.kinds.isEmpty || job.position <= request.after ? nil : job
                 }.sorted { $0.position < $1.position }
                 scheduler.pageFetched(Array(page.prefix(request.limit)), for: request, at: clock.now)
-            case .recordWaits(let recorded): waits = recorded
             case .committedPhotos(let ids): exported += ids
+            case .log(let entry): logs.append(entry)
             }
         }
     }
@@ -143,6 +158,24 @@ struct Harness {
     // MARK: Reading what happened
 
     static func peer(_ id: String) -> Data { Data((id + "#1").utf8) }
+
+    /// The session of worker `id` (on its first connection), if connected.
+    func session(_ id: String) -> WorkerSession? { scheduler.workers[Self.peer(id)] }
+
+    /// The jobs worker `id` may still take, if connected.
+    func credit(_ id: String) -> Int? { session(id).map(scheduler.credit(of:)) }
+
+    /// When the lease under `token` expires, while it runs.
+    func deadline(_ token: String) -> MonotonicInstant? {
+        guard case .running(let deadline) = scheduler.leases.entries[token]?.state else { return nil }
+        return deadline
+    }
+
+    /// Why each kind waits, as the scheduler last found (its next commit writes it).
+    var waits: [Kind: WaitReason]? { scheduler.waits }
+
+    /// Whether the lease under `token` is still out (running or expired).
+    func isOut(_ token: String) -> Bool { scheduler.leases.entries[token] != nil }
 
     func jobs(to id: String) -> [JobOrder] { jobs.filter { $0.peer == Self.peer(id) }.map(\.order) }
 
@@ -163,7 +196,7 @@ struct Harness {
     }
 
     func disconnects(to id: String) -> [String] {
-        messages(to: id).compactMap { if case .disconnect(let reason) = $0 { reason } else { nil } }
+        messages(to: id).compactMap { if case .disconnect(let reason) = $0 { reason.description } else { nil } }
     }
 
     func heartbeats(to id: String) -> Int {

@@ -1,6 +1,7 @@
 import Catalog
 @testable import Coordinator
 import Foundation
+import MillProtocol
 import PhotomillCore
 import PhotomillTestSupport
 import Testing
@@ -35,7 +36,7 @@ struct LeaseTests {
         h.pass(5) { $0.send(.heartbeat, from: "w1") }
         h.commitAll()
         #expect(h.releases.count == 1, "released once")
-        #expect(h.scheduler.sessions[Harness.peer("w1")]?.credit == 0)
+        #expect(h.credit("w1") == 0)
 
         // The late result: committed under the old token, which the catalog finds stale.
         h.stale.insert(order.token)
@@ -43,7 +44,7 @@ struct LeaseTests {
         h.commitAll()
         #expect(h.results.map(\.result.leaseToken) == [order.token, order.token])
         #expect(h.acks(to: "w1").discarded == [order.jobID])
-        #expect(h.scheduler.sessions[Harness.peer("w1")]?.credit == 1, "the late result returns the credit")
+        #expect(h.credit("w1") == 1, "the late result returns the credit")
     }
 
     @Test("EXTEND moves the deadline, but never beyond four times the deadline from the grant")
@@ -83,8 +84,8 @@ struct LeaseTests {
         let order = try #require(h.jobs(to: "w1").first ?? h.jobs(to: "w2").first)
         let other = h.jobs(to: "w1").isEmpty ? "w1" : "w2"
         h.send(.extend(jobID: order.jobID, token: order.token, extraSeconds: 10), from: other)
-        #expect(h.scheduler.violationCounts == ["unknown-job": 1], "the job is leased to another worker")
-        #expect(h.scheduler.inFlight[order.token]?.deadline == h.clock.monotonic + 10 + 2)
+        #expect(h.scheduler.violationCounts == [.unknownJob: 1], "the job is leased to another worker")
+        #expect(h.deadline(order.token) == h.clock.monotonic + 10 + 2)
     }
 
     @Test("a silent worker is dropped after three intervals and its leases are released at once")
@@ -98,20 +99,20 @@ struct LeaseTests {
         h.pending = []
         // w2 keeps talking; w1 goes silent.
         h.pass(3.0) { $0.send(.heartbeat, from: "w2") }
-        #expect(h.scheduler.sessions[Harness.peer("w1")] != nil, "3 s of silence is still within the liveness")
+        #expect(h.session("w1") != nil, "3 s of silence is still within the liveness")
         h.pass(0.2) { $0.send(.heartbeat, from: "w2") }
-        #expect(h.scheduler.sessions[Harness.peer("w1")] == nil)
+        #expect(h.session("w1") == nil)
         h.commitAll()
         let lost = h.releases.filter { $0.reason == .workerLost }
         #expect(Set(lost.map(\.lease.token)) == Set(h.jobs(to: "w1").map(\.token)))
         #expect(lost.allSatisfy { $0.message.contains("stopped answering") })
-        #expect(h.scheduler.sessions[Harness.peer("w2")] != nil)
+        #expect(h.session("w2") != nil)
 
         // Only frozen: its late result is recognised (no violation), committed as the
         // catalog finds it, and its old connection is asked to start over.
         let late = h.jobs(to: "w1")[0]
         h.send(.heartbeat, from: "w1")
-        #expect(h.disconnects(to: "w1") == [Scheduler.startOver])
+        #expect(h.disconnects(to: "w1") == ["not-registered"])
         #expect(h.scheduler.violationCounts.isEmpty, "a departed worker is no stranger")
         h.connect("w1", slots: 2)
         h.stale.insert(late.token)
@@ -127,7 +128,7 @@ struct LeaseTests {
                           expiresAt: h.clock.wall + 55)
         let gone = Lease(photoId: 8, kinds: [.hash], token: "old-2", worker: "w-gone", leasedAt: h.clock.wall - 5,
                          expiresAt: h.clock.wall + 55)
-        h.scheduler.adopt([lease, gone], at: h.clock.now)
+        h.run(h.scheduler.adopt([lease, gone], at: h.clock.now))
         // w-old comes back and re-sends its result under the old job id it knew.
         h.pass(2)
         h.connect("w-old")

@@ -1,6 +1,7 @@
 import Catalog
 @testable import Coordinator
 import Foundation
+import MillProtocol
 import MetricsTestKit
 import PhotomillCore
 import PhotomillTestSupport
@@ -43,10 +44,10 @@ struct MetricsTests {
         h.connect("w", slots: 3)
         h.turn()
         h.scheduler.counts.leaseExpirations = 2
-        h.scheduler.reject(Data("x".utf8), reason: "malformed-body", detail: "", at: h.clock.now)
+        h.run(h.scheduler.reject(Data("x".utf8), .malformedBody, detail: "", at: h.clock.now))
         metrics.observe(h.scheduler, at: h.clock.monotonic)
         h.scheduler.counts.leaseExpirations = 5
-        h.scheduler.reject(Data("x".utf8), reason: "malformed-body", detail: "", at: h.clock.now)
+        h.run(h.scheduler.reject(Data("x".utf8), .malformedBody, detail: "", at: h.clock.now))
         metrics.observe(h.scheduler, at: h.clock.monotonic + 0.1)   // within a quarter second: not published
         metrics.observe(h.scheduler, at: h.clock.monotonic + 0.3)
         #expect(backend.counterTotal(label: "photomill_lease_expirations_total") == 5)

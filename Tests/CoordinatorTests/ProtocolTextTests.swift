@@ -1,6 +1,7 @@
 import Catalog
 @testable import Coordinator
 import Foundation
+import MillProtocol
 import PhotomillCore
 import PhotomillTestSupport
 import Testing
@@ -23,12 +24,12 @@ struct ProtocolTextTests {
             h.send(.heartbeat, from: "w1")
         }
         #expect((9...11).contains(h.heartbeats(to: "w1")), "\(h.heartbeats(to: "w1")) heartbeats in 10 intervals")
-        #expect(h.scheduler.sessions[Harness.peer("w1")] != nil)
+        #expect(h.session("w1") != nil)
         // Silent for just under three of its intervals: still there; just over: taken for dead.
         h.pass(2.9 * interval, step: interval / 10)
-        #expect(h.scheduler.sessions[Harness.peer("w1")] != nil)
+        #expect(h.session("w1") != nil)
         h.pass(0.3 * interval, step: interval / 10)
-        #expect(h.scheduler.sessions[Harness.peer("w1")] == nil)
+        #expect(h.session("w1") == nil)
         // The loop looks at least four times per shortest interval.
         h.connect("w2", interval: interval)
         #expect(h.scheduler.pollTimeout(at: h.clock.now) <= Int(interval * 1000 / 4))
@@ -43,10 +44,10 @@ struct ProtocolTextTests {
         h.turn()
         let order = try #require(h.jobs(to: "w1").first)
         let granted = h.clock.monotonic
-        #expect(h.scheduler.inFlight[order.token]?.deadline == granted + 10 + 10)
+        #expect(h.deadline(order.token) == granted + 10 + 10)
         h.clock.advance(4)
         h.send(.extend(jobID: order.jobID, token: order.token, extraSeconds: 20), from: "w1")
-        #expect(h.scheduler.inFlight[order.token]?.deadline == h.clock.monotonic + 20 + 10)
+        #expect(h.deadline(order.token) == h.clock.monotonic + 20 + 10)
     }
 
     /// "job_id … unique per dispatch": across coordinator restarts too, so that a worker may
@@ -64,8 +65,8 @@ struct ProtocolTextTests {
         }
         // The same photo dispatched by two runs: two ids.
         var first = Harness(), second = Harness()
-        first.scheduler = Scheduler(configuration: first.scheduler.configuration, logger: first.scheduler.logger, at: first.clock.now)
-        second.scheduler = Scheduler(configuration: second.scheduler.configuration, logger: second.scheduler.logger, at: second.clock.now)
+        first.scheduler = Scheduler(configuration: first.scheduler.configuration, at: first.clock.now)
+        second.scheduler = Scheduler(configuration: second.scheduler.configuration, at: second.clock.now)
         first.pending = photos(1, kinds: [.hash]); second.pending = first.pending
         first.connect("w1"); second.connect("w1")
         first.turn(); second.turn()
@@ -96,7 +97,7 @@ struct ProtocolTextTests {
         h.send(.result(jobID: w2job.jobID, token: w2job.token, reports: report), from: "w1")
         h.send(.result(jobID: "t.99", token: "t-99", reports: report), from: "w1")
         h.send(.result(jobID: "x", token: "forged-token", reports: report), from: "w1")
-        #expect(h.scheduler.violationCounts == ["unknown-job": 3])
-        #expect(h.scheduler.inFlight[w2job.token] != nil, "the other worker's lease is untouched")
+        #expect(h.scheduler.violationCounts == [.unknownJob: 3])
+        #expect(h.isOut(w2job.token), "the other worker's lease is untouched")
     }
 }

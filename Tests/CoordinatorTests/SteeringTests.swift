@@ -87,7 +87,7 @@ struct SteeringTests {
             for order in h.jobs(to: "w") where !granted.contains(where: { $0.order.token == order.token }) {
                 granted.append((h.clock.monotonic, order))
             }
-            for order in h.jobs(to: "w") where h.scheduler.inFlight[order.token] != nil { h.finish(order, from: "w") }
+            for order in h.jobs(to: "w") where h.isOut(order.token) { h.finish(order, from: "w") }
         }
         let lateHashes = granted.filter { $0.order.job.kinds.contains(.hash) && $0.at - pausedAt > 0.5 }
         #expect(lateHashes.isEmpty, "hash jobs granted after the pause was read: \(lateHashes.map(\.order.job.photoId))")
@@ -99,7 +99,7 @@ struct SteeringTests {
 
         h.paused = [:]
         h.pass(6) { h in
-            for order in h.jobs(to: "w") where h.scheduler.inFlight[order.token] != nil { h.finish(order, from: "w") }
+            for order in h.jobs(to: "w") where h.isOut(order.token) { h.finish(order, from: "w") }
         }
         #expect(h.pending.isEmpty, "after resume every task was leased and finished")
     }
@@ -111,7 +111,7 @@ struct SteeringTests {
         h.pending = photos(3, kinds: [.hash, .ocr])
         h.connect("w", slots: 4)
         h.pass(1) { h in
-            for order in h.jobs(to: "w") where h.scheduler.inFlight[order.token] != nil { h.finish(order, from: "w") }
+            for order in h.jobs(to: "w") where h.isOut(order.token) { h.finish(order, from: "w") }
         }
         #expect(h.jobs(to: "w").allSatisfy { $0.job.kinds == [.hash] })
         #expect(h.scheduler.isIdle)

@@ -99,8 +99,13 @@ def request(port, method, target, headers=None, body=b"", timeout=15):
     return status, rest
 
 
+# Every library started, so that a scenario that fails leaves no process behind.
+LIBRARIES = []
+
+
 class Library:
     def __init__(self, photomill, folder, count):
+        LIBRARIES.append(self)
         self.photomill, self.folder = photomill, folder
         self.photos = os.path.join(folder, "photos")
         self.catalog = os.path.join(folder, "catalog.sqlite")
@@ -126,7 +131,8 @@ class Library:
             connection.close()
 
     def hashes_left(self):
-        return self.rows("SELECT COUNT(*) FROM tasks WHERE kind = 'hash' AND state != 'done'")[0][0]
+        # The samples' text and empty files named .jpg fail at the scan (issue 27, item 4).
+        return self.rows("SELECT COUNT(*) FROM tasks WHERE kind = 'hash' AND state IN ('pending', 'leased')")[0][0]
 
     def start_worker(self):
         self.worker = Process("worker", [self.photomill, "worker", "--connect", self.ipc, "--slots", "1", "--kinds", "hash"],
@@ -134,6 +140,13 @@ class Library:
 
     def alive(self):
         return self.coordinator.popen.poll() is None
+
+    def kill(self):
+        """SIGKILL to whatever still runs (after a failure)."""
+        for process in (self.worker, self.coordinator):
+            if process and process.popen.poll() is None:
+                process.signal(signal.SIGKILL)
+                process.wait(30)
 
     def stop(self):
         """SIGTERM to both; the coordinator's exit status."""
@@ -346,6 +359,9 @@ def main():
     except Failed as failure:
         print("FAILED: %s (logs in %s)" % (failure, folder))
         return 1
+    finally:
+        for library in LIBRARIES:
+            library.kill()
     print("figures: " + json.dumps(figures, sort_keys=True))
     subprocess.run(["rm", "-rf", folder])
     return 0

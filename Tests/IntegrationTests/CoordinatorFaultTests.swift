@@ -81,7 +81,11 @@ import Testing
     /// coordinator while a job is stuck: it commits what comes in for 5 s, hands the stuck
     /// job back (no attempt used, no lease left), tells the workers and exits 0. A new
     /// coordinator then finishes the run with the remaining worker.
-    @Test func sigtermDrainsWorkerAndCoordinator() throws {
+    /// Between the coordinators the worker tries a new socket every few seconds: each
+    /// queued a READY, and before the fix every one of them reached the new coordinator
+    /// (closed sockets with a monitor lived on in libzmq), each replacing the session.
+    @Test
+    func sigtermDrainsWorkerAndCoordinator() throws {
         let bench = try FaultBench(count: 80, seed: 32)
         var coordinator = try BackgroundProcess.coordinator(anyLoopbackPort, bench)
         let endpoint = try coordinator.boundEndpoint()

@@ -58,9 +58,11 @@ struct FaultBench {
     var unfinished: Int { (try? count("SELECT COUNT(*) FROM tasks WHERE state IN ('pending', 'leased')")) ?? -1 }
     var doneAttempts: Int { (try? count("SELECT COUNT(*) FROM attempts WHERE outcome = 'done'")) ?? -1 }
 
-    /// Waits (bounded) until no task is pending or leased.
+    /// Waits (bounded) until every file is in the catalog and no task is pending or leased.
+    /// (The scan runs beside the work: "nothing unfinished" alone can be a moment between
+    /// two of its batches.)
     func waitUntilFinished(seconds: Double = 240) -> Bool {
-        eventually(seconds: seconds) { unfinished == 0 }
+        eventually(seconds: seconds) { (try? count("SELECT COUNT(*) FROM photos")) ?? -1 >= files.count && unfinished == 0 }
     }
 
     /// The books of the catalog, read with Python's sqlite3 (independent of photomill's code).

@@ -231,41 +231,11 @@ struct FormatsCorpusTests {
     @Test func hostileVariantsAreResultsOrClassifiedErrors() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let names = try FileManager.default.contentsOfDirectory(atPath: Self.formats.path)
-            .filter { !$0.hasSuffix(".xmp") && !$0.hasSuffix(".md") }.sorted()
-        var generator = SplitMix64(seed: 20261123)
-        var variants: [String] = []
-        for name in names {
-            let bytes = [UInt8](try Data(contentsOf: Self.formats.appendingPathComponent(name)))
-            let stem = (name as NSString).deletingPathExtension, ext = (name as NSString).pathExtension
-            for index in 0..<8 {
-                var copy = bytes
-                if index < 4 {
-                    // 1–40 bit flips, most in the first 64 KiB where the structures are.
-                    for _ in 0...Int(generator.next() % 40) {
-                        let span = generator.next() % 4 == 0 ? copy.count : min(copy.count, 65_536)
-                        let offset = Int(generator.next() % UInt64(span))
-                        copy[offset] ^= UInt8(1 << (generator.next() % 8))
-                    }
-                } else {
-                    copy = Array(copy.prefix(Int(generator.next() % UInt64(copy.count))))
-                }
-                let variant = "\(stem)-\(index).\(ext)"
-                try Data(copy).write(to: directory.appendingPathComponent(variant))
-                variants.append(variant)
-            }
-        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: Self.formats.path)
+            .filter { !$0.hasSuffix(".xmp") && !$0.hasSuffix(".md") }.sorted().map { Self.formats.appendingPathComponent($0) }
+        let variants = try HostileVariants.write(files, count: 8, seed: 20261123, into: directory)
         let started = Stopwatch()
-        let outcome = try PhotomillBinary.run(["inspect", "--json", "--kinds", "hash,metadata,thumbnail,ocr"] + variants, in: directory)
-        let objects = try PhotomillBinary.jsonLines(outcome)
-        #expect(objects.count == variants.count, "inspect ended early (status \(outcome.status)): \(outcome.stderr.suffix(2000))")
-        for object in objects {
-            let errors = object["errors"] as? [String: [String: String]] ?? [:]
-            for (kind, failure) in errors {
-                #expect(processingErrorClasses.contains(failure["class"] ?? ""), "\(object["path"] ?? "") \(kind): \(failure)")
-                #expect(failure["message"]?.isEmpty == false)
-            }
-        }
+        try HostileVariants.inspect(variants, in: directory)
         // 96 variants on 2 cores: every one well inside a 60 s lease.
         #expect(started.seconds < 300)
     }

@@ -180,7 +180,7 @@ import ZeroMQ
             if round % 10 == 0 { _ = try stranger.send(MillCodec.encode(.heartbeat()), dontWait: true) }
             while let answer = try? stranger.receive(dontWait: true) {
                 tally.strangerAnswers += 1
-                if case .disconnect(let body)? = try? MillCodec.decode(answer), body.reason == "not registered" {
+                if case .disconnect(let body)? = try? MillCodec.decode(answer), body.reason == "not-registered" {
                     tally.strangerAnswersNotRegistered += 1
                 }
             }

@@ -151,4 +151,103 @@ struct PhoneFolderTests {
         #expect(try CatalogQuery.count(catalogURL, "SELECT COUNT(*) FROM attempts a JOIN photos p ON p.id = a.photoId WHERE p.path = '\(file("IMG_0002.JPG"))' AND a.kind = 'metadata'") == 2)
         #expect(try CatalogQuery.count(catalogURL, "SELECT COUNT(*) FROM attempts WHERE kind != 'metadata'") == 13)
     }
+
+    /// Issue 27's phone-and-camera folder: what a phone, a camera and a camcorder leave on a
+    /// disk, with a zero-byte `.jpg`, a folder linked in from inside the library and one
+    /// from outside it, a sidecar, and a file that is not media. Videos, a PNG screenshot
+    /// with EXIF and HEIC are made by ffmpeg, exiftool and heif-enc; Sony's HIF and Canon's
+    /// CRW and CR3 come from the corpus (no tool writes them). The corpus's CRW and CR3 are
+    /// exiftool's metadata samples: 6,816 and 52,502 bytes for sensors of 6.5 and 25.5
+    /// megapixels, so their pixels cannot be there (LibRaw says "Cannot unpack" to the first,
+    /// and decodes the second's 52 KB into noise): their thumbnail and OCR must fail
+    /// `corrupt`, their metadata must not.
+    @Test(.enabled(if: Corpus.isAvailable, Corpus.skipMessage))
+    func runNamesTheEmptyFileAndSaysWhatItSkipped() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let library = directory.appendingPathComponent("library")
+        let work = directory.appendingPathComponent("work")
+        for folder in ["DCIM/100APPLE", "Screenshots", "AVCHD/BDMV/STREAM", "Camera", "Trip", "../outside"] {
+            try FileManager.default.createDirectory(at: library.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        func file(_ name: String) -> String { library.appendingPathComponent(name).path }
+        func corpus(_ name: String, to target: String) throws {
+            try FileManager.default.copyItem(atPath: Corpus.root.appendingPathComponent(name).path, toPath: file(target))
+        }
+        let base = work.appendingPathComponent("base.png").path
+        try Tool.output("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=640x480", "-frames:v", "1", base])
+        try Tool.output("heif-enc", ["-q", "50", base, "-o", file("DCIM/100APPLE/IMG_0001.HEIC")])
+        try Tool.output("ffmpeg", ["-v", "error", "-i", base, file("DCIM/100APPLE/IMG_0002.JPG")])
+        try Self.sidecar(title: "Quay", keywords: ["harbour"], rating: 3)
+            .write(toFile: file("DCIM/100APPLE/IMG_0002.JPG.xmp"), atomically: true, encoding: .utf8)
+        try Tool.output("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=duration=1:size=320x240:rate=25", "-c:v", "libx264",
+                                   "-pix_fmt", "yuv420p", "-movflags", "use_metadata_tags",
+                                   "-metadata", "com.apple.quicktime.model=iPhone 15", file("DCIM/100APPLE/IMG_0003.MOV")])
+        try Tool.output("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=duration=1:size=320x240:rate=30", "-c:v", "libx264",
+                                   "-pix_fmt", "yuv420p", file("DCIM/100APPLE/VID_0004.MP4")])
+        // A camcorder's transport stream.
+        try Tool.output("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=duration=1:size=640x360:rate=25", "-c:v", "libx264",
+                                   "-pix_fmt", "yuv420p", "-f", "mpegts", file("AVCHD/BDMV/STREAM/00000.MTS")])
+        // A screenshot with EXIF in its eXIf chunk, as exiftool writes it.
+        try Tool.output("ffmpeg", ["-v", "error", "-i", base, file("Screenshots/Screenshot_1.png")])
+        try Tool.output("exiftool", ["-q", "-overwrite_original", "-Make=Google", "-Model=Pixel 8", "-DateTimeOriginal=2024:05:06 07:08:09",
+                                     "-GPSLatitude=51.5", "-GPSLatitudeRef=N", "-GPSLongitude=0.125", "-GPSLongitudeRef=W",
+                                     file("Screenshots/Screenshot_1.png")])
+        try corpus("formats2/Sony.HIF", to: "DCIM/DSC00001.HIF")
+        try corpus("formats2/exiftool_CanonRaw.crw", to: "Camera/CRW_0001.CRW")
+        try corpus("formats/CanonRaw.cr3", to: "Camera/IMG_0005.CR3")
+        FileManager.default.createFile(atPath: file("DCIM/100APPLE/IMG_0006.jpg"), contents: Data())
+        // A folder linked from inside the library (its photo counted once) and one from outside.
+        try FileManager.default.copyItem(atPath: file("DCIM/100APPLE/IMG_0002.JPG"), toPath: file("Trip/IMG_0100.JPG"))
+        try Tool.output("exiftool", ["-q", "-overwrite_original", "-Model=Trip camera", file("Trip/IMG_0100.JPG")])
+        try FileManager.default.createSymbolicLink(atPath: file("DCIM/Trip"), withDestinationPath: "../Trip")
+        try Tool.output("ffmpeg", ["-v", "error", "-i", base, file("../outside/IMG_0200.JPG")])
+        try FileManager.default.createSymbolicLink(atPath: file("Outside"), withDestinationPath: file("../outside"))
+        try "shopping list\n".write(toFile: file("notes.txt"), atomically: true, encoding: .utf8)
+
+        let catalog = directory.appendingPathComponent("catalog.sqlite").path
+        let catalogURL = URL(fileURLWithPath: catalog)
+        let run = try PhotomillBinary.run(["run", library.path, "--workers", "2", "--catalog", catalog, "--no-exports"])
+        #expect(run.status == 1, "a file failed: run exits 1\n\(run.stdout)\n\(run.stderr)")
+
+        // Failed: the empty file, every kind; the RAW samples' pixels. Nothing else.
+        let failed = try PhotomillBinary.jsonLines(PhotomillBinary.run(["failed", "--json", "--catalog", catalog]))
+        var expected: Set<String> = Set(["hash", "metadata", "thumbnail", "similarity", "ocr"].map { file("DCIM/100APPLE/IMG_0006.jpg") + " " + $0 })
+        for raw in ["Camera/CRW_0001.CRW", "Camera/IMG_0005.CR3"] { expected.formUnion(["thumbnail", "similarity", "ocr"].map { file(raw) + " " + $0 }) }
+        #expect(Set(failed.map { "\($0["path"] as? String ?? "?") \($0["kind"] as? String ?? "?")" }) == expected, "\(failed)")
+        for entry in failed {
+            let path = entry["path"] as? String ?? ""
+            #expect(entry["errorClass"] as? String == (path.hasSuffix(".jpg") ? "empty" : "corrupt"), "\(entry)")
+            #expect((entry["message"] as? String ?? "").hasPrefix(path), "the message names the file: \(entry)")
+        }
+        #expect(try CatalogQuery.count(catalogURL, "SELECT COUNT(*) FROM tasks WHERE state NOT IN ('done', 'failed')") == 0)
+
+        // Skipped: what and why.
+        let skipped = try PhotomillBinary.jsonLines(PhotomillBinary.run(["skipped", "--json", "--catalog", catalog]))
+        #expect(Dictionary(uniqueKeysWithValues: skipped.map { ($0["path"] as? String ?? "?", $0["reason"] as? String ?? "?") })
+                == [file("notes.txt"): "not-media", file("Outside"): "link-outside-roots"], "\(skipped)")
+
+        // Each photo once (nine made or copied, the empty one, the linked-in folder's), nothing from outside.
+        let paths = try CatalogQuery.rows(catalogURL, "SELECT path FROM photos").compactMap(\.first)
+        #expect(paths.count == 11, "\(paths.sorted())")
+        #expect(paths.filter { $0.hasSuffix("IMG_0100.JPG") }.count == 1, "\(paths.sorted())")
+        #expect(!paths.contains { $0.contains("IMG_0200") }, "\(paths.sorted())")
+
+        // Metadata as exiftool reads it, whatever the pixels did.
+        func inspected(_ name: String) throws -> [String: Any] {
+            let rows = try PhotomillBinary.jsonLines(PhotomillBinary.run(["inspect", "--json", "--kinds", "metadata", file(name)]))
+            return try #require((rows.first?["metadata"] as? [String: Any]), "\(rows)")
+        }
+        for name in ["Camera/CRW_0001.CRW", "Camera/IMG_0005.CR3", "DCIM/DSC00001.HIF", "Screenshots/Screenshot_1.png",
+                     "DCIM/100APPLE/IMG_0003.MOV", "Trip/IMG_0100.JPG"] {
+            let tool = try ExifTool.values(file(name), ["Model"])
+            let model = try #require(tool["Model"] as? String, "exiftool reads a model from \(name)")
+            #expect(try inspected(name)["cameraModel"] as? String == model, "\(name)")
+        }
+        let png = try inspected("Screenshots/Screenshot_1.png")
+        let gps = try ExifTool.values(file("Screenshots/Screenshot_1.png"), ["GPSLatitude", "GPSLongitude"])
+        #expect(abs((png["gpsLatitude"] as? Double ?? 0) - (gps["GPSLatitude"] as? Double ?? 1)) < 1e-6, "\(png) \(gps)")
+        #expect(abs((png["gpsLongitude"] as? Double ?? 0) - (gps["GPSLongitude"] as? Double ?? 1)) < 1e-6, "\(png) \(gps)")
+    }
 }

@@ -83,7 +83,7 @@ import ZeroMQ
             Issue.record("the removed key's connection got no DISCONNECT: \(coordinator.process.stderr)")
             return
         }
-        #expect(body.reason == "key not allowed")
+        #expect(body.reason == "key-not-allowed")
         #expect(coordinator.process.stderr.contains("allow-list reloaded (SIGHUP)"), "\(coordinator.process.stderr)")
         let again = try RawPeer(dealerTo: coordinator.endpoint, keys: coordinator.listed.pair, serverKey: serverKey, id: "listed-again")
         try again.send(RawPeer.ready(workerId: "listed-again"))

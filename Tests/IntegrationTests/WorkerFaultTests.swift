@@ -19,6 +19,10 @@ import Testing
         let slow = ["PHOTOMILL_FAULT_HANG_ON": "*:0.02"]
         var workers = try (0..<3).map { _ in try BackgroundProcess.worker(endpoint, root: bench.photos, environment: slow) }
         #expect(eventually(seconds: 120) { bench.doneAttempts >= 50 }, "\(coordinator.stderr)")
+        // The scan runs beside the work: until it has queued every photo, "nothing unfinished"
+        // can be a moment between two of its batches.
+        #expect(eventually(seconds: 120) { (try? bench.count("SELECT COUNT(*) FROM tasks")) == bench.files.count * 2 },
+                "\(coordinator.stderr)")
 
         var random = SystemRandomNumberGenerator()
         var kills = 0

@@ -119,6 +119,23 @@ struct EnvelopeViolationTests {
         #expect(violation(of: .job(Samples.job, blobs: [bytes]))?.reason == .unexpectedBlob)
     }
 
+    @Test("a sidecar frame: missing, or over its 16 MiB (PROTOCOL.md, Sidecars)")
+    func sidecarFrames() {
+        var job = Samples.job
+        job.fileInBlobs = true
+        job.sidecarPath = "/photos/2024/IMG_0001.jpg.xmp"
+        job.sidecarInBlobs = true
+        let bytes = Samples.fileBytes
+        #expect(violation(of: .job(job, blobs: [bytes, Data("<x:xmpmeta/>".utf8)])) == nil)
+        #expect(violation(of: .job(job, blobs: [bytes, Data(count: 16 << 20)])) == nil)
+        let large = violation(of: .job(job, blobs: [bytes, Data(count: (16 << 20) + 1)]))
+        #expect(large?.reason == .frameTooLarge)
+        #expect(large?.field == "sidecar_in_blobs")
+        #expect(violation(of: .job(job, blobs: [bytes]))?.reason == .missingBlob)
+        job.fileInBlobs = false
+        #expect(violation(of: .job(job, blobs: [Data("<x:xmpmeta/>".utf8)]))?.reason == .invalidField)
+    }
+
     @Test("every violation names its reason in its description")
     func description() throws {
         var frames = readyFrames

@@ -43,7 +43,6 @@ struct FieldViolationTests {
         .ready("worker_id") { $0.workerID = String(repeating: "w", count: 129) },
         .ready("host") { $0.host = "" },
         .ready("software_version") { $0.softwareVersion = "0.1\n" },
-        .ready("protocol_version") { $0.protocolVersion = 0 },
         .ready("slots") { $0.slots = 0 },
         .ready("slots") { $0.slots = 1_025 },
         .ready("kinds") { $0.kinds = [] },

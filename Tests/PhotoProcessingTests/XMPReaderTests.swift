@@ -92,6 +92,35 @@ struct XMPReaderTests {
         #expect(fields.description == nil)
     }
 
+    @Test("values are trimmed of exactly what Foundation calls whitespace and newlines")
+    func trimming() throws {
+        // Foundation's `.whitespacesAndNewlines` is the reference; the reader trims with its
+        // own (faster) loop over Unicode's White_Space. Every scalar either set could hold is
+        // tried at both ends of a title and as a keyword of its own.
+        // Foundation's set is wider than White_Space (U+200B, U+FEFF); U+200C/D (joiners) and
+        // U+180E (White_Space until Unicode 6.3) sit at its edge.
+        let candidates = (0...0xFFFF).compactMap(Unicode.Scalar.init).filter {
+            $0.properties.isWhitespace || CharacterSet.whitespacesAndNewlines.contains($0)
+        } + [Unicode.Scalar(0x200C)!, Unicode.Scalar(0x200D)!, Unicode.Scalar(0x180E)!]
+        #expect(candidates.count > 20)
+        for scalar in candidates where scalar.value >= 0x20 || [0x9, 0xA, 0xD].contains(scalar.value) {  // XML's characters
+            let padding = String(scalar), escaped = "&#x\(String(scalar.value, radix: 16));"
+            let packet = """
+            <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+            <rdf:Description xmlns:dc="http://purl.org/dc/elements/1.1/">
+            <dc:title><rdf:Alt><rdf:li xml:lang="x-default">\(escaped)Harbour\(escaped)at dawn\(escaped)</rdf:li></rdf:Alt></dc:title>
+            <dc:subject><rdf:Bag><rdf:li>\(escaped)</rdf:li><rdf:li>boats\(escaped)</rdf:li></rdf:Bag></dc:subject>
+            </rdf:Description></rdf:RDF></x:xmpmeta>
+            """
+            let fields = try XMPReader.read(Data(packet.utf8))
+            let title = padding + "Harbour" + padding + "at dawn" + padding
+            let expectedTitle = title.trimmingCharacters(in: .whitespacesAndNewlines)
+            let expectedKeywords = [padding, "boats" + padding].map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+            #expect(fields.title == expectedTitle, "U+\(String(scalar.value, radix: 16))")
+            #expect(fields.keywords == expectedKeywords, "U+\(String(scalar.value, radix: 16))")
+        }
+    }
+
     @Test("the corpus sidecars: iPhone and Canon EOS 6D", .enabled(if: Corpus.isAvailable, Corpus.skipMessage))
     func corpusSidecars() throws {
         let formats = Corpus.formats

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import MillProtocol
 import PhotomillCore
 import Testing
 @testable import Worker
@@ -190,7 +191,7 @@ struct WorkerStateMachineTests {
         #expect(run(&machine, for: 1).isEmpty, "waiting for the ACK")
         #expect(machine.disconnectReceived(reason: "coordinator stopping", at: now) == [], "a draining worker keeps waiting")
         machine.acknowledged(["a"], at: now)
-        #expect(run(&machine, for: 0.1).map(\.action) == [.send(.disconnect(reason: "worker stopping")), .finish])
+        #expect(run(&machine, for: 0.1).map(\.action) == [.send(.disconnect(reason: "worker-stopping")), .finish])
         #expect(machine.state == .finished)
     }
 
@@ -222,9 +223,9 @@ struct WorkerStateMachineTests {
     mutating func malformed() {
         var machine = Self.machine()
         _ = machine.start(at: now)
-        machine.rejected(reason: "wrong-signature", detail: "x", at: now)
-        machine.rejected(reason: "wrong-signature", detail: "x", at: now)
-        machine.rejected(reason: "unexpected-command", detail: "READY", at: now)
-        #expect(machine.violations == ["wrong-signature": 2, "unexpected-command": 1])
+        machine.rejected(.wrongSignature, detail: "x", at: now)
+        machine.rejected(.wrongSignature, detail: "x", at: now)
+        machine.rejected(.unexpectedCommand, detail: "READY", at: now)
+        #expect(machine.violations == [.wrongSignature: 2, .unexpectedCommand: 1])
     }
 }

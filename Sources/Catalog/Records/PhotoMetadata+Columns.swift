@@ -6,23 +6,33 @@ import PhotomillCore
 /// but for `mediaType`, which the scan keeps in `photos` (the worker recognises the same
 /// bytes the same way) and readers select from there.
 extension PhotoMetadata {
-    static let columns = [
-        "dateTaken", "fileModificationDate", "pixelWidth", "pixelHeight", "cameraMake", "cameraModel",
-        "orientation", "gpsLatitude", "gpsLongitude", "aperture", "shutterSpeed", "iso", "focalLength", "lensModel",
-        "duration", "videoCodec", "frameRate", "title", "description", "keywords", "rating", "label",
-        "contentIdentifier",
+    /// Each column and the value it takes from the record, named together (a commit writes
+    /// them: `CommitStatements.metadata`).
+    static let databaseColumns: [RowColumn<PhotoMetadata>] = [
+        RowColumn("dateTaken") { $0.dateTaken?.databaseValue ?? .null },
+        RowColumn("fileModificationDate") { $0.fileModificationDate?.databaseValue ?? .null },
+        RowColumn("pixelWidth") { $0.pixelWidth?.databaseValue ?? .null },
+        RowColumn("pixelHeight") { $0.pixelHeight?.databaseValue ?? .null },
+        RowColumn("cameraMake") { $0.cameraMake?.databaseValue ?? .null },
+        RowColumn("cameraModel") { $0.cameraModel?.databaseValue ?? .null },
+        RowColumn("orientation") { $0.orientation?.databaseValue ?? .null },
+        RowColumn("gpsLatitude") { $0.gpsLatitude?.databaseValue ?? .null },
+        RowColumn("gpsLongitude") { $0.gpsLongitude?.databaseValue ?? .null },
+        RowColumn("aperture") { $0.aperture?.databaseValue ?? .null },
+        RowColumn("shutterSpeed") { $0.shutterSpeed?.databaseValue ?? .null },
+        RowColumn("iso") { $0.iso?.databaseValue ?? .null },
+        RowColumn("focalLength") { $0.focalLength?.databaseValue ?? .null },
+        RowColumn("lensModel") { $0.lensModel?.databaseValue ?? .null },
+        RowColumn("duration") { $0.duration?.databaseValue ?? .null },
+        RowColumn("videoCodec") { $0.videoCodec?.databaseValue ?? .null },
+        RowColumn("frameRate") { $0.frameRate?.databaseValue ?? .null },
+        RowColumn("title") { $0.title?.databaseValue ?? .null },
+        RowColumn("description") { $0.description?.databaseValue ?? .null },
+        RowColumn("keywords") { $0.keywords.map(Self.keywordsColumn)?.databaseValue ?? .null },
+        RowColumn("rating") { $0.rating?.databaseValue ?? .null },
+        RowColumn("label") { $0.label?.databaseValue ?? .null },
+        RowColumn("contentIdentifier") { $0.contentIdentifier?.databaseValue ?? .null },
     ]
-
-    /// The values of `columns`, in order.
-    var databaseValues: [DatabaseValue] {
-        let values: [(any DatabaseValueConvertible)?] = [
-            dateTaken, fileModificationDate, pixelWidth, pixelHeight, cameraMake, cameraModel,
-            orientation, gpsLatitude, gpsLongitude, aperture, shutterSpeed, iso, focalLength, lensModel,
-            duration, videoCodec, frameRate, title, description, keywords.map(Self.keywordsColumn), rating, label,
-            contentIdentifier,
-        ]
-        return values.map { $0?.databaseValue ?? .null }
-    }
 
     /// Read by column name (a row may hold other columns, such as photoId; `mediaType` is
     /// `photos.mediaType`).

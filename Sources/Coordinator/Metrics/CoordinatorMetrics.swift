@@ -1,8 +1,8 @@
-import Catalog
 import CoreMetrics
 import Foundation
 import MillProtocol
 import PhotomillCore
+import Synchronization
 
 /// What the coordinator counts for `/metrics` (docs/operations.md, "Metrics"), through
 /// swift-metrics: each handle is made once, here, from the factory the executable passes
@@ -10,9 +10,7 @@ import PhotomillCore
 /// atomic add (a histogram takes an uncontended lock). The loop and the committer call one
 /// method per event; what the scheduler counts itself (leases expired, workers lost,
 /// messages dropped) and its gauges are published from its state four times a second.
-public final class CoordinatorMetrics: @unchecked Sendable {
-    // @unchecked: the swift-metrics handles are thread-safe; `published` and `dropped`
-    // belong to the coordinator's loop thread, the only caller of `observe`.
+public final class CoordinatorMetrics: Sendable {
 
     /// HELP text of every metric the coordinator emits, by name.
     public static let help: [String: String] = [
@@ -60,10 +58,15 @@ public final class CoordinatorMetrics: @unchecked Sendable {
     private let leaseExpirations: Counter
     private let workersLost: Counter
     private let fileBytesSent: Counter
-    private var dropped: [String: Counter] = [:]
-    private var published = SchedulerCounts()
-    private var publishedDropped: [String: Int] = [:]
-    private var nextObservation = MonotonicInstant.distantPast
+    /// What `observe` published (only the loop's thread calls it: the lock is never contended).
+    private let published = Mutex(Published())
+
+    private struct Published {
+        var counts = SchedulerCounts()
+        var dropped: [ProtocolViolation.Reason: Int] = [:]
+        var droppedCounters: [ProtocolViolation.Reason: Counter] = [:]
+        var next = MonotonicInstant.distantPast
+    }
 
     public init(factory: any MetricsFactory) {
         self.factory = factory
@@ -119,30 +122,26 @@ public final class CoordinatorMetrics: @unchecked Sendable {
 
     /// The scheduler's gauges and counts, at most four times a second (on the loop's thread).
     func observe(_ scheduler: Scheduler, at now: MonotonicInstant) {
-        guard now >= nextObservation else { return }
-        nextObservation = now + 0.25
-        jobsReady.record(scheduler.queues.jobCount)
-        leases.record(scheduler.inFlight.count)
-        workersConnected.record(scheduler.sessions.count)
-        workerSlots.record(scheduler.sessions.values.reduce(0) { $0 + $1.workingSlots })
-        let counts = scheduler.counts
-        leaseExpirations.increment(by: counts.leaseExpirations - published.leaseExpirations)
-        workersLost.increment(by: counts.workersLost - published.workersLost)
-        published = counts
-        let violations = scheduler.violationCounts
-        guard violations != publishedDropped else { return }
-        for (reason, count) in violations where count != publishedDropped[reason] {
-            let counter = dropped[reason] ?? Counter(label: "photomill_messages_dropped_total", dimensions: [("reason", reason)],
-                                                     factory: factory)
-            dropped[reason] = counter
-            counter.increment(by: count - (publishedDropped[reason] ?? 0))
+        published.withLock { published in
+            guard now >= published.next else { return }
+            published.next = now + 0.25
+            jobsReady.record(scheduler.queues.jobCount)
+            leases.record(scheduler.leases.count)
+            workersConnected.record(scheduler.workers.count)
+            workerSlots.record(scheduler.workers.all.reduce(0) { $0 + $1.workingSlots })
+            let counts = scheduler.counts
+            leaseExpirations.increment(by: counts.leaseExpirations - published.counts.leaseExpirations)
+            workersLost.increment(by: counts.workersLost - published.counts.workersLost)
+            published.counts = counts
+            let violations = scheduler.violationCounts
+            guard violations != published.dropped else { return }
+            for (reason, count) in violations where count != published.dropped[reason] {
+                let counter = published.droppedCounters[reason]
+                    ?? Counter(label: "photomill_messages_dropped_total", dimensions: [("reason", reason.rawValue)], factory: factory)
+                published.droppedCounters[reason] = counter
+                counter.increment(by: count - (published.dropped[reason] ?? 0))
+            }
+            published.dropped = violations
         }
-        publishedDropped = violations
     }
-}
-
-/// What the scheduler counts of its own events since it started (`CoordinatorMetrics`).
-struct SchedulerCounts {
-    var leaseExpirations = 0
-    var workersLost = 0
 }

@@ -1,6 +1,4 @@
-import Catalog
 import Foundation
-import Logging
 import MillProtocol
 import PhotomillCore
 
@@ -9,44 +7,33 @@ extension Scheduler {
     /// Hands what came in to the committer, unless it is still writing the previous batch:
     /// then this one goes on growing until the committer is free.
     mutating func flush(at now: ClockReading) -> [SchedulerAction] {
-        guard committing == nil else { return [] }
+        guard !committerBusy else { return [] }
         lastFlush = now.monotonic
-        for peer in changedWorkers {
-            guard let session = sessions[peer] else { continue }
-            batch.workers.append(session.row(state: .connected))
-            session.lastRecorded = session.lastSeen
-        }
-        batch.workers += departed
-        batch.violations = violations.takeUncommitted()
+        var batch = CommitBatch()
+        batch.results = results
+        batch.workers = workers.takeRows(inFlight: leases.heldCount(by:))
+        batch.violations = Dictionary(uniqueKeysWithValues: violations.takeUncommitted().map { ($0.key.rawValue, $0.value) })
+        batch.waits = unwrittenWaits
         // Leases of jobs still out, younger than `leaseWriteDelay`, wait for their results:
         // a quick job's lease and result are then one write (docs/catalog.md).
-        var waiting: [Lease] = []
-        batch.leases.removeAll { lease in
-            guard let flight = inFlight[lease.token], !flight.expired,
-                  now.monotonic - flight.grantedAt < configuration.leaseWriteDelay else { return false }
-            waiting.append(lease)
-            return true
-        }
-        guard !batch.isEmpty || !acks.isEmpty else {
-            batch.leases = waiting
-            return []
-        }
-        // A lease that waited may have been extended meanwhile.
-        batch.leases = batch.leases.map { inFlight[$0.token]?.lease ?? $0 }
+        guard let writes = leases.takeForCommit(at: now.monotonic, keepingBack: configuration.leaseWriteDelay,
+                                                evenIfEmpty: !batch.isEmpty || !acks.isEmpty) else { return [] }
+        batch.leases = writes.leases
+        batch.extensions = writes.extensions
+        batch.releases = writes.releases
         let action = SchedulerAction.commit(batch, acks: acks, wall: now.wall)
-        committing = batch.leases
-        batch = CommitBatch()
-        batch.leases = waiting
+        committerBusy = true
+        unwrittenWaits = nil
+        results.removeAll()
         acks.removeAll()
-        changedWorkers.removeAll()
-        departed.removeAll()
         return [action]
     }
 
     /// A batch is committed: only now may the workers forget their results. ACKs go out per
     /// worker, at most `FieldBounds.ackEntries` job ids each.
     mutating func committed(_ report: CommitReport, acks: [PendingAck]) -> [SchedulerAction] {
-        committing = nil
+        committerBusy = false
+        leases.committed()
         var actions: [SchedulerAction] = []
         var byPeer: [Data: (committed: [String], discarded: [String])] = [:]
         var seen: Set<PendingAck> = []
@@ -62,9 +49,7 @@ extension Scheduler {
         }
         for (peer, ack) in byPeer { actions.append(.send(.ack(committed: ack.committed, discarded: ack.discarded), to: peer)) }
         if !report.touchedPhotos.isEmpty { actions.append(.committedPhotos(Array(report.touchedPhotos))) }
-        if report.forgottenResults > 0 {
-            logger.info("late results of photos forgotten since their job went out: discarded", metadata: ["results": "\(report.forgottenResults)"])
-        }
+        if report.forgottenResults > 0 { actions.append(.log(.forgottenResultsDiscarded(count: report.forgottenResults))) }
         return actions
     }
 
@@ -72,14 +57,12 @@ extension Scheduler {
     /// hands back what is still out, without using an attempt. A commit (`flush`) follows.
     mutating func shutdown(at now: ClockReading) -> [SchedulerAction] {
         var actions: [SchedulerAction] = []
-        for peer in sessions.keys {
-            actions.append(.send(.disconnect(reason: "coordinator stopping"), to: peer))
+        for peer in workers.sessions.keys {
+            actions.append(.send(.disconnect(DisconnectReason(.coordinatorStopping)), to: peer))
             actions += drop(peer, reason: .shutdown, message: "coordinator stopped")
         }
-        for (_, flight) in inFlight where !flight.expired {
-            batch.releases.append(Release(lease: flight.lease, reason: .shutdown, message: "coordinator stopped"))
-        }
-        inFlight.removeAll()
+        leases.handBackAll(message: "coordinator stopped")
+        state = .stopped
         return actions
     }
 }

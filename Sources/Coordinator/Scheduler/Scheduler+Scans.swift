@@ -1,4 +1,3 @@
-import Catalog
 import PhotomillCore
 
 // New work from the scanner (a file changed, a folder came in): the service is woken by
@@ -9,7 +8,7 @@ extension Scheduler {
     /// A scan queued tasks: every tier pages again from the front (its queued jobs are
     /// still pending in the catalog: nothing is lost), and the pages are asked for now.
     mutating func scanQueuedWork(at now: ClockReading) -> [SchedulerAction] {
-        for tier in Kind.tiers { queues[tier].restart() }
+        queues.restartAll()
         return pageRequests(at: now)
     }
 }

@@ -1,72 +1,72 @@
-import Catalog
 import Foundation
-import Logging
+import MillProtocol
 import PhotomillCore
 
-/// The coordinator's protocol logic, without sockets, threads or clocks: it takes events
-/// (a worker's READY and later messages, a page of due work, a commit done, a tick, a
-/// requeue signal, shutdown), each with the time, and returns the actions its service
-/// carries out (send a JOB or an ACK, commit a batch, read a page, forget a peer).
-/// protocols/PROTOCOL.md is the normative description; docs/architecture.md draws where
-/// it sits. Tested alone, event by event, with a manual clock (Tests/CoordinatorTests).
+/// The coordinator's protocol logic, without sockets, threads, clocks or a logger: it takes
+/// events (a worker's READY and later messages, a page of due work, a commit done, a tick,
+/// what operators changed, shutdown), each with the time, and returns the actions its
+/// service carries out (send a JOB or an ACK, commit a batch, read a page, write a log
+/// line). protocols/PROTOCOL.md is the normative description; docs/architecture.md draws
+/// where it sits and its table of events and actions. Tested alone, event by event, with a
+/// manual clock (Tests/CoordinatorTests).
+///
+/// Its state is held by three sub-machines, each tested on its own, and the batch that
+/// grows until the next commit:
+/// - `leases` (`LeaseTable`): every lease, from grant to result, release or hand-back, and
+///   its way into the catalog; exactly-once rests on it;
+/// - `workers` (`WorkerRegistry`): the connected workers, their credit and heartbeats;
+/// - `queues` (`TierQueues`): the work paged in, one ready queue per tier.
 ///
 /// Time comes in as a `ClockReading`: every deadline (leases, liveness, heartbeats, commit
 /// and refill intervals) is measured on its monotonic part, so a step of the wall clock
 /// moves none of them; the wall part only goes into what is written to the catalog.
 struct Scheduler {
     let configuration: CoordinatorConfiguration
-    let logger: Logger
+    var state = State.running
 
-    // Workers (Scheduler+Workers.swift)
-    var sessions: [Data: WorkerSession] = [:]
-    var departures = Departures()
-    var violations = Violations()
+    enum State: Equatable {
+        /// Serving workers.
+        case running
+        /// `shutdown` told every worker to go and handed back what was out: nothing more is
+        /// granted.
+        case stopped
+    }
+
+    var leases: LeaseTable
+    var workers = WorkerRegistry()
+    var queues = TierQueues()
+
+    /// Dropped messages by reason (`violationCounts`).
+    var violations = ProtocolViolations()
     /// Leases expired and workers lost since the start (for `/metrics`).
     var counts = SchedulerCounts()
-    /// Sessions whose catalog row is out of date, and rows of workers that left.
-    var changedWorkers: Set<Data> = []
-    var departed: [WorkerRow] = []
-    /// Kinds some connected worker offers; the catalog is paged for these only.
-    var available: Set<Kind> = []
-    var recordedWaits: [Kind: String]?
+    /// Why each kind waits, as last found (nil before `start`).
+    var waits: [Kind: WaitReason]?
+    /// `waits`, when the catalog has not heard of them yet: written with the next commit.
+    var unwrittenWaits: [Kind: WaitReason]?
     /// The shortest heartbeat interval of the connected workers (the configured one when
     /// none is): the loop must look that often.
     var shortestInterval: Double
-    /// The slots of the connected workers together.
-    var totalSlots = 0
-    /// Sessions with free credit, longest waiting first: dispatch looks at those alone.
-    var withCredit = CreditQueue()
-    var heartbeats = HeartbeatSchedule()
-
-    // Leases (Scheduler+Leases.swift)
-    /// Jobs out, by lease token.
-    var inFlight: [String: InFlight] = [:]
-    /// Job id → lease token.
-    var tokenForJob: [String: String] = [:]
-    var tokens: LeaseTokens
+    /// Kinds an operator paused: neither paged nor leased until resumed.
+    var paused: Set<Kind> = []
+    var requeueMark: Int64 = 0
     let startedAt: MonotonicInstant
     var nextLeaseCheck = MonotonicInstant.distantPast
-
-    // Work (Scheduler+Dispatch.swift, Scheduler+Steering.swift)
-    var queues: [TierQueue] = .perTier
-    var requeueMark: Int64 = 0
-    /// Kinds an operator paused: neither paged nor leased until resumed.
-    var paused: [Kind: Pause] = [:]
     var nextSteeringCheck = MonotonicInstant.distantPast
 
-    // Commits (Scheduler+Commits.swift)
-    var batch = CommitBatch()
+    // The batch that grows until the next commit (Scheduler+Commits.swift); its leases'
+    // part is the LeaseTable's.
+    var results: [ReportedResult] = []
     var acks: [PendingAck] = []
     var lastFlush = MonotonicInstant.distantPast
-    /// The leases of the batch the committer is writing; nil while it is idle.
-    var committing: [Lease]?
+    /// The committer is writing the previous batch: this one grows until it is done.
+    var committerBusy = false
 
     /// `run`: the id in this run's job ids and tokens, fixed by tests; random otherwise.
-    init(configuration: CoordinatorConfiguration, logger: Logger, at now: ClockReading, run: String? = nil) {
+    init(configuration: CoordinatorConfiguration, at now: ClockReading, run: String? = nil) {
         self.configuration = configuration
-        self.logger = logger
         startedAt = now.monotonic
-        tokens = LeaseTokens(run: run)
+        leases = LeaseTable(run: run)
         shortestInterval = configuration.heartbeatInterval
     }
 
@@ -76,16 +76,19 @@ struct Scheduler {
     }
 
     /// Nothing queued, out or uncommitted: a run may end once the catalog agrees.
-    var isIdle: Bool { queues.jobCount == 0 && inFlight.isEmpty && batch.results.isEmpty }
+    var isIdle: Bool { queues.jobCount == 0 && leases.isEmpty && results.isEmpty }
 
     /// Jobs out at workers (or inherited from a previous run).
-    var hasJobsOut: Bool { !inFlight.isEmpty }
+    var hasJobsOut: Bool { !leases.isEmpty }
+
+    /// Results, leases, EXTENDs or releases wait for the next commit.
+    var hasUncommitted: Bool { !results.isEmpty || leases.hasWrites }
 
     /// How long the service may wait in `zmq_poll` before the next `tick`: a quarter of the
     /// shortest heartbeat interval, or less when a batch waits for its commit interval.
     func pollTimeout(at now: ClockReading) -> Int {
         var timeout: Double = Swift.min(configuration.heartbeatInterval, shortestInterval) / 4
-        if !batch.isEmpty && committing == nil {
+        if hasUncommitted && !committerBusy {
             let untilFlush: Double = (lastFlush + configuration.commitInterval) - now.monotonic
             timeout = Swift.min(timeout, Swift.max(0.0, untilFlush))
         }
@@ -98,7 +101,7 @@ struct Scheduler {
     mutating func tick(at now: ClockReading) -> [SchedulerAction] {
         var actions: [SchedulerAction] = []
         let sinceFlush: Double = now.monotonic - lastFlush
-        if batch.results.count >= configuration.commitBatchSize || sinceFlush >= configuration.commitInterval {
+        if results.count >= configuration.commitBatchSize || sinceFlush >= configuration.commitInterval {
             actions += flush(at: now)
         }
         if now.monotonic >= nextLeaseCheck {
@@ -106,7 +109,7 @@ struct Scheduler {
             // look per loop turn would walk every lease per message.
             nextLeaseCheck = now.monotonic + 0.1
             actions += checkLiveness(at: now)
-            checkLeases(at: now)
+            actions += checkLeases(at: now)
         }
         actions += refill(at: now)
         return actions
@@ -115,9 +118,17 @@ struct Scheduler {
     /// Jobs of a tier paged in at most: the configured limit, or as many as the connected workers
     /// have slots, so that a thousand workers of four slots each are not left waiting on a
     /// queue of 1,024 (a job waits in it as a few dozen bytes and a path).
-    var readyQueueLimit: Int { Swift.max(configuration.readyQueueLimit, totalSlots) }
+    var readyQueueLimit: Int { Swift.max(configuration.readyQueueLimit, workers.totalSlots) }
 
     /// What was dropped as malformed or unexpected, by reason, since the start.
-    var violationCounts: [String: Int] { violations.counts }
+    var violationCounts: [ProtocolViolation.Reason: Int] { violations.counts }
 
+    /// The jobs `session`'s worker may still take.
+    func credit(of session: WorkerSession) -> Int { session.slots - leases.heldCount(by: session.routingId) }
+}
+
+/// What the scheduler counts of its own events since it started (`CoordinatorMetrics`).
+struct SchedulerCounts {
+    var leaseExpirations = 0
+    var workersLost = 0
 }

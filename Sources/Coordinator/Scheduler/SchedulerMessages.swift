@@ -1,4 +1,3 @@
-import Catalog
 import Foundation
 import MillProtocol
 import PhotomillCore
@@ -92,7 +91,7 @@ struct PageRequest: Sendable, Hashable {
 enum ControlMessage: Sendable, Hashable {
     case heartbeat
     case ack(committed: [String], discarded: [String])
-    case disconnect(reason: String)
+    case disconnect(DisconnectReason)
 }
 
 /// What the scheduler asks its service to do, in order.
@@ -107,10 +106,10 @@ enum SchedulerAction: Sendable {
     case readSteering
     /// Read the page and call `Scheduler.pageFetched`.
     case fetchPage(PageRequest)
-    /// Replace why each kind waits (`Catalog.recordWaiting`).
-    case recordWaits([Kind: String])
     /// These photos' results were just committed (the exports follow them).
     case committedPhotos([Int64])
+    /// A line for the coordinator's log.
+    case log(SchedulerLog)
 }
 
 /// An ACK that may go out only once its batch is committed.

@@ -7,13 +7,12 @@ import ServiceLifecycle
 /// asks it to stop: commit what came in, hand back what is still out, tell the workers.
 extension CoordinatorService: Service {
     public func run() async throws {
-        let onBound = self.onBound
-        let loop = OwnedThread(name: "pm-coordinator") { [self] in Result { try serve(onBound: onBound) } }
+        let loop = OwnedThread(name: "pm-coordinator") { [self] in Result { try serve() } }
         let result = await withTaskCancellationOrGracefulShutdownHandler {
             await loop.value
         } onCancelOrGracefulShutdown: { [self] in
             stop()
         }
-        outcome = try result.get()
+        _ = try result.get()
     }
 }

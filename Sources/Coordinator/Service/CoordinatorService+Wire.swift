@@ -11,7 +11,7 @@ extension WorkerHello {
         self.init(workerId: ready.workerID, host: ready.host, softwareVersion: ready.softwareVersion, slots: Int(ready.slots),
                   kinds: Set(ready.kinds.compactMap(Kind.init)), ocrLanguages: Set(ready.ocrLanguages),
                   pathRoots: ready.pathRoots, protocolVersion: ready.protocolVersion,
-                  heartbeatInterval: Double(ready.heartbeatIntervalMs) / 1000,
+                  heartbeatInterval: ready.heartbeatInterval,
                   prefetch: Int(min(ready.prefetch, max(ready.slots, 1) - 1)))
     }
 }
@@ -56,23 +56,7 @@ extension KindReport {
     /// Nil for a kind this revision does not know.
     init?(_ entry: Photomill_V1_KindResult, blobs: [Data]) {
         guard let kind = Kind(entry.kind) else { return nil }
-        let outcome: TaskOutcome
-        switch entry.outcome {
-        case .hashes(let h): outcome = .hash(md5: h.md5, sha256: h.sha256)
-        case .metadata(let m): outcome = .metadata(PhotoMetadata(m))
-        case .thumbnail(let t):
-            let index = Int(t.blobIndex)
-            guard blobs.indices.contains(index) else {
-                outcome = .failure(errorClass: .protocol, message: "thumbnail blob \(index) missing", retryable: true)
-                break
-            }
-            outcome = .thumbnail(width: Int(t.width), height: Int(t.height), jpeg: Data(blobs[index]))
-        case .ocr(let o): outcome = .ocr(text: o.text, confidence: o.confidence, language: o.language)
-        case .similarity(let s): outcome = .similarity(PerceptualHash(s.perceptualHash))
-        case .failure(let f): outcome = .failure(errorClass: ErrorClass(rawValue: f.errorClass), message: f.message, retryable: f.retryable)
-        case nil: outcome = .failure(errorClass: .protocol, message: "empty result for \(kind.rawValue)", retryable: true)
-        }
-        self.init(kind: kind, outcome: outcome, recipe: entry.recipe)
+        self.init(kind: kind, outcome: TaskOutcome(entry, of: kind, blobs: blobs), recipe: entry.recipe)
     }
 }
 
@@ -81,7 +65,7 @@ extension ControlMessage {
         switch self {
         case .heartbeat: .heartbeat()
         case .ack(let committed, let discarded): .ack(.with { $0.committed = committed; $0.discarded = discarded })
-        case .disconnect(let reason): .disconnect(.with { $0.reason = reason })
+        case .disconnect(let reason): .disconnect(.with { $0.reason = reason.description })
         }
     }
 }

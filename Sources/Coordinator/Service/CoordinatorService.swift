@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import MillProtocol
 import PhotomillCore
+import Synchronization
 import ZeroMQ
 
 /// The coordinator's service: the thin loop around the `Scheduler`. It owns the ROUTER
@@ -11,59 +12,77 @@ import ZeroMQ
 /// timeout. Each loop turn hands the scheduler what came in, ticks it, has it dispatch,
 /// and carries out what it asks (`perform`). protocols/PROTOCOL.md is the normative
 /// description of what goes over the socket.
-public final class CoordinatorService: @unchecked Sendable {
-    // @unchecked: `stopping` is guarded by `lock`; the callbacks are set before `run()`;
-    // everything else belongs to the thread inside `serve()`, and `outcome` is written
-    // after it ended.
+public final class CoordinatorService: Sendable {
     public let configuration: CoordinatorConfiguration
     private let catalog: Catalog
     private let logger: Logger
-    private let lock = NSLock()
-    private var stopping = false
-    /// Called (on the coordinator's thread) with the photo ids whose results were just committed.
-    public var onCommitted: (@Sendable ([Int64]) -> Void)?
-    /// Called once (on the coordinator's thread) as soon as there is work: tasks left
-    /// unfinished in the catalog, or the scan queued some. `photomill run` starts its
-    /// workers here, so that a re-run over an unchanged tree starts none.
-    public var onWorkPending: (@Sendable () -> Void)?
-    private var announcedWork = false
-    /// Called (on the scanner's thread) after scan work that changed what the exports show
-    /// (`Scanner.onLibraryChanged`): the photos that moved.
-    public var onLibraryChanged: (@Sendable ([Int64]) -> Void)?
-    /// Called (on the coordinator's thread) with the endpoints once the ROUTER is bound,
-    /// when it runs as a `Service`.
-    public var onBound: (@Sendable ([String]) -> Void)?
-    /// What `/metrics` shows of the loop, the committer and the transfers; set before `run()`.
-    public var metrics: CoordinatorMetrics?
-    /// How the run ended, once `run()` has returned.
-    public internal(set) var outcome: Outcome?
+    /// What `/metrics` shows of the loop, the committer and the transfers.
+    let metrics: CoordinatorMetrics?
+    private let hooks: Hooks
+    /// Asked to stop; how the run ended.
+    private let shared = Mutex<(stopping: Bool, outcome: Outcome?)>((false, nil))
 
-    public private(set) var boundEndpoints: [String] = []
+    /// What the coordinator tells the parts around it, each called on the coordinator's
+    /// thread; given at construction.
+    public struct Hooks: Sendable {
+        /// The endpoints, once the ROUTER is bound.
+        public var bound: @Sendable ([String]) -> Void
+        /// Once, as soon as there is work: tasks left unfinished in the catalog, or the scan
+        /// queued some. `photomill run` starts its workers here, so that a re-run over an
+        /// unchanged tree starts none.
+        public var workPending: @Sendable () -> Void
+        /// The photo ids whose results were just committed (the exports follow them).
+        public var committed: @Sendable ([Int64]) -> Void
+        /// After scan work that changed what the exports show (`Scanner.onLibraryChanged`,
+        /// on the scanner's thread): the photos that moved.
+        public var libraryChanged: @Sendable ([Int64]) -> Void
 
-    public init(configuration: CoordinatorConfiguration, catalog: Catalog, logger: Logger) {
+        public init(bound: @escaping @Sendable ([String]) -> Void = { _ in }, workPending: @escaping @Sendable () -> Void = {},
+                    committed: @escaping @Sendable ([Int64]) -> Void = { _ in },
+                    libraryChanged: @escaping @Sendable ([Int64]) -> Void = { _ in }) {
+            self.bound = bound
+            self.workPending = workPending
+            self.committed = committed
+            self.libraryChanged = libraryChanged
+        }
+    }
+
+    public init(configuration: CoordinatorConfiguration, catalog: Catalog, metrics: CoordinatorMetrics? = nil,
+                hooks: Hooks = Hooks(), logger: Logger) {
         self.configuration = configuration
         self.catalog = catalog
+        self.metrics = metrics
+        self.hooks = hooks
         self.logger = logger
     }
 
     public func stop() {
-        lock.withLock { stopping = true }
+        shared.withLock { $0.stopping = true }
     }
 
-    private var isStopping: Bool { lock.withLock { stopping } }
+    private var isStopping: Bool { shared.withLock { $0.stopping } }
+
+    /// How the run ended, once `run()` has returned.
+    public var outcome: Outcome? { shared.withLock { $0.outcome } }
 
     /// What a run ended with.
     public struct Outcome: Sendable {
         public var scan: ScanSummary
-        public var violations: [String: Int]
+        public var violations: [ProtocolViolation.Reason: Int]
         /// With `exitWhenDone`: no task was left to do. False when stopped before (a signal).
         public var completed = false
     }
 
     /// Binds, scans and serves, on the calling thread, until `stop()` (or, with
-    /// `exitWhenDone`, until no task is pending or leased). `onBound` is called once the
+    /// `exitWhenDone`, until no task is pending or leased). `Hooks.bound` is called once the
     /// sockets are bound. As a `Service`, `run()` does this on a thread of its own.
-    public func serve(onBound: (([String]) -> Void)? = nil) throws -> Outcome {
+    public func serve() throws -> Outcome {
+        let outcome = try loop()
+        shared.withLock { $0.outcome = outcome }
+        return outcome
+    }
+
+    private func loop() throws -> Outcome {
         let context = try ZMQContext()
         let router = try ZMQSocket(context: context, type: .router)
         defer { router.close() }
@@ -86,23 +105,24 @@ public final class CoordinatorService: @unchecked Sendable {
             try router.set(.curveSecretKey, to: security.secretKey)
             admittedGeneration = security.admission.generation
         }
+        var endpoints: [String] = []
         for endpoint in configuration.bind {
             try router.bind(endpoint)
-            boundEndpoints.append(try router.lastEndpoint)
+            endpoints.append(try router.lastEndpoint)
         }
-        onBound?(boundEndpoints)
+        hooks.bound(endpoints)
         let committer = try Committer(catalog: catalog, retry: configuration.retry, metrics: metrics)
         defer { committer.stop() }
         let readers = try FileReaders(budget: configuration.readBudget)
         defer { readers.stop() }
         var loop = Loop(service: self, router: router, committer: committer, readers: readers,
-                        scheduler: Scheduler(configuration: configuration, logger: logger, at: .now()))
+                        scheduler: Scheduler(configuration: configuration, at: .now()))
         try catalog.forgetWorkers()
         try loop.perform(loop.scheduler.start())
-        loop.scheduler.adopt((try? catalog.outstandingLeases()) ?? [], at: .now())
+        try loop.perform(loop.scheduler.adopt((try? catalog.outstandingLeases()) ?? [], at: .now()))
 
         let scanner = try Scanner(catalog: catalog, configuration: configuration, logger: logger)
-        scanner.onLibraryChanged = onLibraryChanged
+        scanner.onLibraryChanged = hooks.libraryChanged
         scanner.start()
         defer { scanner.stop() }
 
@@ -113,12 +133,18 @@ public final class CoordinatorService: @unchecked Sendable {
         let scanIndex = poller.register(fileDescriptor: scanner.wake.descriptor)
         var lastDoneCheck = MonotonicInstant.distantPast
         var completed = false
+        var announcedWork = false
+        func announceWork() {
+            guard !announcedWork else { return }
+            announcedWork = true
+            hooks.workPending()
+        }
         if try catalog.unfinishedTaskCount(kinds: configuration.kinds) > 0 { announceWork() }
         while !isStopping {
             for ready in try poller.poll(timeoutMilliseconds: loop.scheduler.pollTimeout(at: .now())) {
                 if ready.index == socketIndex { try loop.receiveAll() }
                 if ready.index == committedIndex, let done = committer.collect() { try loop.settle(done) }
-                if ready.index == readIndex { for read in readers.collect() { loop.send(read) } }
+                if ready.index == readIndex { for read in readers.collect() { try loop.send(read) } }
                 if ready.index == scanIndex {
                     scanner.wake.drain()
                     try loop.perform(loop.scheduler.scanQueuedWork(at: .now()))
@@ -137,7 +163,7 @@ public final class CoordinatorService: @unchecked Sendable {
             if configuration.exitWhenDone && scanner.finished && loop.scheduler.isIdle && now - lastDoneCheck > 0.2 {
                 lastDoneCheck = now
                 try loop.flushAndWait()
-                if try catalog.unfinishedTaskCount(kinds: configuration.kinds, paused: Set(loop.scheduler.paused.keys)) == 0 {
+                if try catalog.unfinishedTaskCount(kinds: configuration.kinds, paused: loop.scheduler.paused) == 0 {
                     completed = true
                     break
                 }
@@ -148,12 +174,6 @@ public final class CoordinatorService: @unchecked Sendable {
         return Outcome(scan: scanner.summary, violations: loop.scheduler.violationCounts, completed: completed)
     }
 
-    private func announceWork() {
-        guard !announcedWork else { return }
-        announcedWork = true
-        onWorkPending?()
-    }
-
     /// What one run of the loop holds: the scheduler and the means to carry out its actions.
     private struct Loop {
         let service: CoordinatorService
@@ -162,6 +182,8 @@ public final class CoordinatorService: @unchecked Sendable {
         let readers: FileReaders
         var scheduler: Scheduler
         var jobs: JobEncoder
+        /// What the scheduler said of a message `receiveOne` refused, performed after it.
+        var rejected: [SchedulerAction] = []
 
         init(service: CoordinatorService, router: ZMQSocket, committer: Committer, readers: FileReaders, scheduler: Scheduler) {
             self.service = service
@@ -181,38 +203,34 @@ public final class CoordinatorService: @unchecked Sendable {
                     // Files the worker gets as bytes are read off this thread (`FileReaders`),
                     // and each goes in a JOB of its own when read (`send(_:)`).
                     for order in orders where order.fileInBlobs { readers.submit(FileReaders.Request(order: order, peer: peer)) }
-                    sendJobs(orders.filter { !$0.fileInBlobs }, to: peer)
+                    try sendJobs(orders.filter { !$0.fileInBlobs }, to: peer)
                 case .send(let message, let peer):
                     send(MillCodec.encode(message.wire), to: peer)
                 case .commit(let batch, let acks, let wall):
                     committer.submit(batch, acks: acks, now: wall)
                 case .readSteering:
-                    try perform(scheduler.steeringRead(try service.catalog.steering(), at: .now()))
+                    let steering = try service.catalog.steering()
+                    try perform(scheduler.steeringRead(requeueMark: steering.requeueMark, paused: Set(steering.paused.keys), at: .now()))
                 case .fetchPage(let request):
                     let page = try service.catalog.pendingJobs(tier: request.tier, after: request.after, now: request.dueBy,
                                                                limit: request.limit, kinds: request.kinds)
                     scheduler.pageFetched(page, for: request, at: .now())
-                case .recordWaits(let waits):
-                    do {
-                        try service.catalog.recordWaiting(waits)
-                    } catch {
-                        service.logger.warning("cannot record why tasks wait", metadata: ["error": "\(error)"])
-                        scheduler.waitsNotRecorded()
-                    }
                 case .committedPhotos(let ids):
-                    service.onCommitted?(ids)
+                    service.hooks.committed(ids)
+                case .log(let entry):
+                    entry.write(to: service.logger)
                 }
             }
         }
 
         /// Jobs whose files the worker reads itself: one JOB, or as few JOBS as fit the
         /// limits (`MillCodec.batched`).
-        private mutating func sendJobs(_ orders: [JobOrder], to peer: Data) {
+        private mutating func sendJobs(_ orders: [JobOrder], to peer: Data) throws {
             guard !orders.isEmpty else { return }
             var next = 0
             for (frames, count) in MillCodec.batched(orders.map { jobs.frames($0, blobs: []) }) {
                 if !send(frames, to: peer) {
-                    for order in orders[next..<next + count] { scheduler.jobNotSent(order, because: .unreachable, at: .now()) }
+                    for order in orders[next..<next + count] { try perform(scheduler.jobNotSent(order, because: .unreachable, at: .now())) }
                 }
                 next += count
             }
@@ -220,20 +238,20 @@ public final class CoordinatorService: @unchecked Sendable {
 
         /// A file a worker gets as bytes, read by the `FileReaders` (checked against the
         /// scan's size and mtime), sent as the JOB's blob frames.
-        mutating func send(_ read: FileReaders.Read) {
+        mutating func send(_ read: FileReaders.Read) throws {
             defer { readers.release(read) }
             let order = read.request.order
             switch read.payload {
             case .success(let (blobs, sidecar)):
                 if !send(jobs.frames(order, blobs: blobs, sidecar: sidecar), to: read.request.peer) {
-                    scheduler.jobNotSent(order, because: .unreachable, at: .now())
+                    try perform(scheduler.jobNotSent(order, because: .unreachable, at: .now()))
                 } else {
                     service.metrics?.sent(blobs)
                 }
             case .failure(.unreadable(let text)):
-                scheduler.jobNotSent(order, because: .fileUnreadable(.unreadable, text), at: .now())
+                try perform(scheduler.jobNotSent(order, because: .fileUnreadable(.unreadable, text), at: .now()))
             case .failure(.changed(let text)):
-                scheduler.jobNotSent(order, because: .fileUnreadable(.fileChanged, text), at: .now())
+                try perform(scheduler.jobNotSent(order, because: .fileUnreadable(.fileChanged, text), at: .now()))
             }
         }
 
@@ -250,14 +268,17 @@ public final class CoordinatorService: @unchecked Sendable {
         /// What the socket holds, bounded so that timers and dispatch keep running under a flood.
         mutating func receiveAll() throws {
             for _ in 0..<10_000 {
-                guard let (frames, key) = try receiveOne() else { return }
+                let received = try receiveOne()
+                try perform(rejected)
+                rejected.removeAll()
+                guard let (frames, key) = received else { return }
                 guard let peer = frames.first, frames.count > 1 else { continue }
                 let now = ClockReading.now()
                 let message: MillMessage
                 do {
                     message = try MillCodec.decode(Array(frames.dropFirst()))
                 } catch {
-                    scheduler.reject(peer, reason: error.reason.rawValue, detail: error.description, at: now)
+                    try perform(scheduler.undecodable(error, from: peer, at: now))
                     continue
                 }
                 if let metrics = service.metrics {
@@ -285,7 +306,7 @@ public final class CoordinatorService: @unchecked Sendable {
                 return try router.receive(dontWait: true, property: security == nil ? nil : "User-Id")
             } catch {
                 guard error.discardedFrameCount != nil else { throw error }
-                scheduler.reject(Data(), reason: "too-many-frames", detail: error.description, at: .now())
+                rejected = scheduler.reject(Data(), .tooManyFrames, detail: error.description, at: .now())
                 return ([], nil)
             }
         }

@@ -22,7 +22,7 @@ extension Scanner {
             guard PathBytes.withCString(path, { lstat($0, &info) }) == 0 else {
                 gone.append(path)
                 // A sidecar gone: its photos lose it.
-                if (name as NSString).pathExtension.lowercased() == "xmp" { files[parent, default: []].insert(name) }
+                if XMPSidecar.isXMPName(name) { files[parent, default: []].insert(name) }
                 continue
             }
             let isFolder = info.st_mode & S_IFMT == S_IFDIR
@@ -51,10 +51,10 @@ extension Scanner {
             let present = Set(listing), sidecars = XMPSidecar.Index(names: listing)
             var visit: Set<String> = []
             for name in names {
-                if (name as NSString).pathExtension.lowercased() == "xmp" {
+                if XMPSidecar.isXMPName(name) {
                     // A sidecar (there or gone) stands for the photos it belongs to or belonged to.
-                    let stem = (name as NSString).deletingPathExtension
-                    visit.formUnion(listing.filter { $0 == stem || (($0 as NSString).deletingPathExtension == stem && $0 != name) })
+                    let stem = FileName.stem(name)
+                    visit.formUnion(listing.filter { $0 == stem || (FileName.stem($0) == stem && $0 != name) })
                     if !sidecars.isSidecar(name) && present.contains(name) { visit.insert(name) }
                 } else if present.contains(name) {
                     visit.insert(name)

@@ -48,6 +48,7 @@ extension Scanner {
             try walk(root, mode: mode, parentDevice: nil)
         }
         try flush()
+        let walked = MonotonicInstant.now() - started
         report.scanning = nil
         // Only a walk that went to its end knows what is gone.
         guard !isStopping else { return }
@@ -71,6 +72,7 @@ extension Scanner {
         noteWatchLimit()
         logger.info("full scan done", metadata: [
             "reason": "\(reason.rawValue)", "seconds": "\(String(format: "%.2f", MonotonicInstant.now() - started))",
+            "walk.seconds": "\(String(format: "%.2f", walked))",
             "scan.new": "\(round.added)", "scan.changed": "\(round.changed)", "scan.missing": "\(round.missing)",
         ])
     }

@@ -38,7 +38,7 @@ extension Photomill_V1_Job {
         }
         guard FieldBounds.sidecarBytes.contains(UInt64(last.count)) else {
             throw check.violation("sidecar_in_blobs", "the sidecar frame holds \(last.count) bytes, over \(FieldBounds.sidecarBytes.upperBound)",
-                                  reason: .unexpectedBlob)
+                                  reason: .frameTooLarge)
         }
     }
 

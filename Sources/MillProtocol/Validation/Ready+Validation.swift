@@ -6,8 +6,8 @@ extension Photomill_V1_Ready {
         try check.printable(host, "host", bytes: FieldBounds.hostBytes, allowSpace: false)
         try check.printable(softwareVersion, "software_version", bytes: FieldBounds.softwareVersionBytes,
                             allowSpace: false)
-        // Any revision from 1 up is valid: a newer worker speaks a superset of this one.
-        guard protocolVersion >= 1 else { throw check.violation("protocol_version", "is unset") }
+        // Any revision is well-formed, an unset one (0) too: whether the coordinator admits
+        // it is "Versions"' question, answered `old-protocol` (PROTOCOL.md, READY).
         try check.range(slots, FieldBounds.slots, "slots")
         // Kinds from a newer revision are ignored, not refused (PROTOCOL.md, "Versioning").
         let kinds = try check.kinds(self.kinds, "kinds", allowingNewer: true)
@@ -30,6 +30,13 @@ extension Photomill_V1_Ready {
         try check.count(pathRoots.count, FieldBounds.pathRoots, "path_roots")
         for (index, root) in pathRoots.enumerated() { try check.path(root, "path_roots[\(index)]") }
         try check.unique(pathRoots, "path_roots")
-        try check.range(heartbeatIntervalMs, FieldBounds.heartbeatIntervalMs, "heartbeat_interval_ms")
+        // Unset (proto3's 0) is the default interval.
+        if heartbeatIntervalMs != 0 { try check.range(heartbeatIntervalMs, FieldBounds.heartbeatIntervalMs, "heartbeat_interval_ms") }
+    }
+
+    /// The interval both peers use on this connection: the READY's, or
+    /// `MillWire.defaultHeartbeatIntervalMs` when it leaves the field unset.
+    public var heartbeatInterval: Double {
+        Double(heartbeatIntervalMs == 0 ? MillWire.defaultHeartbeatIntervalMs : heartbeatIntervalMs) / 1000
     }
 }

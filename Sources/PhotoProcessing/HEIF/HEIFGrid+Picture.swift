@@ -34,11 +34,19 @@ extension HEIFGrid {
         let shrink = max(1, Double(max(width, height)) / Double(longestSide))
         let size = (width: Int((Double(width) / shrink).rounded()), height: Int((Double(height) / shrink).rounded()))
         let whole = try Self.joined(rowsShrunk, across: false, path: path)
-        // The grid's ICC profile, where libvips' loader would have put it, so that
-        // vips_thumbnail's colour handling is the same as for the whole file.
-        if let profile = iccProfile { whole.setBlob("icc-profile-data", profile) }
+        let (outputWidth, outputHeight) = (max(1, size.width), max(1, size.height))
         return try PhotoProcessor.damaged(path) { () throws(VipsError) in
-            try whole.thumbnail(width: max(1, size.width), height: max(1, size.height)).inMemory()
+            switch colour {
+            case .encoding(let encoding):
+                return try whole.resized(width: outputWidth, height: outputHeight).convertedToSRGB(from: encoding)
+            case .profile(let profile):
+                // Where libvips' loader would have put it, so that vips_thumbnail's colour
+                // handling is the same as for the whole file.
+                whole.setBlob("icc-profile-data", profile)
+                return try whole.thumbnail(width: outputWidth, height: outputHeight).inMemory()
+            case .sRGB:
+                return try whole.thumbnail(width: outputWidth, height: outputHeight).inMemory()
+            }
         }
     }
 
@@ -63,7 +71,7 @@ extension HEIFGrid {
             tile = try HEIFTileDecoder.decode(try tileFile(index, of: items))
         } catch let damage as Damage {
             throw ProcessingError(.corrupt, "\(path): HEIF grid is damaged: \(damage.reason)")
-        } catch let failure as HEIFTileDecoder.Failure {
+        } catch let failure as HEIFDecoding.Failure {
             throw ProcessingError(.corrupt, "\(path): \(name) does not decode: libheif: \(failure.message)")
         } catch {
             throw ProcessingError(.corrupt, "\(path): \(name) does not decode: \(error)")

@@ -19,16 +19,24 @@ struct HEIFGrid {
     let tiles: [UInt32]
     /// The grid's own properties a tile's file carries: how its colours are coded (`colr`)
     /// and its bit depth (`pixi`).
-    private let colour: [(box: [UInt8], essential: Bool)]
+    private let colourBoxes: [(box: [UInt8], essential: Bool)]
 
-    /// The grid's ICC profile (`colr` of type `prof` or `rICC`), as libvips' loader
-    /// attaches it to the whole picture.
-    var iccProfile: [UInt8]? {
-        let profile = colour.first { property in
-            property.box.count > 12 && property.box[4..<8].elementsEqual("colr".utf8)
-                && ["prof", "rICC"].contains(String(decoding: property.box[8..<12], as: UTF8.self))
+    /// How the grid's colours are to be read: its ICC profile (`colr` of type `prof` or
+    /// `rICC`), which libvips' loader would attach to the whole picture, else its `nclx`
+    /// code points when they need converting (HDR, wide gamut), else sRGB.
+    var colour: PictureColour {
+        func colr(_ types: [String]) -> [UInt8]? {
+            colourBoxes.first { property in
+                property.box.count > 12 && property.box[4..<8].elementsEqual("colr".utf8)
+                    && types.contains(String(decoding: property.box[8..<12], as: UTF8.self))
+            }.map { Array($0.box[12...]) }
         }
-        return profile.map { Array($0.box[12...]) }
+        if let profile = colr(["prof", "rICC"]) { return .profile(profile) }
+        // nclx: colour_primaries, transfer_characteristics, matrix_coefficients (16 bits
+        // each), then the full-range flag.
+        guard let nclx = colr(["nclx"]), nclx.count >= 4 else { return .sRGB }
+        return PictureColour(ColourEncoding(primariesCode: Int(nclx[0]) << 8 | Int(nclx[1]),
+                                            transferCode: Int(nclx[2]) << 8 | Int(nclx[3])))
     }
 
     /// Why a grid cannot be decoded: it names the part and what is wrong with it.
@@ -84,9 +92,6 @@ struct HEIFGrid {
             guard let hvcC = items.property("hvcC", of: tile), hvcC.count > 18 else {
                 throw Damage(reason: "tile \(index + 1) (item \(tile)) has no HEVC configuration")
             }
-            // Deeper than 8 bits (bitDepthLumaMinus8, bitDepthChromaMinus8): libvips
-            // keeps the depth when it decodes the whole file, this path would not.
-            if items.reader.bytes[hvcC.lowerBound + 17] & 7 != 0 || items.reader.bytes[hvcC.lowerBound + 18] & 7 != 0 { return nil }
             guard let ispe = items.property("ispe", of: tile), let tileWidth = items.reader.uint32(at: ispe.lowerBound + 4),
                   let tileHeight = items.reader.uint32(at: ispe.lowerBound + 8), tileWidth > 0, tileHeight > 0 else {
                 throw Damage(reason: "tile \(index + 1) (item \(tile)) has no size")
@@ -102,7 +107,7 @@ struct HEIFGrid {
         guard tileWidth * columns >= width, tileHeight * rows >= height else {
             throw Damage(reason: "its \(columns)×\(rows) tiles of \(tileWidth)×\(tileHeight) do not cover \(width)×\(height)")
         }
-        colour = items.properties(of: grid).filter { ["colr", "pixi"].contains($0.box.type) }.map { property in
+        colourBoxes = items.properties(of: grid).filter { ["colr", "pixi"].contains($0.box.type) }.map { property in
             (Array(items.reader.bytes[property.box.whole]), property.essential)
         }
     }
@@ -119,7 +124,7 @@ struct HEIFGrid {
             (box: Array(items.reader.bytes[property.box.whole]), essential: property.essential)
         }
         let own = Set(items.properties(of: tile).map(\.box.type))
-        properties += colour.filter { !own.contains(String(decoding: $0.box[4..<8], as: UTF8.self)) }
+        properties += colourBoxes.filter { !own.contains(String(decoding: $0.box[4..<8], as: UTF8.self)) }
         var writer = HEIFWriter(primary: 1)
         writer.items = [HEIFWriter.Item(id: 1, type: "hvc1", properties: properties, data: data)]
         return writer.bytes()

@@ -4,17 +4,11 @@ import PhotomillCore
 extension PhotoProcessor {
     /// A still that libvips decodes: JPEG, PNG, GIF, TIFF, WebP, BMP, HEIC/HEIF/AVIF, JPEG XL.
     ///
-    /// Pictures only (the metadata is read apart, `MetadataReader`), with `vips_thumbnail`
-    /// (shrink-on-load, EXIF orientation applied) — except that libheif hands HEIF pixels
-    /// over with only the container's `irot`/`imir` applied and libvips then drops the
-    /// EXIF orientation, so a HEIF without those boxes is turned by its EXIF orientation
-    /// here (iPhone 7 HEICs: orientation 6, no `irot`; `exifOrientation`, which the caller
-    /// read with the metadata). With them, the EXIF value describes
-    /// the same turn and is not applied again. A HEIF grid (how phones store their photos)
-    /// is decoded tile by tile (`TiledHEIF`), never whole at full size.
+    /// Pictures only (the metadata is read apart, `MetadataReader`), from `StillPictures`:
+    /// `exifOrientation`, which the caller read with the metadata, turns a HEIF without
+    /// `irot`/`imir` (libheif applies only those and libvips then drops the EXIF one).
     func openStill(_ bytes: UnsafeRawBufferPointer, format: MediaFormat, path: String,
                    exifOrientation: Int?) throws(ProcessingError) -> PictureSource {
-        let isHEIF = [.heic, .heif, .avif].contains(format)
         let header: VipsImageRef
         do {
             header = try VipsImageRef.header(of: bytes)
@@ -27,20 +21,8 @@ extension PhotoProcessor {
             throw failure
         }
 
-        var turn = 1
-        var tiled: TiledHEIF?
-        if isHEIF, let items = HEIFItems(bytes) {
-            let layout = HEIFLayout(items)
-            if layout.rotation == 0, layout.mirror == nil { turn = exifOrientation ?? 1 }
-            tiled = TiledHEIF(items, exifOrientation: exifOrientation ?? 1)
-        }
-        let (width, height, limit) = (header.width, header.height, parameters.pixelLimit)
-        return PictureSource(picture: { side throws(ProcessingError) in
-            try ProcessingError.checkPixels(width: width, height: height, limit: limit, path: path)
-            if let picture = try tiled?.picture(side, path: path, pixelLimit: limit) { return picture }
-            return try Self.damaged(path) { () throws(VipsError) in
-                try VipsImageRef.thumbnail(of: bytes, size: side).oriented(turn)
-            }
-        })
+        let pictures = StillPictures(bytes, format: format, header: header, exifOrientation: exifOrientation ?? 1,
+                                     path: path, pixelLimit: parameters.pixelLimit)
+        return PictureSource(picture: { side throws(ProcessingError) in try pictures.picture(side) })
     }
 }

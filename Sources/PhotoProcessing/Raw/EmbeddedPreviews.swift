@@ -37,7 +37,13 @@ struct EmbeddedPreviews {
         }
     }
 
-    static let formats: Set<MediaFormat> = [.dng, .rw2]
+    /// The formats whose previews photomill finds itself: DNG and RW2 by this walk, CR3
+    /// by `CR3Previews`, X3F by `X3FPreviews`.
+    static let formats: Set<MediaFormat> = [.dng, .rw2, .cr3, .x3f]
+
+    /// Formats LibRaw 0.20 cannot decode (Debian builds it without Sigma's X3F code):
+    /// their previews are their only pictures, used even when smaller than asked.
+    static let previewsOnly: Set<MediaFormat> = [.x3f]
 
     /// Every preview found, in the order of the walk (IFD0, its SubIFDs, the next IFDs).
     private(set) var previews: [Preview] = []
@@ -47,11 +53,35 @@ struct EmbeddedPreviews {
     /// The full image's size as exiftool's ImageSize gives it, for the pixel limit.
     private(set) var imageSize: (width: Int, height: Int)?
 
+    /// The previews of `bytes`, a RAW of `format`: DNG and RW2 by walking their TIFF
+    /// directories in the file's first `RawDecoder.headLength` bytes, CR3 by
+    /// `CR3Previews`, X3F by `X3FPreviews`. Nil for other formats.
+    static func find(in bytes: RawBytes, format: MediaFormat) -> EmbeddedPreviews? {
+        switch format {
+        case .cr3:
+            return CR3Previews.find(in: bytes)
+        case .x3f:
+            return X3FPreviews.find(in: bytes)
+        case .dng, .rw2:
+            return bytes.withBytes(0..<min(bytes.count, RawDecoder.headLength)) { head in
+                EmbeddedPreviews(head: head, fileSize: bytes.count, format: format)
+            } ?? nil
+        default:
+            return nil
+        }
+    }
+
+    init(previews: [Preview], orientation: Int, imageSize: (width: Int, height: Int)?) {
+        self.previews = previews
+        self.orientation = orientation
+        self.imageSize = imageSize
+    }
+
     /// `head`: the file's first bytes, enough to hold its directories (they come before
     /// the image data in every DNG and RW2 seen); `fileSize`: the whole file's length,
     /// which a preview must lie within. Nil for other formats and non-TIFF bytes.
     init?(head: UnsafeRawBufferPointer, fileSize: Int, format: MediaFormat) {
-        guard Self.formats.contains(format), let tiff = TIFFStructure(header: head) else { return nil }
+        guard format == .dng || format == .rw2, let tiff = TIFFStructure(header: head) else { return nil }
         imageSize = CameraRaw.tiffImageSize(tiff, format: format)
         var visited: Set<Int> = []
         var next = tiff.firstDirectoryOffset

@@ -14,12 +14,17 @@ extension RawDecoder {
     ///
     /// The RAW's full size is checked against `pixelLimit` first, as LibRaw's path does:
     /// an image over the limit is refused whichever picture would be decoded.
+    ///
+    /// `orSmaller`: when no preview that large decodes, the largest that does (smaller
+    /// than asked) — for a format whose previews are its only pictures (X3F).
     static func embeddedPicture(in bytes: RawBytes, format: MediaFormat, path: String, longestSide: Int,
-                                pixelLimit: Int) throws(ProcessingError) -> VipsImageRef? {
-        guard let (found, candidates) = previewCandidates(in: bytes, format: format, longestSide: longestSide),
+                                pixelLimit: Int, orSmaller: Bool = false) throws(ProcessingError) -> VipsImageRef? {
+        guard let (found, candidates) = previewCandidates(in: bytes, format: format, longestSide: orSmaller ? 1 : longestSide),
               let size = found.imageSize else { return nil }
         try ProcessingError.checkPixels(width: size.width, height: size.height, limit: pixelLimit, path: path)
-        for candidate in candidates {
+        let large = candidates.filter { max($0.width, $0.height) >= longestSide }
+        let ordered = large + (orSmaller ? candidates.filter { max($0.width, $0.height) < longestSide }.reversed() : [])
+        for candidate in ordered {
             let decoded = bytes.withBytes(candidate.preview.range) { data in
                 Result { () throws(VipsError) in
                     let preview: RawPreview = switch candidate.preview.encoding {
@@ -31,7 +36,7 @@ extension RawDecoder {
             }
             // A preview that does not decode, or decodes smaller than its header said,
             // is passed over: the next one, or LibRaw, may do better.
-            if case .success(let picture) = decoded, max(picture.width, picture.height) >= longestSide {
+            if case .success(let picture) = decoded, orSmaller || max(picture.width, picture.height) >= longestSide {
                 Vips.clearError()
                 return picture
             }
@@ -52,10 +57,7 @@ extension RawDecoder {
     /// reaches `longestSide`, smallest first. Nil for a format it does not walk.
     static func previewCandidates(in bytes: RawBytes, format: MediaFormat,
                                   longestSide: Int) -> (found: EmbeddedPreviews, candidates: [SizedPreview])? {
-        let found = bytes.withBytes(0..<min(bytes.count, headLength)) { head in
-            EmbeddedPreviews(head: head, fileSize: bytes.count, format: format)
-        }
-        guard let found = found.flatMap({ $0 }) else { return nil }
+        guard let found = EmbeddedPreviews.find(in: bytes, format: format) else { return nil }
         let sized = found.previews.compactMap { preview -> SizedPreview? in
             if let size = preview.size { return SizedPreview(preview: preview, width: size.width, height: size.height) }
             let head = preview.range.lowerBound..<min(preview.range.upperBound, preview.range.lowerBound + jpegHeadLength)

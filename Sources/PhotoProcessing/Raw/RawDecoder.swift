@@ -47,6 +47,17 @@ enum RawDecoder {
     static func picture(of bytes: RawBytes, format: MediaFormat, path: String, longestSide: Int,
                         pixelLimit: Int) throws(ProcessingError) -> VipsImageRef {
         guard bytes.count > 0 else { throw ProcessingError(.notAnImage, "\(path): the file is empty") }
+        if EmbeddedPreviews.previewsOnly.contains(format) {
+            if let picture = try embeddedPicture(in: bytes, format: format, path: path, longestSide: longestSide,
+                                                 pixelLimit: pixelLimit, orSmaller: true) {
+                return picture
+            }
+            let count = EmbeddedPreviews.find(in: bytes, format: format)?.previews.count ?? 0
+            if count == 0 {
+                throw ProcessingError(.unsupportedFormat, "\(path): \(format.rawValue) file without a preview, and LibRaw \(LibRawCameras.version) cannot decode its image data")
+            }
+            throw ProcessingError(.corrupt, "\(path): the \(format.rawValue) file's previews do not decode (\(count) found), and LibRaw \(LibRawCameras.version) cannot decode its image data")
+        }
         if let picture = try embeddedPicture(in: bytes, format: format, path: path, longestSide: longestSide,
                                              pixelLimit: pixelLimit) {
             return picture

@@ -19,11 +19,25 @@ enum FrameScaler {
     /// full range for JPEG-style "yuvj"), as FFmpeg's scale filter does; swscale's default
     /// is BT.601 limited range. Area averaging suits a reduction by a large factor.
     static func rgb(_ frame: UnsafeMutablePointer<AVFrame>, size: (width: Int, height: Int)) -> [UInt8]? {
+        scaled(frame, size: size, to: AV_PIX_FMT_RGB24, sampleBytes: 1)
+    }
+
+    /// Like `rgb`, 16 bits a sample (RGB48, host order): for HDR and wide-gamut pictures,
+    /// whose colours `ColourConverter` converts from these.
+    static func rgb16(_ frame: UnsafeMutablePointer<AVFrame>, size: (width: Int, height: Int)) -> [UInt8]? {
+        #if _endian(big)
+        #error("RGB48 is asked for little-endian")
+        #endif
+        return scaled(frame, size: size, to: AV_PIX_FMT_RGB48LE, sampleBytes: 2)
+    }
+
+    private static func scaled(_ frame: UnsafeMutablePointer<AVFrame>, size: (width: Int, height: Int),
+                               to target: AVPixelFormat, sampleBytes: Int) -> [UInt8]? {
         let source = frame.pointee
         let sourceFormat = AVPixelFormat(rawValue: source.format)
         guard source.width > 0, source.height > 0,
               let scaler = sws_getContext(source.width, source.height, sourceFormat,
-                                          Int32(size.width), Int32(size.height), AV_PIX_FMT_RGB24,
+                                          Int32(size.width), Int32(size.height), target,
                                           Int32(SWS_AREA | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT), nil, nil, nil) else { return nil }
         defer { sws_freeContext(scaler) }
 
@@ -34,7 +48,7 @@ enum FrameScaler {
         _ = sws_setColorspaceDetails(scaler, sws_getCoefficients(Int32(source.colorspace.rawValue)), fullRange ? 1 : 0,
                                      sws_getCoefficients(SWS_CS_DEFAULT), 1, 0, 1 << 16, 1 << 16)
 
-        let stride = size.width * 3
+        let stride = size.width * 3 * sampleBytes
         var pixels = [UInt8](repeating: 0, count: stride * size.height)
         let rows = pixels.withUnsafeMutableBufferPointer {
             pm_sws_scale_to_packed(scaler, frame, $0.baseAddress, Int32(stride))

@@ -47,8 +47,8 @@ final class MemoryInput {
 
     private func read(into buffer: UnsafeMutablePointer<UInt8>, count: Int) -> Int32 {
         if isPastDeadline { return FFmpeg.exit }
+        guard position < bytes.count else { return FFmpeg.endOfFile }
         let available = bytes.count - position
-        guard available > 0 else { return FFmpeg.endOfFile }
         let length = min(count, available)
         UnsafeMutableRawPointer(buffer).copyMemory(from: bytes.baseAddress! + position, byteCount: length)
         position += length
@@ -57,6 +57,13 @@ final class MemoryInput {
 
     /// `whence` is SEEK_SET, SEEK_CUR, SEEK_END or AVSEEK_SIZE (the size is asked, nothing
     /// moves), possibly with AVSEEK_FORCE, which means nothing for memory.
+    ///
+    /// A position past the end is allowed, as `lseek` allows it to FFmpeg's own file
+    /// protocol, which is what `ffmpeg -i FILE` reads through: reading there gives the end
+    /// of the file. Demuxers skip over elements whose sizes reach past the end of a file
+    /// cut short (an MP4's `mdat`, a Matroska cluster or the Cues its SeekHead names);
+    /// with the file protocol such a skip succeeds and the next read ends the data, and
+    /// so it does here.
     private func seek(to offset: Int64, whence: Int32) -> Int64 {
         let whence = whence & ~Int32(AVSEEK_FORCE)
         if whence == AVSEEK_SIZE { return Int64(bytes.count) }
@@ -68,7 +75,7 @@ final class MemoryInput {
         default: return Int64(FFmpeg.invalidArgument)
         }
         let (target, overflow) = Int64(base).addingReportingOverflow(offset)
-        guard !overflow, target >= 0, target <= Int64(bytes.count) else { return Int64(FFmpeg.invalidArgument) }
+        guard !overflow, target >= 0 else { return Int64(FFmpeg.invalidArgument) }
         position = Int(target)
         return target
     }

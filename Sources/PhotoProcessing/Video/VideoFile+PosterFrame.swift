@@ -1,4 +1,5 @@
 import CFFmpeg
+import CVips
 import PhotomillCore
 
 extension VideoFile {
@@ -38,6 +39,17 @@ extension VideoFile {
         return try picture(from: frame, longestSide: longestSide)
     }
 
+    /// How the picture's colours are coded, when they need converting to be shown as
+    /// sRGB (HDR PQ or HLG, BT.2020 or P3 primaries): the frame's own colour description,
+    /// else the stream's. Nil for SDR BT.709 and for what is not described.
+    func colourEncoding(of frame: UnsafeMutablePointer<AVFrame>) -> ColourEncoding? {
+        let parameters = stream.pointee.codecpar.pointee
+        let primaries = frame.pointee.color_primaries != AVCOL_PRI_UNSPECIFIED ? frame.pointee.color_primaries : parameters.color_primaries
+        let transfer = frame.pointee.color_trc != AVCOL_TRC_UNSPECIFIED ? frame.pointee.color_trc : parameters.color_trc
+        let encoding = ColourEncoding(primariesCode: Int(primaries.rawValue), transferCode: Int(transfer.rawValue))
+        return encoding?.needsConversion == true ? encoding : nil
+    }
+
     /// The video stream's first timestamp.
     var streamStart: Int64 {
         stream.pointee.start_time == FFmpeg.noTimestamp ? 0 : stream.pointee.start_time
@@ -57,12 +69,19 @@ extension VideoFile {
         let size = FrameScaler.fittedSize(width: Int(frame.pointee.width), height: Int(frame.pointee.height),
                                           aspect: (0.1...10).contains(pixelAspect) ? pixelAspect : 1,
                                           longestSide: longestSide)
-        guard let pixels = FrameScaler.rgb(frame, size: size) else {
+        let encoding = colourEncoding(of: frame)
+        guard let pixels = encoding == nil ? FrameScaler.rgb(frame, size: size) : FrameScaler.rgb16(frame, size: size) else {
             let name = av_get_pix_fmt_name(AVPixelFormat(rawValue: frame.pointee.format)).map { String(cString: $0) } ?? "unknown"
             throw ProcessingError(.unsupportedFormat, "\(path): cannot convert the video's \(name) pixels to RGB")
         }
         do {
-            let image = try VipsImageRef.fromPixels(pixels, width: size.width, height: size.height, bands: 3)
+            var image: VipsImageRef
+            if let encoding {
+                image = try VipsImageRef.fromPixels(pixels, width: size.width, height: size.height, bands: 3, format: VIPS_FORMAT_USHORT)
+                    .convertedToSRGB(from: encoding)
+            } else {
+                image = try VipsImageRef.fromPixels(pixels, width: size.width, height: size.height, bands: 3)
+            }
             return try image.oriented(orientation ?? 1)
         } catch {
             throw ProcessingError(.corrupt, "\(path): the poster frame cannot be turned upright: \(error.message)")

@@ -67,6 +67,12 @@ final class VipsImageRef {
         return String(cString: value)
     }
 
+    func integer(_ field: String) -> Int? {
+        guard vips_image_get_typeof(pointer, field) != 0 else { return nil }
+        var value: Int32 = 0
+        return vips_image_get_int(pointer, field, &value) == 0 ? Int(value) : nil
+    }
+
     func blob(_ field: String) -> [UInt8]? {
         guard vips_image_get_typeof(pointer, field) != 0 else { return nil }
         var data: UnsafeRawPointer?
@@ -122,6 +128,14 @@ final class VipsImageRef {
         return VipsImageRef(image)
     }
 
+    /// Opens an image from memory to decode it whole (no shrink-on-load), failing on
+    /// damaged data when its pixels are read.
+    static func loading(_ bytes: UnsafeRawBufferPointer) throws(VipsError) -> VipsImageRef {
+        try Vips.ensureInitialised()
+        guard let image = pm_vips_load(bytes.baseAddress, bytes.count) else { throw VipsError(message: Vips.takeError()) }
+        return VipsImageRef(image)
+    }
+
     /// Shrink-on-load thumbnail whose longest side is at most `size`, upright.
     static func thumbnail(of bytes: UnsafeRawBufferPointer, size: Int) throws(VipsError) -> VipsImageRef {
         try Vips.ensureInitialised()
@@ -156,11 +170,12 @@ final class VipsImageRef {
         return try apply { pm_vips_orient($0, $1, Int32(orientation)) }
     }
 
-    /// Wraps packed 8-bit pixels (copied).
-    static func fromPixels(_ pixels: [UInt8], width: Int, height: Int, bands: Int) throws(VipsError) -> VipsImageRef {
+    /// Wraps packed pixels (copied): 8-bit, or 16-bit in host order for `VIPS_FORMAT_USHORT`.
+    static func fromPixels(_ pixels: [UInt8], width: Int, height: Int, bands: Int,
+                           format: VipsBandFormat = VIPS_FORMAT_UCHAR) throws(VipsError) -> VipsImageRef {
         try Vips.ensureInitialised()
         let image = pixels.withUnsafeBytes {
-            vips_image_new_from_memory_copy($0.baseAddress, $0.count, Int32(width), Int32(height), Int32(bands), VIPS_FORMAT_UCHAR)
+            vips_image_new_from_memory_copy($0.baseAddress, $0.count, Int32(width), Int32(height), Int32(bands), format)
         }
         guard let image else { throw VipsError(message: Vips.takeError()) }
         return VipsImageRef(image)

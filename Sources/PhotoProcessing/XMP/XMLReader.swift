@@ -86,6 +86,13 @@ final class XMLReader {
     /// `<a/>`: an element with no end node of its own.
     var isEmptyElement: Bool { xmlTextReaderIsEmptyElement(reader) == 1 }
 
+    /// Whether the current node is `local` in `namespace`, compared in libxml2's own
+    /// buffers (no string is made: the reader's hot path on a packet of half a million items).
+    func isNamed(_ local: StaticString, in namespace: StaticString) -> Bool {
+        guard let name = xmlTextReaderConstLocalName(reader), let uri = xmlTextReaderConstNamespaceUri(reader) else { return false }
+        return xmlStrEqual(name, local.utf8Start) == 1 && xmlStrEqual(uri, namespace.utf8Start) == 1
+    }
+
     /// The current element's attributes, namespace declarations left out.
     var attributes: [(localName: String, namespaceURI: String?, value: String)] {
         var found: [(String, String?, String)] = []

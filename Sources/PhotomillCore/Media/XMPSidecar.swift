@@ -10,7 +10,7 @@ public enum XMPSidecar {
 
     /// The names a sidecar of the photo `NAME.EXT` may have, in order of preference.
     public static func names(forPhotoNamed name: String) -> [String] {
-        let stem = (name as NSString).deletingPathExtension
+        let stem = FileName.stem(name)
         return [name + ".xmp", name + ".XMP", stem + ".xmp", stem + ".XMP"]
     }
 
@@ -43,29 +43,37 @@ public enum XMPSidecar {
         }
     }
 
+    /// Whether a file name ends in `.xmp`, in any case.
+    public static func isXMPName(_ name: String) -> Bool {
+        let suffix = FileName.pathExtension(name).utf8
+        return suffix.count == 3 && suffix.elementsEqual("xmp".utf8) { $0 | 0x20 == $1 }
+    }
+
     /// Which names of one folder's listing are sidecars, and whose.
     public struct Index {
         private let names: Set<String>
         /// Stems of the names that are not XMP.
         private let stems: Set<String>
 
-        public init(names: [String]) {
-            self.names = Set(names)
-            stems = Set(names.filter { !Self.isXMPName($0) }.map { ($0 as NSString).deletingPathExtension })
-        }
+        /// Whether the folder holds any XMP name: most hold none, and then no name is looked up.
+        private let hasXMP: Bool
 
-        private static func isXMPName(_ name: String) -> Bool { (name as NSString).pathExtension.lowercased() == "xmp" }
+        public init(names: [String]) {
+            hasXMP = names.contains(where: XMPSidecar.isXMPName)
+            self.names = hasXMP ? Set(names) : []
+            stems = hasXMP ? Set(names.filter { !XMPSidecar.isXMPName($0) }.map(FileName.stem)) : []
+        }
 
         /// Whether `name` is the sidecar of some other file of the folder.
         public func isSidecar(_ name: String) -> Bool {
-            guard Self.isXMPName(name) else { return false }
-            let base = (name as NSString).deletingPathExtension
-            return (names.contains(base) && !Self.isXMPName(base)) || stems.contains(base)
+            guard hasXMP, XMPSidecar.isXMPName(name) else { return false }
+            let base = FileName.stem(name)
+            return (names.contains(base) && !XMPSidecar.isXMPName(base)) || stems.contains(base)
         }
 
         /// The sidecar of `name`, if one lies beside it: `NAME.EXT.xmp` before `NAME.xmp`.
         public func sidecar(of name: String) -> String? {
-            guard !Self.isXMPName(name) else { return nil }
+            guard hasXMP, !XMPSidecar.isXMPName(name) else { return nil }
             return XMPSidecar.names(forPhotoNamed: name).first { names.contains($0) }
         }
     }

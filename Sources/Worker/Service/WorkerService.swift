@@ -162,7 +162,7 @@ public final class WorkerService: Sendable {
             do {
                 message = try MillCodec.decode(frames)
             } catch {
-                machine.rejected(reason: error.reason.rawValue, detail: error.description, at: now)
+                machine.rejected(error.reason, detail: error.description, at: now)
                 return
             }
             switch message {
@@ -177,7 +177,7 @@ public final class WorkerService: Sendable {
             case .heartbeat:
                 machine.heartbeatReceived(at: now)
             case .ready, .extend, .result, .fail, .results:
-                machine.rejected(reason: "unexpected-command", detail: "\(message.command) is not sent to workers", at: now)
+                machine.rejected(.unexpectedCommand, detail: "\(message.command) is not sent to workers", at: now)
             }
         }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import MillProtocol
 import PhotomillCore
 
 /// The worker's protocol side, without sockets, threads or clocks: a connection's life
@@ -109,8 +110,9 @@ struct WorkerStateMachine {
     private var unacknowledged: [String: Unacknowledged] = [:]
     private var unacknowledgedOrder: [String] = []
 
-    private(set) var violations: [String: Int] = [:]
-    private var lastViolationLog = MonotonicInstant.distantPast
+    /// Messages from the coordinator dropped as violations (the coordinator is its one peer).
+    private var dropped = ProtocolViolations()
+    var violations: [ProtocolViolation.Reason: Int] { dropped.counts }
 
     init(configuration: Configuration, logger: Logger) {
         self.configuration = configuration
@@ -183,13 +185,10 @@ struct WorkerStateMachine {
 
     /// A message that is malformed, or not one a worker is sent: dropped and counted,
     /// logged at most once a minute.
-    mutating func rejected(reason: String, detail: String, at now: MonotonicInstant) {
+    mutating func rejected(_ reason: ProtocolViolation.Reason, detail: String, at now: MonotonicInstant) {
         heard(at: now)
-        violations[reason, default: 0] += 1
-        if now - lastViolationLog > 60 {
-            lastViolationLog = now
-            logger.warning("dropped a malformed message from the coordinator", metadata: ["reason": "\(reason)", "detail": "\(detail)"])
-        }
+        guard dropped.record(reason, from: Data(), at: now) else { return }
+        logger.warning("dropped a malformed message from the coordinator", metadata: ["reason": "\(reason)", "detail": "\(detail)"])
     }
 
     /// Slots finished jobs (all those done since the loop last looked): their RESULTs and
@@ -242,7 +241,7 @@ struct WorkerStateMachine {
                                metadata: ["results": "\(unacknowledged.count)"])
             }
             state = .finished
-            return [.send(.disconnect(reason: "worker stopping")), .finish]
+            return [.send(.disconnect(reason: DisconnectReason(.workerStopping).description)), .finish]
         }
     }
 

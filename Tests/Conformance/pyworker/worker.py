@@ -20,8 +20,22 @@ exactly, and follows the text section by section:
 * "Batches": JOBS is several JOBs; the results finished in one turn of the loop leave
   as one RESULTS (this worker sends no thumbnails, so no blob frames).
 * "Shutdown": on SIGTERM, new JOBs get FAIL `shutting-down`, the jobs in hand finish,
-  their results are delivered and ACKed (at most 30 s), then DISCONNECT.
+  their results are delivered and ACKed (at most 30 s), then DISCONNECT `worker-stopping`.
+* "DISCONNECT": the reason's token (the part before the first ": ") is logged each time;
+  whatever it is, the worker reconnects after its backoff, and after a token that needs
+  its operator (`old-protocol`, `invalid-field`, `key-not-allowed`) the backoff is the
+  longest, 32 s. A token it does not know, or a reason without one, is "going away".
 * "Security": CURVE with the key files of "Key files".
+
+Options that make it misbehave on purpose, for the suite's scenarios:
+* --omit-heartbeat: READY leaves heartbeat_interval_ms unset (the text's 1000 ms).
+* --spoil-ready FIELD=VALUE: READY with that field set (slots=0, protocol_version=0); a
+  READY refused `old-protocol` or `invalid-field` then ends the worker with status 3,
+  since it would be refused for ever.
+* --fail-first-of-batch N: the first entry of a JOBS of several FAILs `timeout`,
+  retryable, for up to N photos; the FAIL is held until a later job's RESULT is ready and
+  leaves with it in one RESULTS (the text's "SHOULD NOT hold an outcome back", broken).
+Every JOB, ACK and DISCONNECT is logged, with job ids and tokens, for the suite to count.
 
 Standard library + pyzmq + protobuf (Debian: python3-zmq, python3-protobuf). The
 protobuf module is generated from protocols/photomill.proto by scripts/generate-protocol.sh.
@@ -33,6 +47,7 @@ import hashlib
 import os
 import queue
 import random
+import re
 import signal
 import socket
 import sys
@@ -52,6 +67,11 @@ MAX_FRAMES = 16
 MAX_FRAME_BYTES = 64 * 1024 * 1024
 BACKOFF_FIRST, BACKOFF_MAX = 1.0, 32.0
 RECIPE = "hash/1 impl=pyworker-1"
+DEFAULT_INTERVAL_MS = 1000    # "heartbeat_interval_ms ... 1000 by default"
+TOKEN = re.compile(r"[a-z0-9-]{1,64}")
+NEEDS_OPERATOR = {"old-protocol", "invalid-field", "key-not-allowed"}   # refused until someone acts
+REFUSED_READY = {"old-protocol", "invalid-field"}
+EXIT_REFUSED = 3              # --spoil-ready: the spoiled READY was refused
 
 
 def log(worker_id, text):
@@ -72,6 +92,13 @@ def read_key_file(path, secret):
                     raise SystemExit(f"{path}: not a Z85 key of 40 characters")
                 return key.encode()
     raise SystemExit(f"{path}: no key")
+
+
+def disconnect_token(reason):
+    """DISCONNECT's reason is `TOKEN` or `TOKEN: text`; the token is the part before the
+    first ": ". None when that part is no token (an older coordinator's plain text)."""
+    token = reason.split(": ", 1)[0]
+    return token if TOKEN.fullmatch(token) else None
 
 
 def under(path, root):
@@ -106,9 +133,10 @@ class Slots:
             item = self.jobs.get()
             if item is None:
                 return
-            job, blobs = item
-            frames = self.process(job, blobs)
-            self.done.put((job.job_id, frames))
+            job, blobs, failing = item
+            frames = (fail(job, "timeout", f"{job.path}: failed on purpose (--fail-first-of-batch)", True)
+                      if failing else self.process(job, blobs))
+            self.done.put((job.job_id, frames, failing))
             waker.send(b"")
 
     def process(self, job, blobs):
@@ -155,6 +183,9 @@ class Worker:
     def __init__(self, args):
         self.args = args
         self.interval = args.heartbeat_interval / 1000.0
+        self.failed_photos = set()    # --fail-first-of-batch
+        self.held = []                # FAILs waiting for a RESULT to leave with
+        self.refused = None           # --spoil-ready: the token of the DISCONNECT that refused it
         self.worker_id = args.worker_id or f"py-{socket.gethostname()}-{os.getpid()}-{random.randrange(1 << 32):08x}"
         self.context = zmq.Context()
         self.slots = Slots(self.context, args.slots, args.root, args.delay)
@@ -196,8 +227,12 @@ class Worker:
         self.last_heard = now
         ready = pb.Ready(worker_id=self.worker_id, host=socket.gethostname()[:255] or "localhost",
                          software_version="pyworker-1", protocol_version=PROTOCOL_VERSION,
-                         slots=self.args.slots, kinds=[pb.KIND_HASH], path_roots=self.args.root,
-                         heartbeat_interval_ms=self.args.heartbeat_interval)
+                         slots=self.args.slots, kinds=[pb.KIND_HASH], path_roots=self.args.root)
+        if not self.args.omit_heartbeat:
+            ready.heartbeat_interval_ms = self.args.heartbeat_interval
+        for field, value in self.args.spoil_ready:
+            setattr(ready, field, value)
+        log(self.worker_id, f"connection {self.connections}: READY {' '.join(str(ready).split())}")
         self.send([SIGNATURE, bytes([READY]), ready.SerializeToString()])
         self.send_results(list(self.unacked.values()))     # "in their original order"
 
@@ -236,41 +271,71 @@ class Worker:
         elif command == JOBS:
             batch = pb.Jobs()
             batch.ParseFromString(body)
-            for job in batch.jobs:
-                self.arrived(job, [])
+            for index, job in enumerate(batch.jobs):
+                self.arrived(job, [], first_of_several=index == 0 and len(batch.jobs) > 1)
         elif command == ACK:
             ack = pb.Ack()
             ack.ParseFromString(body)
+            log(self.worker_id, f"connection {self.connections}: ACK committed={','.join(ack.committed)} "
+                f"discarded={','.join(ack.discarded)}")
             for job_id in list(ack.committed) + list(ack.discarded):
                 self.unacked.pop(job_id, None)
         elif command == DISCONNECT:
-            reason = pb.Disconnect()
-            reason.ParseFromString(body)
-            self.close(f"the coordinator said DISCONNECT ({reason.reason})")
+            message = pb.Disconnect()
+            message.ParseFromString(body)
+            token = disconnect_token(message.reason)
+            log(self.worker_id, f"connection {self.connections}: DISCONNECT token={token or '(none)'} "
+                f"text={message.reason!r}")
+            if token in NEEDS_OPERATOR:
+                self.backoff = BACKOFF_MAX
+            self.close(f"the coordinator said DISCONNECT ({message.reason})")
+            if self.args.spoil_ready and token in REFUSED_READY:
+                self.refused = token
         elif command == HEARTBEAT:
             pass
         else:
             self.malformed += 1
 
-    def arrived(self, job, blobs):
+    def arrived(self, job, blobs, first_of_several=False):
         if self.stopping:
             self.send(fail(job, "shutting-down", f"{job.path}: the worker is stopping", True))
             return
         deadline = max((d.deadline_ms for d in job.deadlines), default=60000) / 1000.0
         self.in_hand[job.job_id] = [job.lease_token, list(job.kinds), deadline, time.monotonic(), deadline]
-        self.slots.jobs.put((job, blobs))
+        failing = (first_of_several and len(self.failed_photos) < self.args.fail_first_of_batch
+                   and job.photo_id not in self.failed_photos)
+        if failing:
+            self.failed_photos.add(job.photo_id)
+        log(self.worker_id, f"connection {self.connections}: JOB id={job.job_id} token={job.lease_token} "
+            f"photo={job.photo_id}{' (to fail)' if failing else ''}")
+        self.slots.jobs.put((job, blobs, failing))
 
     def finished_jobs(self):
         ready = []
         while True:
             try:
-                job_id, frames = self.slots.done.get_nowait()
+                job_id, frames, failing = self.slots.done.get_nowait()
             except queue.Empty:
                 break
             self.in_hand.pop(job_id, None)
+            if failing:
+                self.held.append((job_id, frames))
+                continue
+            if self.held:
+                # --fail-first-of-batch: the FAILs made first leave with this later RESULT.
+                log(self.worker_id, f"connection {self.connections}: held FAILs {','.join(i for i, _ in self.held)} "
+                    f"go with RESULT {job_id}")
+                ready += self.held
+                self.held = []
+            ready.append((job_id, frames))
+        if self.held and not self.in_hand:
+            # No job in hand could bring a RESULT, and the held FAILs keep their credits.
+            log(self.worker_id, f"connection {self.connections}: held FAILs {','.join(i for i, _ in self.held)} go alone")
+            ready += self.held
+            self.held = []
+        for job_id, frames in ready:
             self.unacked[job_id] = frames
-            ready.append(frames)
-        self.send_results(ready)
+        self.send_results([frames for _, frames in ready])
 
     def send_results(self, messages):
         """One RESULT or FAIL as it is; several as one RESULTS (at most 4096, far under
@@ -320,7 +385,7 @@ class Worker:
         # A parent may have blocked them (the mask is inherited across exec).
         signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM, signal.SIGINT])
         self.connect()
-        while not self.draining_done():
+        while not self.draining_done() and self.refused is None:
             poller = zmq.Poller()
             poller.register(self.slots.wake, zmq.POLLIN)
             if self.socket is not None:
@@ -343,13 +408,30 @@ class Worker:
             self.finished_jobs()
             self.timers()
         if self.socket is not None:
-            self.send([SIGNATURE, bytes([DISCONNECT]), pb.Disconnect(reason="worker stopping").SerializeToString()])
+            self.send([SIGNATURE, bytes([DISCONNECT]), pb.Disconnect(reason="worker-stopping").SerializeToString()])
             time.sleep(0.1)       # let libzmq write it before the socket closes
             self.socket.close(linger=0)
         for _ in self.slots.threads:
             self.slots.jobs.put(None)
         log(self.worker_id, f"stopped: connections={self.connections} malformed={self.malformed} unacked={len(self.unacked)}")
+        if self.refused:
+            log(self.worker_id, f"the coordinator refused this worker's READY ({self.refused}): exit {EXIT_REFUSED}")
+            return EXIT_REFUSED
         return 0
+
+
+def spoiled(parser, item):
+    """FIELD=VALUE of --spoil-ready: a scalar field of Ready and a value of its type."""
+    field, _, text = item.partition("=")
+    descriptor = pb.Ready.DESCRIPTOR.fields_by_name.get(field)
+    if descriptor is None or descriptor.label == descriptor.LABEL_REPEATED:
+        parser.error(f"--spoil-ready {item}: {field!r} is not a scalar field of Ready")
+    if descriptor.type == descriptor.TYPE_STRING:
+        return field, text
+    try:
+        return field, int(text)
+    except ValueError:
+        parser.error(f"--spoil-ready {item}: {field} takes a number")
 
 
 def main():
@@ -357,7 +439,15 @@ def main():
     parser.add_argument("--connect", required=True, help="the coordinator's endpoint, tcp://HOST:PORT")
     parser.add_argument("--slots", type=int, default=2)
     parser.add_argument("--root", action="append", default=[], help="a folder whose files this worker reads itself")
-    parser.add_argument("--heartbeat-interval", type=int, default=1000, help="milliseconds, 100-60000")
+    parser.add_argument("--heartbeat-interval", type=int, default=DEFAULT_INTERVAL_MS, help="milliseconds, 100-60000")
+    parser.add_argument("--omit-heartbeat", action="store_true",
+                        help="READY leaves heartbeat_interval_ms unset; the worker uses the text's default, 1000 ms")
+    parser.add_argument("--spoil-ready", action="append", default=[], metavar="FIELD=VALUE",
+                        help="send READY with this scalar field set (slots=0, protocol_version=0, ...)")
+    parser.add_argument("--fail-first-of-batch", type=int, default=0, metavar="N",
+                        help="the first entry of a JOBS of several FAILs `timeout` (retryable), for up to N "
+                             "photos, once each; the FAIL is held until a later job's RESULT is ready and sent "
+                             "with it in one RESULTS (against the text's SHOULD NOT hold back)")
     parser.add_argument("--key", help="this worker's secret key file (NAME.key)")
     parser.add_argument("--server-key", help="the coordinator's public key file (NAME.pub)")
     parser.add_argument("--worker-id")
@@ -365,6 +455,9 @@ def main():
     args = parser.parse_args()
     if not 100 <= args.heartbeat_interval <= 60000:
         parser.error("--heartbeat-interval must be between 100 and 60000")
+    if args.omit_heartbeat and args.heartbeat_interval != DEFAULT_INTERVAL_MS:
+        parser.error("--omit-heartbeat uses the default interval; leave --heartbeat-interval out")
+    args.spoil_ready = [spoiled(parser, item) for item in args.spoil_ready]
     if bool(args.key) != bool(args.server_key):
         parser.error("CURVE needs both --key and --server-key")
     args.root = [os.path.abspath(root) for root in args.root]

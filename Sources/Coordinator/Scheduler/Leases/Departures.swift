@@ -1,4 +1,3 @@
-import Catalog
 import Foundation
 import PhotomillCore
 
@@ -6,15 +5,15 @@ import PhotomillCore
 /// job that was only slow is recognised when its worker comes back: its late RESULT or
 /// FAIL is recorded as a `stale` attempt (on the books) and ACKed as discarded. Bounded:
 /// the oldest are forgotten first; a forgotten one is then only ACKed as discarded, which
-/// loses nothing (`Scheduler.isResend`).
+/// loses nothing (`LeaseTable.isResend`).
 struct Departures {
-    private var jobs: [String: InFlight] = [:]
+    private var jobs: [String: LeaseTable.Entry] = [:]
     private var jobOrder: [String] = []
     let capacity: Int
 
     init(capacity: Int = 65_536) { self.capacity = capacity }
 
-    mutating func remember(_ flight: InFlight) {
+    mutating func remember(_ flight: LeaseTable.Entry) {
         jobs[flight.jobID] = flight
         jobOrder.append(flight.jobID)
         if jobOrder.count > capacity * 2 {
@@ -26,7 +25,7 @@ struct Departures {
     func holds(_ jobID: String, token: String) -> Bool { jobs[jobID]?.lease.token == token }
 
     /// The released job `jobID`, if its token is `token`; forgotten once taken.
-    mutating func take(_ jobID: String, token: String) -> InFlight? {
+    mutating func take(_ jobID: String, token: String) -> LeaseTable.Entry? {
         guard let flight = jobs[jobID], flight.lease.token == token else { return nil }
         jobs[jobID] = nil
         return flight

@@ -1,4 +1,3 @@
-import Catalog
 import Foundation
 import PhotomillCore
 
@@ -34,21 +33,17 @@ enum Routing {
     /// and those of the kinds this coordinator was not asked for (a changed file queues
     /// all of its kinds again, whatever `--kinds` said).
     static func waiting(kinds: Set<Kind>, sessions: some Collection<WorkerSession>,
-                        ocrLanguage: String) -> [Kind: String] {
-        var reasons: [Kind: String] = [:]
-        let asked = kinds.map(\.rawValue).sorted().joined(separator: ",")
-        for kind in Kind.allCases where !kinds.contains(kind) {
-            reasons[kind] = "not asked for (--kinds \(asked)); a run without --kinds does them"
-        }
+                        ocrLanguage: String) -> [Kind: WaitReason] {
+        var reasons: [Kind: WaitReason] = [:]
+        for kind in Kind.allCases where !kinds.contains(kind) { reasons[kind] = .notAskedFor(asked: kinds) }
         let offered = available(sessions, ocrLanguage: ocrLanguage)
         for kind in kinds where !offered.contains(kind) {
             if sessions.isEmpty {
-                reasons[kind] = "no worker connected"
+                reasons[kind] = .noWorkerConnected
             } else if kind.needsLanguage, sessions.contains(where: { $0.kinds.contains(kind) }) {
-                let languages = Set(sessions.flatMap(\.ocrLanguages)).sorted().joined(separator: ", ")
-                reasons[kind] = "no connected worker offers \(kind.title) in \(ocrLanguage) (they offer \(languages))"
+                reasons[kind] = .languageNotOffered(language: ocrLanguage, offered: Set(sessions.flatMap(\.ocrLanguages)).sorted())
             } else {
-                reasons[kind] = "no connected worker offers \(kind.rawValue)"
+                reasons[kind] = .kindNotOffered
             }
         }
         return reasons

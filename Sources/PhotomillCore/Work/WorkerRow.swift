@@ -1,7 +1,5 @@
-internal import GRDB
-import PhotomillCore
-
-/// A row of `workers`: what the coordinator knows of a connected (or departed) worker.
+/// What the coordinator knows of a connected (or departed) worker: a row of the catalog's
+/// `workers` (its database side is `Catalog/Records/WorkerRow+Database.swift`).
 public struct WorkerRow: Sendable, Hashable, Codable {
     public var id: String
     public var host: String
@@ -39,16 +37,5 @@ public struct WorkerRow: Sendable, Hashable, Codable {
     /// `workers.state`.
     public enum State: String, Sendable, Hashable, Codable {
         case connected, gone
-    }
-
-    func upsert(_ db: Database) throws {
-        try db.cachedStatement(sql: """
-            INSERT INTO workers (id, host, softwareVersion, slots, kinds, ocrLanguages, state, connectedAt, lastSeen, inFlight, done, failed)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT(id) DO UPDATE SET host = excluded.host, softwareVersion = excluded.softwareVersion,
-                slots = excluded.slots, kinds = excluded.kinds, ocrLanguages = excluded.ocrLanguages, state = excluded.state,
-                lastSeen = excluded.lastSeen, inFlight = excluded.inFlight, done = excluded.done, failed = excluded.failed
-            """).execute(arguments: [id, host, softwareVersion, slots, kinds, ocrLanguages, state.rawValue, connectedAt, lastSeen,
-                                     inFlight, done, failed])
     }
 }

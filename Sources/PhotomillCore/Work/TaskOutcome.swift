@@ -1,5 +1,4 @@
 import Foundation
-import PhotomillCore
 
 /// What a worker reported for one kind of one photo, ready to be committed.
 public enum TaskOutcome: Sendable, Hashable {

@@ -1,5 +1,3 @@
-import PhotomillCore
-
 /// Pending work for one photo, as the scheduler pages it from the catalog.
 public struct PendingJob: Sendable, Hashable {
     public var photoId: Int64
@@ -45,8 +43,24 @@ public struct PendingJob: Sendable, Hashable {
         updatedAt = kept.map(\.1)
     }
 
-    mutating func add(_ kind: Kind, updatedAt stamp: Double) {
+    /// One more kind, as a page reads it (`Catalog.pendingJobs`).
+    public mutating func add(_ kind: Kind, updatedAt stamp: Double) {
         kinds.append(kind)
         updatedAt.append(stamp)
     }
+}
+
+/// A photo's XMP sidecar as the scan saw it: its changes re-run only the photo's metadata.
+public struct Sidecar: Sendable, Hashable {
+    public var path: String
+    public var size: Int64
+    public var mtimeNs: Int64
+
+    public init(path: String, size: Int64, mtimeNs: Int64) {
+        self.path = path
+        self.size = size
+        self.mtimeNs = mtimeNs
+    }
+
+    public var stamp: FileStamp { FileStamp(size: size, mtimeNs: mtimeNs) }
 }

@@ -1,22 +1,33 @@
-import PhotomillCore
-
 /// One reported result with the facts of its attempt.
 public struct ReportedResult: Sendable, Hashable {
     public var result: TaskResult
     public var worker: String
     public var startedAt: Double
     public var endedAt: Double
+    /// Set when the result's lease was never written (*folded*: the lease and its result
+    /// are one write): the task's `updatedAt` as its job was paged, which it must still have
+    /// for the result to count (`Catalog.commit`). Only successes fold (`LeaseTable.fold`).
+    public var pagedUpdatedAt: Double?
 
-    public init(result: TaskResult, worker: String, startedAt: Double, endedAt: Double) {
+    public init(result: TaskResult, worker: String, startedAt: Double, endedAt: Double, pagedUpdatedAt: Double? = nil) {
         self.result = result
         self.worker = worker
         self.startedAt = startedAt
         self.endedAt = endedAt
+        self.pagedUpdatedAt = pagedUpdatedAt
+    }
+
+    public var isSuccess: Bool {
+        if case .failure = result.outcome { return false }
+        return true
     }
 }
 
-/// Everything the coordinator commits in one transaction.
+/// Everything the coordinator commits in one transaction, written in this order: leases,
+/// EXTENDs, results, releases, workers, violations, waits.
 public struct CommitBatch: Sendable {
+    /// Leases to write, each with the kinds to lease (a folded kind is left out: its result
+    /// carries `pagedUpdatedAt` instead).
     public var leases: [Lease] = []
     public var extensions: [(token: String, expiresAt: Double)] = []
     public var results: [ReportedResult] = []
@@ -24,11 +35,14 @@ public struct CommitBatch: Sendable {
     public var workers: [WorkerRow] = []
     /// Dropped protocol messages by reason, counted since the last commit.
     public var violations: [String: Int] = [:]
+    /// Why each kind waits, when it changed since the last commit (it replaces the catalog's).
+    public var waits: [Kind: WaitReason]?
 
     public init() {}
 
     public var isEmpty: Bool {
         leases.isEmpty && extensions.isEmpty && results.isEmpty && releases.isEmpty && workers.isEmpty && violations.isEmpty
+            && waits == nil
     }
 }
 

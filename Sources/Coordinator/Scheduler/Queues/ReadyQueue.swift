@@ -1,4 +1,3 @@
-import Catalog
 import PhotomillCore
 
 /// The jobs of one tier paged in from the catalog, waiting for a worker with credit, in

@@ -1,5 +1,3 @@
-import PhotomillCore
-
 // The order pending work is paged in (docs/catalog.md, "The order of work"; the decision
 // in docs/architecture.md): by tier, cheap kinds of the whole library first, and within a
 // tier by rank, then photo.
@@ -16,7 +14,7 @@ public enum TaskRank {
     public static let prioritized: Int64 = -(1 << 40)
 
     /// The rank of the `sequence`th prioritization (its `requeues` row).
-    static func prioritized(_ sequence: Int64) -> Int64 { prioritized - sequence }
+    public static func prioritized(_ sequence: Int64) -> Int64 { prioritized - sequence }
 
     public static func isPrioritized(_ rank: Int64) -> Bool { rank < prioritized }
 }
