@@ -53,6 +53,15 @@ import Testing
         #expect(pictures.allSatisfy { PerceptualHash(grey: $0).value.nonzeroBitCount == 32 })
     }
 
+    /// A flat picture's DCT is its DC term alone (by hand: Σ cos(0) · g = 1024 g, every other
+    /// sum of cosines over whole periods 0), so the median of the 64 terms is 0 and only
+    /// the DC bit is set — at every grey level, not a pattern of rounding noise.
+    @Test func everyFlatPictureHashesToTheDCBitAlone() {
+        for grey: UInt8 in [1, 137, 138, 255] {
+            #expect(PerceptualHash(grey: [UInt8](repeating: grey, count: 32 * 32)).value == 0x8000_0000_0000_0000, "\(grey)")
+        }
+    }
+
     /// From files: the hash of the thumbnail's picture is near imagehash's of the whole
     /// image (upright: Pillow with the EXIF orientation applied), far from other photos',
     /// and the same whether the thumbnail is made in the same job or not.
