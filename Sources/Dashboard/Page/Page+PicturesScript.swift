@@ -75,7 +75,8 @@ extension Page {
       history.replaceState(null, "", "/library" + (parameters.toString() ? "?" + parameters : ""));
       parameters.set("limit", String(LIMIT));
       $("#results-summary").textContent = "Searching…";
-      const answer = await api("search?" + parameters);
+      // URLSearchParams writes a space as "+", which the server reads as itself: "%20".
+      const answer = await api("search?" + parameters.toString().replaceAll("+", "%20"));
       showConnection("");
       const grid = $("#grid");
       forget(grid);
