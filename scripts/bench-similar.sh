@@ -35,7 +35,9 @@ measure() {
   for _ in $(seq "$runs"); do
     /usr/bin/time -f '%e %M' -o "$work/time" "$@" >"$work/out"
     cat "$work/time"
-  done | sort -n | awk -v label="$label" -v lines="$(wc -l <"$work/out")" \
+  done >"$work/times"
+  # The output's lines are counted once the runs are over, not as the pipeline starts.
+  sort -n "$work/times" | awk -v label="$label" -v lines="$(wc -l <"$work/out")" \
     '{ t[NR] = $1; if ($2 > m) m = $2 } END { printf "%-28s median %6.2f s  max %6.2f s  peak RSS %4.0f MB  (%d runs, %d lines out)\n", label, t[int((NR + 1) / 2)], t[NR], m / 1024, NR, lines }'
 }
 measure "similar --json" "$bin" similar --catalog "$catalog" --json
