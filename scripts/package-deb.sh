@@ -2,6 +2,8 @@
 # Builds the Debian package of photomill, so that a host needs nothing but apt to run it
 # (docs/deploy.md):
 #   scripts/package-deb.sh [OUT_DIR]      # default: out/ (kept out of git)
+#   scripts/package-deb.sh --build-only   # only the release build (scripts/test.sh runs it
+#                                         # beside the suite; the package then builds nothing)
 # - /usr/bin/photomill: the release binary with Swift's runtime, standard library and
 #   Foundation linked in (--static-swift-stdlib), stripped;
 # - Depends: what that binary links, from dpkg-shlibdeps, and the data tesseract reads
@@ -18,6 +20,8 @@ set -euo pipefail
 umask 022
 cd "$(dirname "$0")/.."
 root=$PWD
+build_only=false
+if [ "${1:-}" = --build-only ]; then build_only=true; shift; fi
 out=$(realpath -m "${1:-out}")
 maintainer=${PHOTOMILL_MAINTAINER:-"photomill maintainers <photomill@example.org>"}
 # Its own build folder: release objects with other flags than the debug build's, and
@@ -35,6 +39,7 @@ build=(swift build -c release --static-swift-stdlib --disable-local-rpath --scra
        -Xlinker -z -Xlinker now)
 "${build[@]}" --product photomill >&2
 "${build[@]}" --product generate-manual >&2
+if $build_only; then exit 0; fi
 binary=$scratch/release/photomill
 
 # The version and commit as the binary reports them (VersionReport.swift).
