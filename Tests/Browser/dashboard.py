@@ -295,6 +295,8 @@ def metrics(photomill, folder, screenshot):
         # The coordinator publishes its counts four times a second: read once they show
         # the catalog's final counts.
         final = {(kind, state): count for kind, state, count in cluster.rows("SELECT kind, state, COUNT(*) FROM tasks GROUP BY kind, state")}
+        scan_failed = cluster.rows("SELECT COUNT(*) FROM tasks WHERE kind = 'hash' AND state = 'failed' AND attempts = 0")[0][0]
+        expect(scan_failed == 2, "the samples' text and empty .jpg fail at the scan: %d" % scan_failed)
         # The task counts come from the catalog, the worker gauges from the scheduler's own
         # observation (also four times a second, apart): wait for both.
         def settled():
@@ -317,9 +319,14 @@ def metrics(photomill, folder, screenshot):
         for outcome in ("done", "failed", "stale"):
             got = samples.get(("photomill_results_total", '{kind="hash",outcome="%s"}' % outcome), 0)
             expect(got == expected.get(outcome, 0), "results %s: %s, attempts say %s" % (outcome, got, expected.get(outcome, 0)))
-        sizes = sum(os.path.getsize(path) for (path,) in cluster.rows("SELECT path FROM photos"))
+        # Every photo that reached the worker, once, whole: not the text and empty .jpg the
+        # scan failed by their content (no attempt), which no worker is sent.
+        sent_paths = cluster.rows("SELECT path FROM photos WHERE id IN (SELECT photoId FROM attempts)")
+        expect(len(sent_paths) == final.get(("hash", "done"), 0) + final.get(("hash", "failed"), 0) - scan_failed,
+               "photos with an attempt: %d" % len(sent_paths))
+        sizes = sum(os.path.getsize(path) for (path,) in sent_paths)
         sent = samples.get(("photomill_file_bytes_sent_total", ""))
-        expect(sent == sizes, "bytes sent %s, the photos' sizes add up to %d" % (sent, sizes))
+        expect(sent == sizes, "bytes sent %s, the sizes of the photos sent add up to %d" % (sent, sizes))
         expect(samples.get(("photomill_workers_connected", "")) == 1, "one worker connected")
         expect(samples.get(("photomill_processing_seconds_count", '{kind="hash"}'), 0) == expected.get("done", 0) + expected.get("failed", 0),
                "one processing time per hash result")
