@@ -69,6 +69,12 @@ extension Catalog {
             }
             return gone
         }
+        return try markMissing(gone, now: now)
+    }
+
+    /// Marks missing the photos `ids` not marked yet (a walk in path order passed where
+    /// they were without finding them: `Scanner.CatalogOrder`). Returns how many were marked.
+    public func markMissing(_ gone: [Int64], now: Double) throws(CatalogError) -> Int {
         guard !gone.isEmpty else { return 0 }
         return try write { db in
             var marked = 0

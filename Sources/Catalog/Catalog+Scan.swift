@@ -18,12 +18,7 @@ extension Catalog {
                 FROM photos WHERE path IN (SELECT value FROM json_each(?))
                 """)
             let rows = try Row.fetchCursor(photo, arguments: [list])
-            while let row = try rows.next() {
-                photos[row[10]] = KnownFile(id: row[0], stamp: FileStamp(size: row[1], mtimeNs: row[2]), ctimeNs: row[3],
-                                            format: (row[4] as String?).flatMap(MediaFormat.init(rawValue:)), md5: row[5],
-                                            missing: row[6],
-                                            sidecar: (row[7] as String?).map { Sidecar(path: $0, size: row[8] ?? 0, mtimeNs: row[9] ?? 0) })
-            }
+            while let row = try rows.next() { photos[row[10]] = Self.knownFile(row) }
             guard photos.count < paths.count else { return (photos, skipped) }
             let other = try db.cachedStatement(sql: "SELECT size, mtimeNs, path FROM skipped_files WHERE path IN (SELECT value FROM json_each(?))")
             let others = try Row.fetchCursor(other, arguments: [list])
@@ -33,6 +28,33 @@ extension Catalog {
             }
             return (photos, skipped)
         }
+    }
+
+    /// The photos whose path lies under the folder `prefix` (which ends in "/") and after
+    /// `after` (nil: from the first), in path order (SQLite's, the bytes of their UTF-8),
+    /// at most `limit`: the catalog's side of a walk that goes in the same order
+    /// (`Scanner.CatalogOrder`), read a piece at a time so that no read transaction spans
+    /// the walk and memory stays bounded.
+    public func photos(under prefix: String, after: String?, limit: Int) throws(CatalogError) -> [(path: String, file: KnownFile)] {
+        try read { db in
+            let statement = try db.cachedStatement(sql: """
+                SELECT id, size, mtimeNs, ctimeNs, format, md5, missingAt IS NOT NULL, sidecarPath, sidecarSize, sidecarMtimeNs, path
+                FROM photos WHERE path > ? AND path < ? ORDER BY path LIMIT ?
+                """)
+            // Every path under the folder is greater than the prefix itself.
+            let rows = try Row.fetchCursor(statement, arguments: [after ?? prefix, Self.upperBound(prefix), limit])
+            var found: [(path: String, file: KnownFile)] = []
+            found.reserveCapacity(limit)
+            while let row = try rows.next() { found.append((row[10], Self.knownFile(row))) }
+            return found
+        }
+    }
+
+    /// A `KnownFile` of a row of id, size, mtimeNs, ctimeNs, format, md5, missing, sidecarPath, sidecarSize, sidecarMtimeNs.
+    private static func knownFile(_ row: Row) -> KnownFile {
+        KnownFile(id: row[0], stamp: FileStamp(size: row[1], mtimeNs: row[2]), ctimeNs: row[3],
+                  format: (row[4] as String?).flatMap(MediaFormat.init(rawValue:)), md5: row[5], missing: row[6],
+                  sidecar: (row[7] as String?).map { Sidecar(path: $0, size: row[8] ?? 0, mtimeNs: row[9] ?? 0) })
     }
 
     /// Strings as a JSON array (RFC 8259: `"`, `\\` and control characters escaped), for
@@ -242,6 +264,35 @@ extension Catalog {
                 created += db.changesCount
             }
             return created
+        }
+    }
+
+    /// Whether every present photo of a type that has a kind of `kinds` has its task of
+    /// that kind: counted rather than probed photo by photo. A task belongs to one photo,
+    /// once a kind, so the tasks of a kind, less those of photos missing or of other types
+    /// or none (few; probed one by one), are as many as the present photos of its types
+    /// exactly when none lacks one. When it holds, a start needs no `ensureTasks(under:)`
+    /// pass, which probes the tasks of every photo (0.1 s a kind for 120,000 photos).
+    public func hasEveryTask(of kinds: Set<Kind>) throws(CatalogError) -> Bool {
+        try read { db in
+            for kind in kinds.sorted() {
+                let types = MediaType.allCases.filter { $0.kinds(of: [kind]).contains(kind) }
+                guard !types.isEmpty else { continue }
+                let list = types.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+                let others = MediaType.allCases.filter { !types.contains($0) }.map { "'\($0.rawValue)'" }
+                let ofTypes = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM photos WHERE mediaType IN (\(list))") ?? 0
+                let missing = try Int.fetchOne(db, sql: """
+                    SELECT COUNT(*) FROM photos INDEXED BY photos_missing WHERE missingAt IS NOT NULL AND mediaType IN (\(list))
+                    """) ?? 0
+                let tasks = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM tasks WHERE kind = ?", arguments: [kind.rawValue]) ?? 0
+                let elsewhere = try Int.fetchOne(db, sql: """
+                    SELECT COUNT(*) FROM tasks WHERE kind = ? AND photoId IN (
+                        SELECT id FROM photos INDEXED BY photos_missing WHERE missingAt IS NOT NULL
+                        UNION SELECT id FROM photos WHERE mediaType IS NULL\(others.isEmpty ? "" : " OR mediaType IN (\(others.joined(separator: ", ")))"))
+                    """, arguments: [kind.rawValue]) ?? 0
+                if tasks - elsewhere != ofTypes - missing { return false }
+            }
+            return true
         }
     }
 

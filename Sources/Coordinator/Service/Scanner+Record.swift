@@ -9,6 +9,12 @@ extension Scanner {
     /// unchanged are only counted; those that may still be being written go to the watcher
     /// to settle; the excluded are marked.
     func flush() throws(CatalogError) {
+        if unchangedInOrder > 0 {
+            var summary = ScanSummary()
+            summary.unchanged = unchangedInOrder
+            unchangedInOrder = 0
+            add(summary)
+        }
         if !excludedBatch.isEmpty {
             var summary = ScanSummary()
             for entry in excludedBatch {

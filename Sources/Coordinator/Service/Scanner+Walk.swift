@@ -16,10 +16,12 @@ extension Scanner {
         init(path: String, info: stat, sidecar: Sidecar? = nil, skip: (reason: SkipReason, detail: String?)? = nil) {
             self.path = path
             stamp = FileStamp(info)
-            ctimeNs = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
+            ctimeNs = Self.ctimeNs(info)
             self.sidecar = sidecar
             self.skip = skip
         }
+
+        static func ctimeNs(_ info: stat) -> Int64 { Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec) }
     }
 
     /// How a walk treats the folders it enters.
@@ -39,13 +41,19 @@ extension Scanner {
         beginWalk(fresh: true)
         let lastId = try catalog.lastPhotoId()
         if reason != .start { watcher?.table?.forgetPolled(under: "/") }
+        var passed: [Int64] = []
         for root in roots {
             var mode: WalkMode = watcher?.table == nil ? .none : .watch
             if let fileSystem = NetworkFileSystem.name(of: root) {
                 noteNetwork(root, fileSystem: fileSystem)
                 mode = .none
             }
-            try walk(root, mode: mode, parentDevice: nil)
+            order = CatalogOrder(catalog: catalog, folder: root, lastId: lastId)
+            defer { order = nil }
+            try walk(root, mode: mode, parentDevice: nil, inOrder: true)
+            guard !isStopping else { break }
+            try order?.finish()
+            passed += order?.passed ?? []
         }
         try flush()
         let walked = MonotonicInstant.now() - started
@@ -53,12 +61,22 @@ extension Scanner {
         // Only a walk that went to its end knows what is gone.
         guard !isStopping else { return }
         var summary = ScanSummary()
+        if unlisted.isEmpty {
+            // The photos the walk passed and found nowhere else: one pass over the catalog, beside the walk.
+            summary.missing = try catalog.markMissing(Array(Set(passed.filter { !seen.contains($0) })).sorted(), now: WallClock.now())
+        }
         for root in roots {
-            summary.missing += try catalog.markMissing(under: root, lastId: lastId, found: seen.contains, unlisted: unlisted,
-                                                       now: WallClock.now())
+            if !unlisted.isEmpty {
+                // What lies under a folder that could not be listed is not missing.
+                summary.missing += try catalog.markMissing(under: root, lastId: lastId, found: seen.contains, unlisted: unlisted,
+                                                           now: WallClock.now())
+            }
             try catalog.clearUnreadableFolders(under: root, before: startedWall)
             try catalog.forgetSkipped(under: root, found: seenSkipped)
-            if reason == .start { summary.queuedTasks += try catalog.ensureTasks(under: root, kinds: kinds, now: WallClock.now()) }
+        }
+        // At start, tasks for kinds asked for that photos never had (`--kinds` grew), unless none lacks one.
+        if reason == .start, try !catalog.hasEveryTask(of: kinds) {
+            for root in roots { summary.queuedTasks += try catalog.ensureTasks(under: root, kinds: kinds, now: WallClock.now()) }
         }
         if summary.missing > 0 {
             logger.notice("photos no longer found, marked missing (`photomill forget --missing` removes them)",
@@ -105,11 +123,13 @@ extension Scanner {
         freshAfterNs = fresh ? Int64((WallClock.now() - library.settle) * 1e9) : nil
     }
 
-    /// Depth-first, names sorted (so photo ids follow the folder order): each folder is
-    /// watched (when watching) before it is listed, its `.photomillignore` read, and each
-    /// entry visited. A folder tagged as a cache (`CACHEDIR.TAG`: photomill's exports) is
-    /// skipped. A folder that cannot be listed is a failure.
-    func walk(_ directory: String, mode: WalkMode, parentDevice: UInt64?) throws(CatalogError) {
+    /// Depth-first, in the order of the paths' bytes (`entries(ofFolder:)`; so photo ids follow
+    /// the folder order): each folder is watched (when watching) before it is listed, its
+    /// `.photomillignore` read, and each entry visited. A folder tagged as a cache
+    /// (`CACHEDIR.TAG`: photomill's exports) is skipped. A folder that cannot be listed is
+    /// a failure. `inOrder`: the walk goes in path order from a scanned folder (not through
+    /// a link), and compares each file with the catalog's row beside it (`order`).
+    func walk(_ directory: String, mode: WalkMode, parentDevice: UInt64?, inOrder: Bool = false) throws(CatalogError) {
         guard !isStopping else { return }
         var info = stat()
         guard PathBytes.withCString(directory, { lstat($0, &info) }) == 0 else { return }
@@ -125,10 +145,10 @@ extension Scanner {
             logger.warning("cannot watch a folder: it is polled on the rescan schedule instead",
                            metadata: ["folder": "\(directory)", "error": "\(cause)"])
         }
-        let names: [String]
-        switch PathBytes.names(inFolder: directory) {
+        let entries: [FolderEntry]
+        switch Self.entries(ofFolder: directory) {
         case .success(let all):
-            names = all.sorted()
+            entries = all
         case .failure(let error):
             let reason = error.description
             unlisted.append(directory)
@@ -136,6 +156,7 @@ extension Scanner {
             try catalog.recordUnreadableFolder(directory, message: "\(directory): cannot list the folder: \(reason)", now: WallClock.now())
             return
         }
+        let names = entries.map(\.name)
         readIgnoreFile(in: directory, present: names.contains(Exclusions.fileName))
         if names.contains(CacheDirectoryTag.name) && CacheDirectoryTag.isValid(in: directory) {
             logger.info("a cache folder (CACHEDIR.TAG), skipped", metadata: ["folder": "\(directory)"])
@@ -143,21 +164,29 @@ extension Scanner {
             return
         }
         let sidecars = XMPSidecar.Index(names: names)
-        for name in names {
+        // The rules of this folder and those above it, all read by now: taken once.
+        let rules = exclusions.current
+        for entry in entries {
             guard !isStopping else { return }
-            try visit(name, in: directory, sidecars: sidecars, mode: mode, device: UInt64(info.st_dev))
+            try visit(entry.name, in: directory, info: entry.info, rules: rules, sidecars: sidecars, mode: mode,
+                      device: UInt64(info.st_dev), inOrder: inOrder)
         }
     }
 
-    /// One entry of a folder: a folder is walked, a file found, a link followed when it
-    /// stays under a scanned folder, anything else skipped with its reason (never opened).
-    func visit(_ name: String, in directory: String, sidecars: XMPSidecar.Index, mode: WalkMode, device: UInt64?)
-        throws(CatalogError) {
+    /// One entry of a folder (with its lstat(2) when the listing took it): a folder is
+    /// walked, a file found, a link followed when it stays under a scanned folder, anything
+    /// else skipped with its reason (never opened). In a walk in path order, a file the
+    /// catalog knows unchanged (its row beside it in `order`) is only counted.
+    func visit(_ name: String, in directory: String, info listed: Result<stat, FileStampError>? = nil,
+               rules: Exclusions? = nil, sidecars: XMPSidecar.Index, mode: WalkMode, device: UInt64?,
+               inOrder: Bool = false) throws(CatalogError) {
         let path = Self.join(directory, name)
         var info = stat()
-        guard PathBytes.withCString(path, { lstat($0, &info) }) == 0 else {
-            let code = errno
-            try unreadable(path, reason: String(cString: strerror(code)), gone: code == ENOENT)
+        switch listed ?? Self.info(at: path) {
+        case .success(let found):
+            info = found
+        case .failure(let error):
+            try unreadable(path, reason: error.description, gone: error.code == ENOENT)
             return
         }
         if exclusions.ownFiles.contains(path) { return try skip(Found(path: path, info: info, skip: (.photomillFile, nil))) }
@@ -166,17 +195,25 @@ extension Scanner {
             return try skip(Found(path: path, info: info, skip: (.hidden, nil)))
         }
         let type = info.st_mode & S_IFMT
-        if let rule = exclusions.current.rule(for: path, isFolder: type == S_IFDIR) {
+        // `rules`: those in force in the folder, taken once for its entries; not given, the current ones.
+        if let rule = (rules ?? exclusions.current).rule(for: path, isFolder: type == S_IFDIR) {
             excludedBatch.append((path, rule.description, type == S_IFDIR))
             seenSkipped.insert(path)
             return
         }
         switch type {
         case S_IFDIR:
-            try walk(path, mode: mode, parentDevice: device)
+            try walk(path, mode: mode, parentDevice: device, inOrder: inOrder)
         case S_IFREG:
             guard !sidecars.isSidecar(name) else { return }
             let sidecar = sidecars.sidecar(of: name).flatMap { Self.sidecar(at: Self.join(directory, $0)) }
+            if inOrder, order != nil, case .photo(let photo) = try order!.photo(at: path), !unsettledPaths.contains(path),
+               photo.isClean(FileStamp(info), ctimeNs: Found.ctimeNs(info), sidecar: sidecar) {
+                // What `flush` would find for it: nothing to write.
+                seen.insert(photo.id)
+                unchangedInOrder += 1
+                return
+            }
             try found(Found(path: path, info: info, sidecar: sidecar))
         case S_IFLNK:
             try follow(path, in: directory, info: info, mode: mode)
@@ -279,6 +316,12 @@ extension Scanner {
 
     static func join(_ directory: String, _ name: String) -> String {
         directory == "/" ? "/" + name : directory + "/" + name
+    }
+
+    /// lstat(2) of `path`.
+    static func info(at path: String) -> Result<stat, FileStampError> {
+        var info = stat()
+        return PathBytes.withCString(path, { lstat($0, &info) }) == 0 ? .success(info) : .failure(FileStampError(code: errno))
     }
 
     /// The sidecar at `path` with its stamp, if it is a regular file.

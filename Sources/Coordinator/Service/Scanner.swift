@@ -65,6 +65,10 @@ final class Scanner: @unchecked Sendable {
     /// Files handed over still changing after the settle bound.
     var unsettledPaths: Set<String> = []
     var batch: [Found] = []
+    /// The catalog's photos beside the walk in path order of the scanned folder being walked.
+    var order: CatalogOrder?
+    /// Files the walk in order found unchanged, not yet counted.
+    var unchangedInOrder = 0
     var excludedBatch: [(path: String, rule: String, isFolder: Bool)] = []
     /// The scan work under way's own summary (a `photomill scan` request's answer).
     var round = ScanSummary()

@@ -40,4 +40,6 @@ public struct FileStamp: Hashable, Sendable, CustomStringConvertible {
 public struct FileStampError: Error, Sendable, CustomStringConvertible {
     public let code: Int32
     public var description: String { String(cString: strerror(code)) }
+
+    public init(code: Int32) { self.code = code }
 }
