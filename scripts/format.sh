@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Formats the Swift sources with swift-format (the toolchain's `swift format`) and the
-# settings in .swift-format (120 columns; close to swift-nio's and Hummingbird's).
+# settings in .swift-format (120 columns; close to swift-nio's and Hummingbird's), and
+# gives every source file its licence header (scripts/license-headers.py).
 #   scripts/format.sh           rewrites the files in place
 #   scripts/format.sh --lint    changes nothing; exits non-zero when a file is not formatted
+#                               or has no licence header (scripts/test.sh runs this first)
 # Package.swift, Sources and Tests; generated code (Sources/MillProtocol/Generated) is left
 # as protoc wrote it.
 set -euo pipefail
@@ -26,7 +28,14 @@ while IFS= read -r -d '' file; do files+=("$file"); done < <(
     ':!:Sources/MillProtocol/Generated/*')
 
 if [ "$mode" = lint ]; then
-  swift format lint --strict --parallel --configuration .swift-format "${files[@]}"
+  status=0
+  scripts/license-headers.py --check || status=1
+  swift format lint --strict --parallel --configuration .swift-format "${files[@]}" || {
+    echo "scripts/format.sh: the files above are not formatted: scripts/format.sh formats them" >&2
+    status=1
+  }
+  exit $status
 else
+  scripts/license-headers.py
   swift format format --in-place --parallel --configuration .swift-format "${files[@]}"
 fi
