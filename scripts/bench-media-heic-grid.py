@@ -10,22 +10,20 @@ Usage: bench-media-heic-grid.py OUT.heic WIDTH HEIGHT COLUMNS ROWS TILE.heic... 
 The tiles are one-image HEICs of equal size, row after row.
 """
 import argparse
+import os
 import struct
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Media"))
+from bmff import boxes as bmff_boxes  # noqa: E402
 
 
 def boxes(data, start, end):
-    at = start
-    while at + 8 <= end:
-        size, kind = struct.unpack(">I4s", data[at:at + 8])
-        header = 8
-        if size == 1:
-            size, header = struct.unpack(">Q", data[at + 8:at + 16])[0], 16
-        elif size == 0:
-            size = end - at
+    """Each whole box in data[start:end]: (type, start, payload start, end)."""
+    for kind, at, header, size in bmff_boxes(data, start, end):
         if size < header or at + size > end:
             break
-        yield kind.decode("latin-1"), at, at + header, at + size
-        at += size
+        yield kind, at, at + header, at + size
 
 
 def image(path):

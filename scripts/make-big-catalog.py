@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Makes a large photomill catalog for measuring the operator commands.
 
-    scripts/make-big-catalog.py PHOTOMILL CATALOG [--photos 250000] [--failed-ocr 10000]
+    scripts/make-big-catalog.py PHOTOMILL CATALOG [--photos 250000] [--failed-ocr 10000] [--similarity]
 
 PHOTOMILL is the built binary: it creates the schema (so the catalog has exactly the
 migrations that build knows) by running over an empty folder; this script then fills
@@ -10,14 +10,21 @@ photos), most done, some pending and leased, FAILED_OCR failed OCR tasks plus a 
 failures of the other kinds; one attempt per finished task spread over the last two
 hours (about 14 tasks/s over the last minute); metadata and OCR text for done tasks;
 a duplicate every 50 photos; 8 workers, 6 connected.
+
+With --similarity, every photo has a fifth task, `similarity`, in the thumbnail's state, and
+each done one a perceptual hash: 64 bits of which 32 are set (as a median-thresholded DCT
+hash has), random, but for a near-duplicate every 20th photo (an earlier photo's hash with 1
+to 5 pairs of bits swapped: 2 to 10 bits apart) and the exact duplicates' equal hashes. Rows
+are written 50,000 photos at a time, so 1,000,000 photos fit in a few hundred MB.
 """
-import argparse, hashlib, os, random, sqlite3, subprocess, sys, tempfile, time
+import argparse, collections, hashlib, os, random, sqlite3, subprocess, sys, tempfile, time
 
 parser = argparse.ArgumentParser()
 parser.add_argument("photomill")
 parser.add_argument("catalog")
 parser.add_argument("--photos", type=int, default=250_000)
 parser.add_argument("--failed-ocr", type=int, default=10_000)
+parser.add_argument("--similarity", action="store_true", help="similarity tasks and perceptual hashes too")
 args = parser.parse_args()
 if os.path.exists(args.catalog):
     sys.exit(f"{args.catalog} exists: give a new file")
@@ -35,7 +42,7 @@ cameras = [("Canon", "Canon EOS 5D Mark IV"), ("NIKON CORPORATION", "NIKON D750"
            ("FUJIFILM", "X-T4"), ("SONY", "ILCE-7M3")]
 words = ("invoice receipt total amount paid museum ticket entrance platform train departure menu coffee "
          "harbour bridge opera street avenue station library archive letter page chapter").split()
-kinds = ["hash", "metadata", "thumbnail", "ocr"]
+kinds = ["hash", "metadata", "thumbnail", "ocr"] + (["similarity"] if args.similarity else [])
 n = args.photos
 pending = set(range(n - n // 20 + 1, n + 1))                  # the last 5 % not processed yet
 leased = set(range(n - n // 20 - 15, n - n // 20 + 1))        # 16 photos out now
@@ -48,24 +55,65 @@ def state_of(photo, kind):
     if photo in pending: return "pending"
     if photo in leased: return "leased"
     if kind == "ocr" and photo in failed_ocr: return "failed"
-    if kind == "thumbnail" and photo in other_failed: return "failed"
+    if kind in ("thumbnail", "similarity") and photo in other_failed: return "failed"
     return "done"
 
-recipes = {"hash": "hash/1", "metadata": "metadata/1", "thumbnail": "thumbnail/1 size=256 q=80", "ocr": "ocr/1 lang=eng side=4096"}
+recipes = {"hash": "hash/1", "metadata": "metadata/1", "thumbnail": "thumbnail/1 size=256 q=80", "ocr": "ocr/1 lang=eng side=4096",
+           "similarity": "similarity/1 side=256"}
 classes = ["corrupt", "ocr-failed", "lease-expired", "worker-lost"]
 # Finished tasks end over the last two hours, the last minute at about 14 per second.
-finished_order = [(p, k) for p in range(1, n + 1) for k in kinds if state_of(p, k) in ("done", "failed")]
-count = len(finished_order)
-end_times = {}
+count = sum(1 for p in range(1, n + 1) for k in kinds if state_of(p, k) in ("done", "failed"))
 recent = min(840, count)
-for i, key in enumerate(finished_order):
-    if i >= count - recent:
-        end_times[key] = now - 60 + 60 * (i - (count - recent)) / recent
-    else:
-        end_times[key] = now - 7200 + 7140 * i / max(1, count - recent)
+finished = 0
 
-photos, tasks, attempts, metadata, ocr = [], [], [], [], []
+def end_time():
+    """When the next finished task (in photo, then kind order) ended."""
+    global finished
+    i, finished = finished, finished + 1
+    if i >= count - recent:
+        return now - 60 + 60 * (i - (count - recent)) / recent
+    return now - 7200 + 7140 * i / max(1, count - recent)
+
+def balanced_hash():
+    """64 random bits, 32 of them set."""
+    value = 0
+    for bit in rng.sample(range(64), 32):
+        value |= 1 << bit
+    return value
+
+def near(value):
+    """`value` with 1 to 5 pairs of bits swapped (a set one cleared, a clear one set)."""
+    ones = [b for b in range(64) if value >> b & 1]
+    zeros = [b for b in range(64) if not value >> b & 1]
+    for one, zero in zip(rng.sample(ones, k := rng.randint(1, 5)), rng.sample(zeros, k)):
+        value ^= (1 << one) | (1 << zero)
+    return value
+
+def signed(value):
+    return value - (1 << 64) if value >= 1 << 63 else value
+
+hashes = {}
+latest = collections.deque(maxlen=1000)          # the photos a near-duplicate copies from
+photos, tasks, attempts, metadata, ocr, similarity = [], [], [], [], [], []
+
+def flush():
+    con.executemany("""INSERT INTO photos (id, path, size, mtimeNs, md5, sha256, scannedAt, changedAt, format, mediaType, stem)
+        VALUES (?,?,?,?,?,?,?,?,?,?,?)""", photos)
+    con.executemany("""INSERT INTO tasks (photoId, kind, state, attempts, maxAttempts, notBefore, leaseToken, leasedTo, leasedAt,
+                       leaseExpires, recipe, errorClass, errorMessage, updatedAt) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)""", tasks)
+    con.executemany("""INSERT INTO attempts (photoId, kind, worker, leaseToken, startedAt, endedAt, outcome, errorClass, errorMessage)
+                       VALUES (?,?,?,?,?,?,?,?,?)""", attempts)
+    con.executemany("""INSERT INTO metadata (photoId, dateTaken, fileModificationDate, pixelWidth, pixelHeight, cameraMake, cameraModel,
+                       orientation, gpsLatitude, gpsLongitude, aperture, shutterSpeed, iso, focalLength, lensModel, recipe)
+                       VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)""", metadata)
+    con.executemany("INSERT INTO ocr (photoId, text, confidence, language, recipe) VALUES (?,?,?,?,?)", ocr)
+    con.executemany("INSERT INTO similarity (photoId, hash, recipe) VALUES (?,?,?)", similarity)
+    for rows in (photos, tasks, attempts, metadata, ocr, similarity):
+        rows.clear()
+
 for p in range(1, n + 1):
+    if p % 50_000 == 0:
+        flush()
     content = p - 1 if p % 50 == 0 else p   # every 50th photo duplicates the one before
     md5 = hashlib.md5(str(content).encode()).hexdigest() if p not in pending else None
     sha = hashlib.sha256(str(content).encode()).hexdigest() if md5 else None
@@ -79,7 +127,7 @@ for p in range(1, n + 1):
         elif s == "pending":
             tasks.append((p, k, s, 0, 3, 0, None, None, None, None, None, None, None, now - 7300))
         else:
-            ended = end_times[(p, k)]
+            ended = end_time()
             if s == "failed":
                 c = "corrupt" if k == "thumbnail" else classes[p % len(classes)]
                 msg = f"/photos/{p // 1000:03d}/IMG_{p:06d}.jpg: {c}: made by make-big-catalog.py"
@@ -97,20 +145,21 @@ for p in range(1, n + 1):
                 elif k == "ocr":
                     text = " ".join(rng.choice(words) for _ in range(rng.randint(0, 12)))
                     ocr.append((p, text, rng.uniform(50, 95), "eng", recipes[k]))
+                elif k == "similarity":
+                    if content != p and content in hashes:
+                        value = hashes[content]
+                    elif p % 20 == 0 and hashes:
+                        value = near(hashes[rng.choice(latest)])
+                    else:
+                        value = balanced_hash()
+                    hashes[p] = value
+                    latest.append(p)
+                    similarity.append((p, signed(value), recipes[k]))
 
-con.executemany("""INSERT INTO photos (id, path, size, mtimeNs, md5, sha256, scannedAt, changedAt, format, mediaType, stem)
-    VALUES (?,?,?,?,?,?,?,?,?,?,?)""", photos)
-con.executemany("""INSERT INTO tasks (photoId, kind, state, attempts, maxAttempts, notBefore, leaseToken, leasedTo, leasedAt,
-                   leaseExpires, recipe, errorClass, errorMessage, updatedAt) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)""", tasks)
-con.executemany("""INSERT INTO attempts (photoId, kind, worker, leaseToken, startedAt, endedAt, outcome, errorClass, errorMessage)
-                   VALUES (?,?,?,?,?,?,?,?,?)""", attempts)
-con.executemany("""INSERT INTO metadata (photoId, dateTaken, fileModificationDate, pixelWidth, pixelHeight, cameraMake, cameraModel,
-                   orientation, gpsLatitude, gpsLongitude, aperture, shutterSpeed, iso, focalLength, lensModel, recipe)
-                   VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)""", metadata)
-con.executemany("INSERT INTO ocr (photoId, text, confidence, language, recipe) VALUES (?,?,?,?,?)", ocr)
+flush()
 con.executemany("""INSERT INTO workers (id, host, slots, kinds, ocrLanguages, state, connectedAt, lastSeen, inFlight, done, failed)
                    VALUES (?,?,?,?,?,?,?,?,?,?,?)""",
-                [(w, w.split("-")[0], 2, "hash,metadata,thumbnail,ocr", "eng", "connected" if i < 6 else "gone",
+                [(w, w.split("-")[0], 2, ",".join(kinds), "eng", "connected" if i < 6 else "gone",
                   now - 7300, now - (0.3 if i < 6 else 3000), 2 if i < 6 else 0, 30000, 400) for i, w in enumerate(workers)])
 con.commit()
 con.execute("PRAGMA wal_checkpoint(TRUNCATE)")

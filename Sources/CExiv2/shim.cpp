@@ -63,13 +63,27 @@ const Exiv2::Exifdatum* find(const pm_exiv2_metadata* metadata, const char* key)
     return it == metadata->exif.end() ? nullptr : &*it;
 }
 
+// A reader's body, with setUp first and every exception caught and reported: nothing
+// crosses into C (or Swift) as an exception.
+template <typename Body>
+pm_exiv2_metadata* guarded(char* error, size_t error_size, Body body) {
+    try {
+        setUp();
+        return body();
+    } catch (const std::exception& caught) {
+        report(caught.what(), error, error_size);
+    } catch (...) {
+        report("exiv2 failed without a reason", error, error_size);
+    }
+    return nullptr;
+}
+
 }  // namespace
 
 extern "C" {
 
 pm_exiv2_metadata* pm_exiv2_read(const uint8_t* bytes, size_t count, char* error, size_t error_size) {
-    try {
-        setUp();
+    return guarded(error, error_size, [&]() -> pm_exiv2_metadata* {
         if (!bytes || count == 0 || count > size_t(LONG_MAX)) {
             report("no bytes", error, error_size);
             return nullptr;
@@ -94,17 +108,11 @@ pm_exiv2_metadata* pm_exiv2_read(const uint8_t* bytes, size_t count, char* error
         metadata->width = image->pixelWidth();
         metadata->height = image->pixelHeight();
         return metadata.release();
-    } catch (const std::exception& caught) {
-        report(caught.what(), error, error_size);
-    } catch (...) {
-        report("exiv2 failed without a reason", error, error_size);
-    }
-    return nullptr;
+    });
 }
 
 pm_exiv2_metadata* pm_exiv2_read_exif(const uint8_t* bytes, size_t count, char* error, size_t error_size) {
-    try {
-        setUp();
+    return guarded(error, error_size, [&]() -> pm_exiv2_metadata* {
         if (bytes && count >= 6 && std::memcmp(bytes, "Exif\0\0", 6) == 0) {
             bytes += 6;
             count -= 6;
@@ -120,17 +128,11 @@ pm_exiv2_metadata* pm_exiv2_read_exif(const uint8_t* bytes, size_t count, char* 
             return nullptr;
         }
         return metadata.release();
-    } catch (const std::exception& caught) {
-        report(caught.what(), error, error_size);
-    } catch (...) {
-        report("exiv2 failed without a reason", error, error_size);
-    }
-    return nullptr;
+    });
 }
 
 pm_exiv2_metadata* pm_exiv2_read_xmp(const uint8_t* bytes, size_t count, char* error, size_t error_size) {
-    try {
-        setUp();
+    return guarded(error, error_size, [&]() -> pm_exiv2_metadata* {
         Exiv2::XmpData xmp;
         if (!bytes || Exiv2::XmpParser::decode(xmp, std::string(reinterpret_cast<const char*>(bytes), count)) != 0 || xmp.empty()) {
             report("the XMP packet cannot be parsed", error, error_size);
@@ -142,12 +144,7 @@ pm_exiv2_metadata* pm_exiv2_read_xmp(const uint8_t* bytes, size_t count, char* e
             return nullptr;
         }
         return metadata.release();
-    } catch (const std::exception& caught) {
-        report(caught.what(), error, error_size);
-    } catch (...) {
-        report("exiv2 failed without a reason", error, error_size);
-    }
-    return nullptr;
+    });
 }
 
 void pm_exiv2_free(pm_exiv2_metadata* metadata) {

@@ -15,6 +15,7 @@ public struct ExportRecord: Sendable, Hashable {
     public var thumbnail: Data?
     /// The path of the other half of a Live Photo.
     public var livePhoto: String?
+    public var perceptualHash: PerceptualHash?
 }
 
 extension Catalog {
@@ -25,11 +26,13 @@ extension Catalog {
             let filter = ids.map { "p.id IN (\($0.map(String.init).joined(separator: ",")))" } ?? "p.id > \(photoId)"
             let rows = try Row.fetchAll(db, sql: """
                 SELECT p.id, p.path, p.size, p.md5, p.sha256, p.mediaType, m.*, m.photoId AS hasMetadata,
-                    NULLIF(o.text, '') AS ocrText, th.jpeg AS thumbnail, \(Self.livePhotoPath) AS livePhoto
+                    NULLIF(o.text, '') AS ocrText, th.jpeg AS thumbnail, \(Self.livePhotoPath) AS livePhoto,
+                    s.hash AS perceptualHash
                 FROM photos p
                 LEFT JOIN metadata m ON m.photoId = p.id
                 LEFT JOIN ocr o ON o.photoId = p.id
                 LEFT JOIN thumbnails th ON th.photoId = p.id
+                LEFT JOIN similarity s ON s.photoId = p.id
                 WHERE p.md5 IS NOT NULL AND p.missingAt IS NULL AND \(filter)
                 ORDER BY p.id LIMIT ?
                 """, arguments: [ids?.count ?? limit])
@@ -37,7 +40,8 @@ extension Catalog {
                 ExportRecord(
                     photoId: row["id"], path: row["path"], size: row["size"], md5: row["md5"], sha256: row["sha256"],
                     metadata: row["hasMetadata"] == nil ? nil : PhotoMetadata(row: row),
-                    ocrText: row["ocrText"], thumbnail: row["thumbnail"], livePhoto: row["livePhoto"])
+                    ocrText: row["ocrText"], thumbnail: row["thumbnail"], livePhoto: row["livePhoto"],
+                    perceptualHash: (row["perceptualHash"] as Int64?).map(PerceptualHash.init(bitPattern:)))
             }
         }
     }

@@ -20,6 +20,8 @@ public struct PhotoQuery: Sendable {
     public var from: String?
     public var to: String?
     public var near: (latitude: Double, longitude: Double, kilometres: Double)?
+    /// At most this many photos, the first in the answer's order (the dashboard's pages).
+    public var limit: Int?
 
     public init() {}
 }
@@ -132,6 +134,7 @@ extension Catalog {
                 FROM \(source) LEFT JOIN metadata m ON m.photoId = p.id
                 WHERE \(conditions.joined(separator: " AND "))
                 ORDER BY textRank IS NULL, textRank, p.path
+                \(query.limit != nil && query.near == nil ? "LIMIT \(query.limit!)" : "")
                 """
             // Decoded by name (`keywords` from its JSON text); `distanceKm` is not a column.
             var hits = try Decoded<PhotoHit>.fetchAll(db, sql: sql, arguments: selected + arguments).map(\.value)
@@ -143,7 +146,7 @@ extension Catalog {
                     return hit.distanceKm! <= near.kilometres ? hit : nil
                 }
             }
-            return hits
+            return query.limit.map { Array(hits.prefix($0)) } ?? hits
         }
     }
 

@@ -54,6 +54,13 @@ struct OCRRow {
     var recipe: String
 }
 
+/// A photo's perceptual hash, its 64 bits as a signed INTEGER.
+struct SimilarityRow {
+    var photoId: Int64
+    var hash: PerceptualHash
+    var recipe: String
+}
+
 enum CommitStatements {
     /// Leases, after `now`: only a task still pending is leased; returns (photoId, kind) of
     /// those that were.
@@ -135,6 +142,13 @@ enum CommitStatements {
             language = excluded.language, recipe = excluded.recipe
         """)
 
+    /// The chunks the index looks up are generated.
+    static let similarity = RowsStatement<SimilarityRow>.insert(into: "similarity", replacing: true, [
+        RowColumn("photoId") { $0.photoId.databaseValue },
+        RowColumn("hash") { $0.hash.bitPattern.databaseValue },
+        RowColumn("recipe") { $0.recipe.databaseValue },
+    ])
+
     static let attempts = RowsStatement<AttemptRow>.insert(into: "attempts", [
         RowColumn("photoId") { $0.photoId.databaseValue },
         RowColumn("kind") { $0.kind.rawValue.databaseValue },
@@ -152,13 +166,15 @@ enum CommitStatements {
 struct Payloads {
     /// The tables of the results a file loses when it changes (its hashes, in `photos`, too).
     static var tables: [String] {
-        [CommitStatements.metadata.table, CommitStatements.thumbnails.table, CommitStatements.ocr.table].compactMap { $0 }
+        [CommitStatements.metadata.table, CommitStatements.thumbnails.table, CommitStatements.ocr.table,
+         CommitStatements.similarity.table].compactMap { $0 }
     }
 
     var hashes: [HashesRow] = []
     var metadata: [MetadataRow] = []
     var thumbnails: [ThumbnailRow] = []
     var ocr: [OCRRow] = []
+    var similarity: [SimilarityRow] = []
 
     mutating func add(_ result: TaskResult) {
         switch result.outcome {
@@ -170,6 +186,8 @@ struct Payloads {
             thumbnails.append(ThumbnailRow(photoId: result.photoId, width: width, height: height, jpeg: jpeg, recipe: result.recipe))
         case .ocr(let text, let confidence, let language):
             ocr.append(OCRRow(photoId: result.photoId, text: text, confidence: confidence, language: language, recipe: result.recipe))
+        case .similarity(let hash):
+            similarity.append(SimilarityRow(photoId: result.photoId, hash: hash, recipe: result.recipe))
         case .failure:
             break
         }
@@ -180,5 +198,6 @@ struct Payloads {
         try CommitStatements.metadata.run(db, metadata)
         try CommitStatements.thumbnails.run(db, thumbnails)
         try CommitStatements.ocr.run(db, ocr)
+        try CommitStatements.similarity.run(db, similarity)
     }
 }

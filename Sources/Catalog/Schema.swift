@@ -415,6 +415,31 @@ enum Schema {
                     WHERE reason NOT IN ('not-asked-for', 'no-worker', 'language-not-offered', 'kind-not-offered');
                 """)
         }
+        migrator.registerMigration("v12-similarity") { db in
+            // Similar photos (issue 28, docs/catalog.md): each photo's perceptual hash, the
+            // 64 bits as a signed INTEGER, and its four 16-bit chunks (highest first),
+            // generated so that no writer can get them wrong, each indexed: two hashes within
+            // distance d agree within floor(d / 4) bits on at least one chunk (pigeonhole),
+            // so `search --like` looks up the chunks near the query's instead of reading
+            // every hash. The kind is in the thumbnail's tier. A catalog's photos gain their
+            // similarity tasks at its next scan, like any kind they never had.
+            try db.execute(sql: """
+                CREATE TABLE similarity (
+                    photoId INTEGER PRIMARY KEY REFERENCES photos(id) ON DELETE CASCADE,
+                    hash INTEGER NOT NULL,
+                    recipe TEXT NOT NULL,
+                    c0 INTEGER GENERATED ALWAYS AS ((hash >> 48) & 65535) VIRTUAL,
+                    c1 INTEGER GENERATED ALWAYS AS ((hash >> 32) & 65535) VIRTUAL,
+                    c2 INTEGER GENERATED ALWAYS AS ((hash >> 16) & 65535) VIRTUAL,
+                    c3 INTEGER GENERATED ALWAYS AS (hash & 65535) VIRTUAL
+                );
+                CREATE INDEX similarity_c0 ON similarity(c0);
+                CREATE INDEX similarity_c1 ON similarity(c1);
+                CREATE INDEX similarity_c2 ON similarity(c2);
+                CREATE INDEX similarity_c3 ON similarity(c3);
+                """)
+            try regenerateTier(db)
+        }
         return migrator
     }
 

@@ -11,9 +11,14 @@ enum APIResponse {
     }
 
     static func json(status: HTTPResponse.Status = .ok, _ value: some Encodable) -> Response {
+        json(status: status, encoded(value))
+    }
+
+    /// `value` as the API's JSON (keys sorted).
+    static func encoded(_ value: some Encodable) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return json(status: status, (try? encoder.encode(value)) ?? Data("{}".utf8))
+        return (try? encoder.encode(value)) ?? Data("{}".utf8)
     }
 
     /// A refusal or a failure: `{"error": "…"}`, naming what to do.

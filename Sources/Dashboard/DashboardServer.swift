@@ -82,9 +82,11 @@ public final class DashboardServer: Service, @unchecked Sendable {
         let router = Router()
         router.add(middleware: Access(token: configuration.token))
         addPage(to: router)
+        addPicturePages(to: router)
         let data = router.group().add(middleware: BearerToken(token: configuration.token))
         addMetrics(to: data)
         addAPI(to: data)
+        addPictures(to: data)
         return router
     }
 

@@ -11,6 +11,8 @@ public struct ExportedPhoto: Encodable, Sendable, Hashable {
     public var md5: String
     public var sha256: String?
     public var ocrText: String?
+    /// The similarity kind's hash of the content's picture, 16 lowercase hex digits.
+    public var perceptualHash: String?
 
     /// `record`: the content's first photo (`Catalog.contentOwners`).
     public init(_ record: ExportRecord, stripGPS: Bool) {
@@ -30,9 +32,10 @@ public struct ExportedPhoto: Encodable, Sendable, Hashable {
         md5 = record.md5
         sha256 = record.sha256
         ocrText = record.ocrText
+        perceptualHash = record.perceptualHash?.hex
     }
 
-    private enum CodingKeys: String, CodingKey { case fileSize, md5, sha256, ocrText }
+    private enum CodingKeys: String, CodingKey { case fileSize, md5, sha256, ocrText, perceptualHash }
 
     public func encode(to encoder: any Encoder) throws {
         // The metadata's keys and these share one dictionary.
@@ -42,6 +45,7 @@ public struct ExportedPhoto: Encodable, Sendable, Hashable {
         try container.encode(md5, forKey: .md5)
         try container.encodeIfPresent(sha256, forKey: .sha256)
         try container.encodeIfPresent(ocrText, forKey: .ocrText)
+        try container.encodeIfPresent(perceptualHash, forKey: .perceptualHash)
     }
 }
 
@@ -93,7 +97,8 @@ public struct ExportManifest: Codable, Sendable {
     }
     /// 2 since the second round: mediaType, duration, videoCodec, frameRate, title,
     /// description, keywords, rating, label, contentIdentifier, livePhoto. 3 since the
-    /// third: a file's own keys in `photos/{photoId}.plist` (docs/exports.md).
+    /// third: a file's own keys in `photos/{photoId}.plist`, and `perceptualHash`
+    /// (docs/exports.md).
     public static let currentFormat = 3
     public var formatVersion = currentFormat
     public var generatedAt: String

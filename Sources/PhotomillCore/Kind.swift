@@ -8,7 +8,7 @@ import Foundation
 /// What each kind is — its tier, lease deadline, code version, needs — is written once, in
 /// `descriptor`; everything else derives from it (docs/architecture.md, "A new kind").
 public enum Kind: String, CaseIterable, Sendable, Hashable, Codable, Comparable {
-    case hash, metadata, thumbnail, ocr
+    case hash, metadata, thumbnail, ocr, similarity
 
     /// The one description of each kind. The cases are in `allCases`' order, `index` counting
     /// from 0 (checked by VocabularyTests).
@@ -25,6 +25,12 @@ public enum Kind: String, CaseIterable, Sendable, Hashable, Codable, Comparable 
             KindDescriptor(index: 3, wireValue: 4, tier: 2, deadline: 300, codeVersion: 2, needs: [.pixels, .language],
                            title: "OCR", forVideos: false, travelsWithBytes: false,
                            recipeParameters: { "lang=\($0.ocrLanguage) side=\($0.ocrMaxSide) min=\($0.ocrMinConfidence)" })
+        case .similarity:
+            // The perceptual hash of the thumbnail's picture (docs/processing.md, "Similar
+            // photos"): in the thumbnail's tier, so the two travel in one job and share one
+            // decode; the picture's size shapes the hash.
+            KindDescriptor(index: 4, wireValue: 5, tier: 1, deadline: 120, codeVersion: 1, needs: [.pixels],
+                           recipeParameters: { "side=\($0.thumbnailSize)" })
         }
     }
 

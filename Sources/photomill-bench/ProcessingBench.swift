@@ -1,7 +1,8 @@
 import Foundation
 
 /// hash + metadata + thumbnail over one set of photos, five ways: photomill with 1 and 2
-/// local workers, the processors' own CPU cost, and the two shell forms a user would write.
+/// local workers, the processors' own CPU cost, and the two shell forms a user would write;
+/// and the thumbnail job's cost with and without the similarity kind.
 struct ProcessingBench {
     var photomill: String
     var set: PhotoSet
@@ -19,6 +20,11 @@ struct ProcessingBench {
         var cpuPerPhoto: Double
         var shellPerFile: Measured
         var shellBatch: Measured
+        /// CPU seconds per photo of `photomill inspect --kinds thumbnail`, and with
+        /// `similarity` (the perceptual hash of the same decoded picture): the fastest of
+        /// runs taken in turns, so that the machine's load falls on both alike.
+        var thumbnailJob: Double
+        var thumbnailAndSimilarityJob: Double
     }
 
     func run() throws -> Figures {
@@ -44,8 +50,14 @@ struct ProcessingBench {
                 xargs -d '\\n' -a '\(list.path)' vipsthumbnail -s 256 -o \(thumbs.path)/%s.jpg
                 """))
         }
+        var alone: [Double] = [], paired: [Double] = []
+        for _ in 0..<max(3, repeats) {
+            alone.append(try checked(Spawn.run([photomill, "inspect", "--kinds", "thumbnail", "--json"] + set.files)).cpuSeconds)
+            paired.append(try checked(Spawn.run([photomill, "inspect", "--kinds", "thumbnail,similarity", "--json"] + set.files)).cpuSeconds)
+        }
         return Figures(oneWorker: one, twoWorkers: two.measured, twoWorkersSteady: two.steady, cpuPerPhoto: inspect.cpuSeconds / Double(set.files.count),
-                       shellPerFile: perFile, shellBatch: batch)
+                       shellPerFile: perFile, shellBatch: batch,
+                       thumbnailJob: alone.min()! / Double(set.files.count), thumbnailAndSimilarityJob: paired.min()! / Double(set.files.count))
     }
 
     private struct ClusterRun {

@@ -32,6 +32,9 @@ enum Report {
               + "(first lease to last result: \(String(format: "%.0f", f.twoWorkersSteady / limit * 100)) %)")
         print("  peak RSS with \(cores) workers: coordinator (the run process) \(String(format: "%.0f", f.twoWorkers.peakRSS)) MB, "
               + "largest worker \(String(format: "%.0f", f.twoWorkers.peakChildRSS)) MB")
+        print("  thumbnail job, CPU per photo (inspect, fastest of runs in turns): alone \(String(format: "%.1f", f.thumbnailJob * 1000)) ms, "
+              + "with similarity \(String(format: "%.1f", f.thumbnailAndSimilarityJob * 1000)) ms "
+              + "(\(String(format: "%+.1f", (f.thumbnailAndSimilarityJob / f.thumbnailJob - 1) * 100)) %)")
     }
 
     static func ocr(_ f: OCRBench.Figures, pages: Int) {

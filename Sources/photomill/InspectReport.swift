@@ -28,6 +28,8 @@ struct InspectReport: Encodable {
     let metadata: PhotoMetadata?
     let thumbnail: ThumbnailInfo?
     let ocr: TextInfo?
+    /// The similarity kind's hash, 16 lowercase hex digits.
+    let perceptualHash: String?
     let errors: [String: Failure]?
 
     init(_ result: PhotoResult, thumbnailPath: String?) {
@@ -39,6 +41,7 @@ struct InspectReport: Encodable {
         thumbnail = result.thumbnail.map {
             ThumbnailInfo(width: $0.width, height: $0.height, bytes: $0.jpeg.count, path: thumbnailPath)
         }
+        perceptualHash = result.perceptualHash?.hex
         ocr = result.text.map { TextInfo(text: $0.text.isEmpty ? nil : $0.text, confidence: $0.confidence, language: $0.language) }
         errors = result.errors.isEmpty ? nil : Dictionary(uniqueKeysWithValues: result.errors.map {
             ($0.key.rawValue, Failure(class: $0.value.errorClass.rawValue, message: $0.value.message))
@@ -79,6 +82,7 @@ struct InspectReport: Encodable {
             lines.append(ocr.text == nil ? String(format: "  ocr        (no text; confidence %.0f%%)", ocr.confidence)
                          : "  ocr        \(String(format: "%.0f%%", ocr.confidence))  \"\(firstLine.prefix(60))\"…")
         }
+        if let perceptualHash { lines.append("  similarity \(perceptualHash)") }
         for (kind, failure) in (errors ?? [:]).sorted(by: { $0.key < $1.key }) {
             lines.append("  \(kind.padding(toLength: 10, withPad: " ", startingAt: 0)) FAILED \(failure.class): \(failure.message)")
         }

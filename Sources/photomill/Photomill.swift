@@ -9,7 +9,7 @@ struct Photomill: AsyncParsableCommand {
         abstract: "Hashes, metadata, thumbnails and OCR text for large photo collections.",
         version: VersionReport.text,
         subcommands: [Run.self, Status.self, Failed.self, Retry.self, Reprocess.self, PauseCommand.self, ResumeCommand.self,
-                      Prioritize.self, ScanCommand.self, Skipped.self, Search.self, Duplicates.self, Export.self, Forget.self, Backup.self, CoordinatorCommand.self,
+                      Prioritize.self, ScanCommand.self, Skipped.self, Search.self, Duplicates.self, Similar.self, Export.self, Forget.self, Backup.self, CoordinatorCommand.self,
                       WorkerCommand.self, Inspect.self, Samples.self, Keys.self])
 }
 

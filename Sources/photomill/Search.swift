@@ -41,10 +41,19 @@ extension Photomill {
         @Option(parsing: .unconditional, help: ArgumentHelp("Only photos rated at least N (-1 rejected ... 5).", valueName: "N"))
         var rating: Int?
 
+        @Option(help: ArgumentHelp("Photos that look like FILE (in the catalog or not: it is processed here), nearest first.",
+                                   valueName: "FILE"))
+        var like: String?
+
+        @Option(help: ArgumentHelp("With --like: bits the hashes may differ in, \(Catalog.similarDistances.lowerBound)-\(Catalog.similarDistances.upperBound).",
+                                   valueName: "N"))
+        var distance: Int?
+
         @Flag(help: "Print JSON Lines: one object per photo.")
         var json = false
 
         func validate() throws {
+            if like != nil || distance != nil { return try validateLike() }
             let words = text.flatMap { $0.split(whereSeparator: \.isWhitespace) }
             guard !words.isEmpty || camera != nil || from != nil || to != nil || near != nil
                     || mediaType != nil || keyword != nil || rating != nil else {
@@ -63,6 +72,7 @@ extension Photomill {
         }
 
         func run() throws {
+            if let like { return try runLike(like) }
             var query = PhotoQuery()
             query.words = text.flatMap { $0.split(whereSeparator: \.isWhitespace).map(String.init) }
             query.camera = camera
@@ -96,30 +106,12 @@ extension Photomill {
             if !json { out.append("\(hits.count) photos") }
         }
 
-        /// YYYY-MM-DD, optionally followed by THH:MM or THH:MM:SS, and a real date.
         static func checkDate(_ text: String, flag: String) throws {
-            let formats = [10: "yyyy-MM-dd", 16: "yyyy-MM-dd'T'HH:mm", 19: "yyyy-MM-dd'T'HH:mm:ss"]
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "UTC")
-            formatter.dateFormat = formats[text.count] ?? ""
-            guard formats[text.count] != nil, let date = formatter.date(from: text), formatter.string(from: date) == text else {
-                throw ValidationError("\(flag) '\(text)' is not a date: use YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS")
-            }
+            do throws(PhotoQuery.Invalid) { try PhotoQuery.checkDate(text, name: flag) } catch { throw ValidationError(error.message) }
         }
 
         static func parseNear(_ text: String) throws -> (latitude: Double, longitude: Double, kilometres: Double) {
-            let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
-            guard parts.count == 3, let latitude = parts[0], let longitude = parts[1], let kilometres = parts[2] else {
-                throw ValidationError("--near '\(text)' must be LAT,LON,KM in decimal degrees and kilometres, e.g. -33.86,151.21,5")
-            }
-            guard (-90...90).contains(latitude), (-180...180).contains(longitude) else {
-                throw ValidationError("--near: latitude must be within ±90 and longitude within ±180, not \(latitude),\(longitude)")
-            }
-            guard kilometres > 0 && kilometres <= 20_100 else {
-                throw ValidationError("--near: the distance must be more than 0 and at most 20100 km, not \(kilometres)")
-            }
-            return (latitude, longitude, kilometres)
+            do throws(PhotoQuery.Invalid) { return try PhotoQuery.parseNear(text, name: "--near") } catch { throw ValidationError(error.message) }
         }
     }
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The dashboard in a real browser, during a real run (issue 15; docs/operations.md).
 
-    dashboard.py --photomill .build/debug/photomill --scenario live|token|metrics [--screenshot FILE]
+    dashboard.py --photomill .build/debug/photomill --scenario live|token|metrics|pictures [--screenshot FILE]
 
 Each scenario starts `photomill coordinator` with its HTTP server and a `photomill worker`
 as separate processes over a generated library, drives headless Chromium (Debian's
@@ -16,10 +16,19 @@ catalog with Python's sqlite3 as the independent reference:
   metrics /metrics passes `promtool check metrics`, and its figures equal the catalog's
           (tasks by kind and state, results by kind and outcome, bytes sent to a worker
           fed bytes = the photos' sizes from os.path.getsize).
+  pictures the Library page: a search by camera shows exactly the catalog's photos of that
+          camera, each tile with the thumbnail the catalog holds (the bytes' MD5); a tile
+          opens its panel from the keyboard, Escape closes it; thumbnails answer 304 to
+          their ETag. The Duplicates page: the exact copy and the similar group (a sample,
+          its copy halved and re-saved at quality 40 by the vips command) with their
+          members, the largest picture (Pillow's size) marked as the best copy, the groups
+          those of the stored hashes within 6 bits (counted here). Both fit a phone.
+          --screenshot FOLDER writes library.png and duplicates.png there.
 Exit status 0 when the scenario passed; otherwise the reason is printed.
 """
 
 import argparse
+import hashlib
 import http.client
 import json
 import os
@@ -31,6 +40,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 import urllib.request
 
 CHROMIUM = "/usr/bin/chromium"
@@ -54,12 +64,14 @@ def eventually(seconds, condition, message):
 class Cluster:
     """A library of `photomill samples`, a coordinator with HTTP, and workers."""
 
-    def __init__(self, photomill, folder, count, http_args, kinds=None):
+    def __init__(self, photomill, folder, count, http_args, kinds=None, prepare=None):
         self.photomill, self.folder = photomill, folder
         self.photos = os.path.join(folder, "photos")
         self.catalog = os.path.join(folder, "catalog.sqlite")
         subprocess.run([photomill, "samples", self.photos, "--count", str(count), "--seed", "15"],
                        check=True, capture_output=True)
+        if prepare:
+            prepare(self.photos)
         self.endpoint = "ipc://" + os.path.join(folder, "coordinator.sock")
         self.kinds = kinds
         kind_args = ["--kinds", kinds] if kinds else []
@@ -95,7 +107,7 @@ class Cluster:
         finally:
             connection.close()
 
-    def unfinished(self, kinds=("hash", "metadata", "thumbnail", "ocr")):
+    def unfinished(self, kinds=("hash", "metadata", "thumbnail", "ocr", "similarity")):
         marks = ",".join("?" * len(kinds))
         return self.rows("SELECT COUNT(*) FROM tasks WHERE state IN ('pending', 'leased') AND kind IN (%s)" % marks, *kinds)[0][0]
 
@@ -216,11 +228,7 @@ def live(photomill, folder, screenshot):
         expect("request" in page.locator("#scan-note").text_content(), "the page says the scan was asked for")
 
         # A phone: the page is no wider than the screen (tables scroll inside their sections).
-        phone = chromium.new_page(viewport={"width": 390, "height": 844}, is_mobile=True)
-        phone.goto(url)
-        phone.wait_for_selector('#kinds tr[data-kind="hash"]', timeout=30_000)
-        overflow = phone.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
-        expect(overflow <= 0, "the page is %d px wider than a phone's screen" % overflow)
+        fits_a_phone(chromium, url, '#kinds tr[data-kind="hash"]')
 
         # DNS rebinding: a request naming another host is refused on loopback.
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
@@ -295,6 +303,8 @@ def metrics(photomill, folder, screenshot):
         # The coordinator publishes its counts four times a second: read once they show
         # the catalog's final counts.
         final = {(kind, state): count for kind, state, count in cluster.rows("SELECT kind, state, COUNT(*) FROM tasks GROUP BY kind, state")}
+        scan_failed = cluster.rows("SELECT COUNT(*) FROM tasks WHERE kind = 'hash' AND state = 'failed' AND attempts = 0")[0][0]
+        expect(scan_failed == 2, "the samples' text and empty .jpg fail at the scan: %d" % scan_failed)
         # The task counts come from the catalog, the worker gauges from the scheduler's own
         # observation (also four times a second, apart): wait for both.
         def settled():
@@ -317,9 +327,14 @@ def metrics(photomill, folder, screenshot):
         for outcome in ("done", "failed", "stale"):
             got = samples.get(("photomill_results_total", '{kind="hash",outcome="%s"}' % outcome), 0)
             expect(got == expected.get(outcome, 0), "results %s: %s, attempts say %s" % (outcome, got, expected.get(outcome, 0)))
-        sizes = sum(os.path.getsize(path) for (path,) in cluster.rows("SELECT path FROM photos"))
+        # Every photo that reached the worker, once, whole: not the text and empty .jpg the
+        # scan failed by their content (no attempt), which no worker is sent.
+        sent_paths = cluster.rows("SELECT path FROM photos WHERE id IN (SELECT photoId FROM attempts)")
+        expect(len(sent_paths) == final.get(("hash", "done"), 0) + final.get(("hash", "failed"), 0) - scan_failed,
+               "photos with an attempt: %d" % len(sent_paths))
+        sizes = sum(os.path.getsize(path) for (path,) in sent_paths)
         sent = samples.get(("photomill_file_bytes_sent_total", ""))
-        expect(sent == sizes, "bytes sent %s, the photos' sizes add up to %d" % (sent, sizes))
+        expect(sent == sizes, "bytes sent %s, the sizes of the photos sent add up to %d" % (sent, sizes))
         expect(samples.get(("photomill_workers_connected", "")) == 1, "one worker connected")
         expect(samples.get(("photomill_processing_seconds_count", '{kind="hash"}'), 0) == expected.get("done", 0) + expected.get("failed", 0),
                "one processing time per hash result")
@@ -328,15 +343,157 @@ def metrics(photomill, folder, screenshot):
         cluster.stop()
 
 
+def near_duplicates(photos):
+    """A sample's exact copy, and two near-duplicates made by the vips command."""
+    source = os.path.join(photos, "IMG_0001.jpg")
+    subprocess.run(["cp", source, os.path.join(photos, "copy-of-0001.jpg")], check=True)
+    subprocess.run(["vips", "resize", source, os.path.join(photos, "half-of-0001.jpg"), "0.5"], check=True)
+    subprocess.run(["vips", "copy", source, os.path.join(photos, "q40-of-0001.jpg[Q=40]")], check=True)
+
+
+def similar_groups(cluster, distance):
+    """The stored hashes grouped as `similar` groups them (linked by steps within
+    `distance`), counted here: a set of path sets."""
+    hashes = {path: value & (1 << 64) - 1 for path, value in cluster.rows(
+        "SELECT p.path, s.hash FROM similarity s JOIN photos p ON p.id = s.photoId WHERE p.missingAt IS NULL")}
+    parent = {path: path for path in hashes}
+
+    def find(path):
+        while parent[path] != path:
+            path = parent[path]
+        return path
+    paths = sorted(hashes)
+    for i, a in enumerate(paths):
+        for b in paths[i + 1:]:
+            if bin(hashes[a] ^ hashes[b]).count("1") <= distance:
+                parent[find(a)] = find(b)
+    groups = {}
+    for path in paths:
+        groups.setdefault(find(path), set()).add(path)
+    return {frozenset(group) for group in groups.values() if len(group) > 1}
+
+
+def fits_a_phone(chromium, url, ready):
+    phone = chromium.new_page(viewport={"width": 390, "height": 844}, is_mobile=True)
+    phone.goto(url)
+    phone.wait_for_selector(ready, timeout=30_000)
+    overflow = phone.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    expect(overflow <= 0, "%s is %d px wider than a phone's screen" % (url, overflow))
+    phone.close()
+
+
+def pictures(photomill, folder, screenshot):
+    cluster = Cluster(photomill, folder, 12, ["--http", "127.0.0.1:0"], prepare=near_duplicates)
+    port = cluster.http_port()
+    url = "http://127.0.0.1:%d/" % port
+    playwright, chromium = browser()
+    try:
+        wait_listening(url, cluster)
+        cluster.worker("--root", cluster.photos)
+        eventually(240, lambda: cluster.rows("SELECT COUNT(*) FROM photos")[0][0] > 0 and cluster.unfinished() == 0,
+                   "the run never finished")
+        page = chromium.new_page(viewport={"width": 1280, "height": 960})
+
+        # Library: a search by camera shows the catalog's photos of that camera, each with its own thumbnail.
+        (model, count), = cluster.rows("SELECT cameraModel, COUNT(*) FROM metadata WHERE cameraModel IS NOT NULL "
+                                       "GROUP BY cameraModel ORDER BY 2 DESC, 1 LIMIT 1")
+        expected = [path for (path,) in cluster.rows(
+            "SELECT p.path FROM photos p JOIN metadata m ON m.photoId = p.id WHERE p.missingAt IS NULL AND "
+            "instr(lower(coalesce(m.cameraMake, '') || ' ' || coalesce(m.cameraModel, '')), lower(?)) > 0 ORDER BY p.path", model)]
+        expect(len(expected) >= 2, "the samples have several photos of %s" % model)
+        page.goto(url + "library")
+        page.wait_for_selector("#results-summary:has-text('found')", timeout=30_000)
+        page.fill("#search input[name=camera]", model)
+        page.press("#search input[name=camera]", "Enter")
+        eventually(30, lambda: page.locator("#grid .tile").count() == len(expected)
+                   and page.locator("#grid img[data-loaded]").count() == len(expected),
+                   "the grid never showed the %d photos of %s with their thumbnails" % (len(expected), model))
+        shown = page.eval_on_selector_all("#grid .tile", "tiles => tiles.map(t => t.dataset.path)")
+        expect(shown == expected, "the grid shows %s, the catalog has %s" % (shown, expected))
+        # Each tile shows a decoded picture of its stored thumbnail's size (a picture the
+        # page's policy blocked would be 0 × 0), served as the catalog's bytes.
+        tiles = page.eval_on_selector_all("#grid img[data-loaded]",
+                                          "images => images.map(img => [img.dataset.path, img.naturalWidth, img.naturalHeight])")
+        for path, width, height in tiles:
+            (stored_width, stored_height, stored), = cluster.rows(
+                "SELECT th.width, th.height, th.jpeg FROM thumbnails th JOIN photos p ON p.id = th.photoId WHERE p.path = ?", path)
+            expect((width, height) == (stored_width, stored_height),
+                   "the tile of %s shows %dx%d, its thumbnail is %dx%d" % (path, width, height, stored_width, stored_height))
+            with urllib.request.urlopen(url + "api/v1/thumbnail?path=" + urllib.parse.quote(path), timeout=10) as response:
+                expect(hashlib.md5(response.read()).hexdigest() == hashlib.md5(stored).hexdigest(), "the tile of %s is another picture" % path)
+
+        # The keyboard: Enter on a tile opens its panel, Escape closes it and gives the focus back.
+        first = page.locator("#grid .tile").first
+        first.focus()
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#panel:not([hidden])", timeout=15_000)
+        expect(page.locator("#panel").get_attribute("data-path") == expected[0], "the panel is the tile's photo")
+        expect(model in page.locator("#panel-facts").text_content(), "the panel shows the camera")
+        (md5,), = cluster.rows("SELECT md5 FROM photos WHERE path = ?", expected[0])
+        expect(md5 in page.locator("#panel-facts").text_content(), "the panel shows the MD5")
+        if screenshot:
+            os.makedirs(screenshot, exist_ok=True)
+            page.screenshot(path=os.path.join(screenshot, "library.png"), full_page=True)
+        page.keyboard.press("Escape")
+        page.wait_for_selector("#panel[hidden]", state="attached", timeout=15_000)
+        expect(page.evaluate("document.activeElement.dataset.path") == expected[0], "the focus is back on the tile")
+
+        # Thumbnails are cached by ETag: the same request again answers 304 without the bytes.
+        thumbnail = url + "api/v1/thumbnail?path=" + urllib.parse.quote(expected[0])
+        with urllib.request.urlopen(thumbnail, timeout=10) as response:
+            tag, caching = response.headers["ETag"], response.headers["Cache-Control"]
+            expect(response.status == 200 and response.headers["Content-Type"] == "image/jpeg" and tag, "a thumbnail with its tag")
+        expect("no-cache" in caching, "thumbnails are revalidated: %s" % caching)
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        connection.request("GET", urllib.parse.urlparse(thumbnail).path + "?" + urllib.parse.urlparse(thumbnail).query,
+                           headers={"If-None-Match": tag})
+        answer = connection.getresponse()
+        expect(answer.status == 304 and answer.read() == b"", "If-None-Match with its tag: %d" % answer.status)
+
+        # Duplicates: the exact copy, and the similar group with its members and its best copy.
+        page.goto(url + "duplicates")
+        page.wait_for_selector("#similar-groups .group", timeout=30_000)
+        source = os.path.join(cluster.photos, "IMG_0001.jpg")
+        made = {source} | {os.path.join(cluster.photos, name) for name in ("copy-of-0001.jpg", "half-of-0001.jpg", "q40-of-0001.jpg")}
+        groups = page.eval_on_selector_all("#similar-groups .group",
+                                           "groups => groups.map(g => Array.from(g.querySelectorAll('.member')).map(m => m.dataset.path))")
+        expect({frozenset(group) for group in groups} == similar_groups(cluster, 6),
+               "the page's groups are the stored hashes' within 6 bits: %s" % groups)
+        ours = [group for group in groups if source in group]
+        expect(len(ours) == 1 and made <= set(ours[0]), "the sample and its copies are one group: %s" % groups)
+        from PIL import Image
+        pixels = {path: Image.open(path).size[0] * Image.open(path).size[1] for path in ours[0]}
+        best = page.locator("#similar-groups .group:has(.member[data-path='%s']) .member.best" % source)
+        eventually(10, lambda: best.count() == 1, "one best copy is marked")
+        expect(pixels[best.get_attribute("data-path")] == max(pixels.values()), "the best copy is the largest picture")
+        group = page.locator("#similar-groups .group:has(.member[data-path='%s'])" % source)
+        eventually(30, lambda: group.locator("img[data-loaded]").count() == len(ours[0]), "the group's thumbnails never showed")
+        exact = page.eval_on_selector_all("#exact-groups .group", "groups => groups.map(g => Array.from(g.querySelectorAll('.member')).map(m => m.dataset.path))")
+        expect([source, os.path.join(cluster.photos, "copy-of-0001.jpg")] in [sorted(group) for group in exact],
+               "the exact copy is listed: %s" % exact)
+        expect(page.locator("button:has-text('Delete'), a:has-text('Delete')").count() == 0, "nothing here deletes")
+        if screenshot:
+            eventually(30, lambda: page.locator("#duplicates-title").count() == 1 and
+                       page.locator(".frame img:not([data-loaded])").count() == 0, "every thumbnail drew")
+            page.screenshot(path=os.path.join(screenshot, "duplicates.png"), full_page=True)
+
+        fits_a_phone(chromium, url + "library", "#grid .tile")
+        fits_a_phone(chromium, url + "duplicates", "#similar-groups .group")
+    finally:
+        chromium.close()
+        playwright.stop()
+        cluster.stop()
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--photomill", required=True)
-    parser.add_argument("--scenario", required=True, choices=["live", "token", "metrics"])
+    parser.add_argument("--scenario", required=True, choices=["live", "token", "metrics", "pictures"])
     parser.add_argument("--screenshot")
     args = parser.parse_args()
     folder = tempfile.mkdtemp(prefix="photomill-dashboard-")
     try:
-        {"live": live, "token": token, "metrics": metrics}[args.scenario](args.photomill, folder, args.screenshot)
+        {"live": live, "token": token, "metrics": metrics, "pictures": pictures}[args.scenario](args.photomill, folder, args.screenshot)
     except Failed as failure:
         print("FAILED (%s): %s\nlogs in %s" % (args.scenario, failure, folder))
         return 1

@@ -11,7 +11,7 @@ import Testing
     @Test func largeMixedBatchIsSettledRowByRow() throws {
         let catalog = try Catalog(path: try freshCatalogPath("commit"))
         let files = (1...300).map { ScannedFile(path: "/photos/p\($0).jpg", size: 100, mtimeNs: 1_000, recognition: .media(.jpeg)) }
-        _ = try catalog.record(files, kinds: Set(Kind.allCases), now: 1)
+        _ = try catalog.record(files, kinds: [.hash, .metadata, .thumbnail, .ocr], now: 1)
         // Each photo pages as three jobs, one per tier: hash + metadata, thumbnail, OCR.
         let jobs = try Kind.tiers.flatMap { try catalog.pendingJobs(tier: $0, now: 10, limit: 300) }
         #expect(jobs.count == 900)
@@ -26,6 +26,7 @@ import Testing
             case .metadata: .metadata({ var values = PhotoMetadata(); values.cameraMake = "Make \(photo)"; return values }())
             case .thumbnail: .thumbnail(width: 2, height: 1, jpeg: Data([0xFF, 0xD8, UInt8(photo % 256)]))
             case .ocr: .ocr(text: "word\(photo)", confidence: 90, language: "eng")
+            case .similarity: .similarity(PerceptualHash(UInt64(photo)))
             }
             return ReportedResult(result: TaskResult(photoId: photo, kind: kind, leaseToken: token, outcome: outcome, recipe: "\(kind.rawValue)/1"),
                                   worker: "w", startedAt: 100, endedAt: 101)

@@ -44,14 +44,14 @@ import Testing
         _ = try catalog.commit(batch.folded(), now: 11)
     }
 
-    @Test("videos get every task but OCR; stills and RAW get all four")
+    @Test("videos get every task but OCR; stills and RAW get all five")
     func tasksByMediaType() throws {
         let summary = try catalog.record([
             file("/p/IMG_1.HEIC", .heic), file("/p/IMG_2.MOV", .mov), file("/p/DSC_3.NEF", .nef),
         ], kinds: all, now: 1)
-        #expect(summary.added == 3 && summary.queuedTasks == 4 + 3 + 4)
-        #expect(try kinds(of: "/p/IMG_2.MOV") == ["hash", "metadata", "thumbnail"])
-        #expect(try kinds(of: "/p/DSC_3.NEF") == ["hash", "metadata", "thumbnail", "ocr"])
+        #expect(summary.added == 3 && summary.queuedTasks == 5 + 4 + 5)
+        #expect(try kinds(of: "/p/IMG_2.MOV") == ["hash", "metadata", "thumbnail", "similarity"])
+        #expect(try kinds(of: "/p/DSC_3.NEF") == ["hash", "metadata", "thumbnail", "ocr", "similarity"])
         let types = try rows("SELECT path, format, mediaType FROM photos ORDER BY id").map {
             "\($0["path"] as String) \($0["format"] as String) \($0["mediaType"] as String)"
         }
@@ -121,7 +121,7 @@ import Testing
             FileStamp(size: 100, mtimeNs: 1_000), skipped: false) == false)
         let summary = try catalog.record([file("/p/clip.mp4", .mp4)], kinds: all, now: 2)
         #expect(summary.unchanged == 1 && summary.changed == 0)
-        #expect(try kinds(of: "/p/clip.mp4") == ["hash", "metadata", "thumbnail"])
+        #expect(try kinds(of: "/p/clip.mp4") == ["hash", "metadata", "thumbnail", "similarity"])
         #expect(try rows("SELECT mediaType FROM photos").first?["mediaType"] == "video")
     }
 

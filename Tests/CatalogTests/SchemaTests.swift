@@ -148,13 +148,13 @@ import Testing
         try olderCatalog().close()
         let catalog = try Catalog(path: path)
         try catalog.pool.write { db in
-            try db.execute(sql: "INSERT INTO tasks (photoId, kind, updatedAt) VALUES (3, 'similarity', 1)")
-            #expect(try Int.fetchOne(db, sql: "SELECT tier FROM tasks WHERE kind = 'similarity'") == 0)
+            try db.execute(sql: "INSERT INTO tasks (photoId, kind, updatedAt) VALUES (3, 'colour', 1)")
+            #expect(try Int.fetchOne(db, sql: "SELECT tier FROM tasks WHERE kind = 'colour'") == 0)
             let before = try dump(db)
             try Schema.regenerateTier(db)
             #expect(try dump(db) == before)
             #expect(try String.fetchOne(db, sql: "SELECT name FROM sqlite_schema WHERE name = 'tasks_queue'") == "tasks_queue")
-            for row in try Row.fetchAll(db, sql: "SELECT kind, tier FROM tasks WHERE kind != 'similarity'") {
+            for row in try Row.fetchAll(db, sql: "SELECT kind, tier FROM tasks WHERE kind != 'colour'") {
                 #expect(row["tier"] == Kind(rawValue: row["kind"])?.tier)
             }
         }
@@ -226,7 +226,7 @@ import Testing
         try catalog.pool.read { db in
             #expect(try dump(db) == before)
             let applied = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")
-            #expect(Array(applied.suffix(3)) == ["v9-kinds", "v10-living-library", "v11-wait-codes"])
+            #expect(Array(applied.suffix(3)) == ["v10-living-library", "v11-wait-codes", "v12-similarity"])
             #expect(try Row.fetchAll(db, sql: "SELECT ctimeNs, unsettledAt, excludedBy FROM photos").allSatisfy {
                 $0["ctimeNs"] == nil as Int64? && $0["unsettledAt"] == nil as Double? && $0["excludedBy"] == nil as String?
             })

@@ -92,7 +92,7 @@ import Testing
         let tiers = try catalog.pool.read { db in
             try Row.fetchAll(db, sql: "SELECT kind, tier FROM tasks").map { ($0["kind"] as String, $0["tier"] as Int) }
         }
-        #expect(tiers.count == 4)
+        #expect(tiers.count == Kind.allCases.count)
         for (name, tier) in tiers { #expect(Kind(rawValue: name)?.tier == tier, "\(name)") }
     }
 }

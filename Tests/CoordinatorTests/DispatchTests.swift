@@ -38,14 +38,14 @@ struct DispatchTests {
         h.connect("hasher", kinds: [.hash])
         h.connect("german", kinds: [.ocr], languages: ["deu"])
         h.turn()
-        // Nobody offers metadata, thumbnail or OCR in eng: they wait, with the reason.
+        // Nobody offers metadata, thumbnail, similarity or OCR in eng: they wait, with the reason.
         #expect(h.jobs(to: "german").isEmpty)
         #expect(h.jobs(to: "hasher").map(\.job.kinds) == [[.hash], [.hash]])
-        #expect(h.waits == [.metadata: .kindNotOffered, .thumbnail: .kindNotOffered,
+        #expect(h.waits == [.metadata: .kindNotOffered, .thumbnail: .kindNotOffered, .similarity: .kindNotOffered,
                             .ocr: .languageNotOffered(language: "eng", offered: ["deu"])])
         // The catalog now: the hashes are leased, the rest still pending.
         h.pending = photos(2, kinds: [.metadata, .thumbnail]) + [PendingJob(photoId: 3, path: "/photos/3.jpg", size: 1, mtimeNs: 1, kinds: [.ocr])]
-        h.connect("english", slots: 8, kinds: [.metadata, .thumbnail, .ocr], languages: ["eng"])
+        h.connect("english", slots: 8, kinds: [.metadata, .thumbnail, .similarity, .ocr], languages: ["eng"])
         h.pass(0.2)
         let english = h.jobs(to: "english")
         #expect(english.map(\.job.photoId).sorted() == [1, 1, 2, 2, 3], "a job per photo and tier")

@@ -34,7 +34,7 @@ struct SteeringTests {
         let sent = drain(&h, worker: "w", count: 9)
         #expect(sent.map(\.photo) == [1, 2, 3, 1, 2, 3, 1, 2, 3])
         #expect(sent.map(\.kinds) == [[.hash, .metadata], [.hash, .metadata], [.hash, .metadata],
-                                      [.thumbnail], [.thumbnail], [.thumbnail], [.ocr], [.ocr], [.ocr]])
+                                      [.thumbnail, .similarity], [.thumbnail, .similarity], [.thumbnail, .similarity], [.ocr], [.ocr], [.ocr]])
     }
 
     @Test("within a tier, the lower rank first: new files ahead of an older backlog")
@@ -57,7 +57,7 @@ struct SteeringTests {
         h.connect("w", slots: 1)
         let sent = drain(&h, worker: "w", count: 9)
         #expect(sent.map(\.photo) == [7, 7, 7, 1, 2, 1, 2, 1, 2])
-        #expect(sent.prefix(3).map(\.kinds) == [[.hash, .metadata], [.thumbnail], [.ocr]])
+        #expect(sent.prefix(3).map(\.kinds) == [[.hash, .metadata], [.thumbnail, .similarity], [.ocr]])
     }
 
     @Test("a worker that offers only OCR gets OCR while the cheap tiers have a long backlog")

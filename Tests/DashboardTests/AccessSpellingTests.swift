@@ -12,7 +12,8 @@ import Testing
 /// 401 to every spelling that reaches it without the token — and reaches it with one.
 @Suite struct AccessSpellingTests {
     /// The page and its assets: no data, served to anyone (docs/operations.md).
-    static let publicRoutes: Set<String> = ["/", "/dashboard.js", "/dashboard.css"]
+    static let publicRoutes: Set<String> = ["/", "/dashboard.js", "/dashboard.css",
+                                            "/library", "/duplicates", "/pictures.js", "/pictures.css"]
 
     /// Ways of writing `path` that Hummingbird's router resolves to the same route (it
     /// skips empty components), and some it does not (dots, case, encoding: 404s).

@@ -23,11 +23,16 @@ import Testing
         .appendingPathComponent("Browser/dashboard.py")
 
     @Test(.enabled(if: toolsReady, "needs python3 with playwright, /usr/bin/chromium and /usr/bin/promtool (scripts/install-deps.sh): skipped"),
-          arguments: ["live", "token", "metrics"])
+          arguments: ["live", "token", "metrics", "pictures"])
     func scenario(_ name: String) throws {
         var arguments = ["python3", Self.driver.path, "--photomill", PhotomillBinary.url.path, "--scenario", name]
-        if let screenshot = ProcessInfo.processInfo.environment["PHOTOMILL_DASHBOARD_SCREENSHOT"], name == "live" {
+        // The screenshots in docs/: dashboard.png, and library.png and duplicates.png in a folder.
+        let environment = ProcessInfo.processInfo.environment
+        if let screenshot = environment["PHOTOMILL_DASHBOARD_SCREENSHOT"], name == "live" {
             arguments += ["--screenshot", screenshot]
+        }
+        if let folder = environment["PHOTOMILL_PICTURES_SCREENSHOTS"], name == "pictures" {
+            arguments += ["--screenshot", folder]
         }
         let run = try runScript("/usr/bin/env", arguments)
         #expect(run.status == 0, "\(run.output)")

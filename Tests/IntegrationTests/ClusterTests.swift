@@ -1,4 +1,5 @@
 import Foundation
+import PhotomillCore
 import PhotomillTestSupport
 import Testing
 
@@ -32,11 +33,11 @@ import Testing
             let states = try CatalogQuery.rows(catalog, "SELECT t.kind, t.state, t.errorClass, t.errorMessage FROM tasks t JOIN photos p ON p.id = t.photoId WHERE p.path = '\(file)' ORDER BY t.kind")
             if let scanFails = spec["scanFails"] as? String {
                 // Failed by the scan, every kind, with the class samples.json names and the file in the message.
-                #expect(states.count == 4 && states.allSatisfy { $0[1] == "failed" && $0[2] == scanFails && $0[3].contains(file) },
+                #expect(states.count == Kind.allCases.count && states.allSatisfy { $0[1] == "failed" && $0[2] == scanFails && $0[3].contains(file) },
                         "\(file): \(states)")
                 continue
             }
-            #expect(states.count == 4, "\(file)")
+            #expect(states.count == Kind.allCases.count, "\(file): every kind")
             if spec["broken"] == nil {
                 #expect(states.allSatisfy { $0[1] == "done" }, "\(file): \(states)")
             } else {

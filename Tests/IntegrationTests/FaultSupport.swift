@@ -9,10 +9,13 @@ struct FaultBench {
     let photos: URL
     var catalog: URL
     /// Absolute paths of the deliberately broken samples that are photos (samples.json).
-    let broken: Set<String>
+    private(set) var broken: Set<String>
     /// Absolute paths of every sample that is a photo, in the order the scanner numbers
     /// them (the text and empty files named .jpg are removed: the scan fails them by name).
-    let files: [String]
+    private(set) var files: [String]
+    /// The samples' names, and whether each is broken on purpose.
+    private let samples: [(name: String, broken: Bool)]
+    private var copies = 0
 
     /// `count` samples; with `copies` > 1, the folder also holds that many copies of them
     /// in sub-folders (cheap to make; each copy is a photo of its own, by path).
@@ -30,24 +33,27 @@ struct FaultBench {
         for spec in all where spec["scanFails"] != nil {
             try FileManager.default.removeItem(at: photos.appendingPathComponent(spec["file"] as? String ?? ""))
         }
-        let specs = all.filter { $0["scanFails"] == nil }
+        samples = all.filter { $0["scanFails"] == nil }.map { (name: $0["file"] as? String ?? "", broken: $0["broken"] != nil) }
         let folder = photos
-        let path = { (spec: [String: Any]) in folder.appendingPathComponent(spec["file"] as? String ?? "").path }
-        var broken = Set(specs.filter { $0["broken"] != nil }.map(path))
-        var files = specs.map(path)
-        for copy in 1..<max(1, copies) {
-            let sub = photos.appendingPathComponent(String(format: "copy-%02d", copy))
-            try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
-            for spec in specs {
-                let name = spec["file"] as? String ?? ""
-                let target = sub.appendingPathComponent(name).path
-                try FileManager.default.copyItem(atPath: path(spec), toPath: target)
-                files.append(target)
-                if spec["broken"] != nil { broken.insert(target) }
-            }
+        files = samples.map { folder.appendingPathComponent($0.name).path }.sorted()
+        broken = Set(samples.filter(\.broken).map { folder.appendingPathComponent($0.name).path })
+        for _ in 1..<max(1, copies) { try addCopy() }
+    }
+
+    /// Another copy of the samples, in a sub-folder of its own (`copy-NN`): more photos, for
+    /// a fault test whose work must outlast what it injects (a coordinator running over the
+    /// folder picks them up as its watcher sees them).
+    mutating func addCopy() throws {
+        copies += 1
+        let sub = photos.appendingPathComponent(String(format: "copy-%02d", copies))
+        try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+        for sample in samples {
+            let target = sub.appendingPathComponent(sample.name).path
+            try FileManager.default.copyItem(atPath: photos.appendingPathComponent(sample.name).path, toPath: target)
+            files.append(target)
+            if sample.broken { broken.insert(target) }
         }
-        self.broken = broken
-        self.files = files.sorted()
+        files.sort()
     }
 
     /// A good (not broken) sample, the `index`-th in scan order.

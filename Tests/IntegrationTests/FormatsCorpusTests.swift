@@ -12,7 +12,7 @@ struct FormatsCorpusTests {
             let path: String
             let size: Int
             let md5: String
-            let exiftool: [String: CorpusTests.ExifValue]
+            let exiftool: [String: ExiftoolValue]
         }
         let files: [File]
     }
@@ -36,13 +36,7 @@ struct FormatsCorpusTests {
         let objects = try PhotomillBinary.jsonLines(outcome)
         try #require(objects.count == media.count, "\(outcome.stderr)")
 
-        var compared = 0, agreed = 0
-        var disagreements: [String] = []
-        func compare(_ name: String, _ field: String, _ expected: CorpusTests.ExifValue, _ ours: Any?) {
-            compared += 1
-            if CorpusTests.agrees(field, exiftool: expected, ours: ours) { agreed += 1 }
-            else { disagreements.append("\(name) \(field): exiftool \(expected), ours \(ours ?? "absent")") }
-        }
+        var tally = ExiftoolTally()
         for (file, object) in zip(media, objects) {
             let name = String(file.path.dropFirst("formats/".count))
             #expect(object["md5"] as? String == file.md5, "\(name)")
@@ -69,26 +63,25 @@ struct FormatsCorpusTests {
                 if field == "Orientation", isVideo { continue }
                 if field == "DateTimeOriginal", case .text(let text) = expected, text.hasPrefix("0000") { continue }
                 if field == "ExposureTime", case .number(let seconds) = expected { expected = .number(seconds) }
-                compare(name, field, expected, metadata[ours])
+                tally.compare(name, field, expected, metadata[ours])
             }
             if isVideo, case .text(let date)? = exif["CreateDate"], !date.hasPrefix("0000") {
-                compare(name, "DateTimeOriginal", .text(date), metadata["dateTaken"])
+                tally.compare(name, "DateTimeOriginal", .text(date), metadata["dateTaken"])
             }
             // exiftool's full image size ("W H"): for RAW the sensor's image, not a preview.
             if case .text(let size)? = exif["ImageSize"] {
                 let parts = size.split(separator: " ").compactMap { Double($0) }
-                compare(name, "ImageWidth", .number(parts[0]), metadata["pixelWidth"])
-                compare(name, "ImageHeight", .number(parts[1]), metadata["pixelHeight"])
+                tally.compare(name, "ImageWidth", .number(parts[0]), metadata["pixelWidth"])
+                tally.compare(name, "ImageHeight", .number(parts[1]), metadata["pixelHeight"])
             }
-            if let duration = exif["Duration"], isVideo { compare(name, "Duration", duration, metadata["duration"]) }
-            if let rate = exif["VideoFrameRate"], isVideo { compare(name, "VideoFrameRate", rate, metadata["frameRate"]) }
+            if let duration = exif["Duration"], isVideo { tally.compare(name, "Duration", duration, metadata["duration"]) }
+            if let rate = exif["VideoFrameRate"], isVideo { tally.compare(name, "VideoFrameRate", rate, metadata["frameRate"]) }
             if case .text(let compressor)? = exif["CompressorID"], isVideo {
-                compare(name, "CompressorID", .text(Self.codecs[compressor] ?? compressor), metadata["videoCodec"])
+                tally.compare(name, "CompressorID", .text(Self.codecs[compressor] ?? compressor), metadata["videoCodec"])
             }
         }
-        let rate = Double(agreed) / Double(compared)
-        #expect(rate >= 0.99, "agreement \(agreed)/\(compared); \(disagreements.joined(separator: "; "))")
-        print("formats: \(agreed)/\(compared) exiftool fields agree (\(String(format: "%.1f", rate * 100)) %); differing: \(disagreements)")
+        #expect(tally.rate >= 0.99, "\(tally.summary)")
+        print("formats: exiftool fields: \(tally.summary)")
     }
 
     /// formats2/: every file's metadata through `inspect` against manifest-formats2.json:
@@ -108,13 +101,7 @@ struct FormatsCorpusTests {
         let objects = try PhotomillBinary.jsonLines(outcome)
         try #require(objects.count == media.count, "\(outcome.stderr)")
 
-        var compared = 0, agreed = 0
-        var disagreements: [String] = []
-        func compare(_ name: String, _ field: String, _ expected: CorpusTests.ExifValue, _ ours: Any?) {
-            compared += 1
-            if CorpusTests.agrees(field, exiftool: expected, ours: ours) { agreed += 1 }
-            else { disagreements.append("\(name) \(field): exiftool \(expected), ours \(ours ?? "absent")") }
-        }
+        var tally = ExiftoolTally()
         let videos: Set<String> = ["mts", "mp4", "avi", "3gp", "mov", "webm"]
         for (file, object) in zip(media, objects) {
             let name = String(file.path.dropFirst("formats2/".count))
@@ -137,9 +124,9 @@ struct FormatsCorpusTests {
                 if case .number(0) = expected, field.hasPrefix("GPS") { continue }
                 if field == "Orientation", videos.contains(ext) { continue }
                 if field == "DateTimeOriginal", case .text(let text) = expected, text.hasPrefix("0000") { continue }
-                compare(name, field, expected, metadata[ours])
+                tally.compare(name, field, expected, metadata[ours])
             }
-            if case .text(let lens)? = exif["LensModel"] { compare(name, "LensModel", .text(lens), metadata["lensModel"]) }
+            if case .text(let lens)? = exif["LensModel"] { tally.compare(name, "LensModel", .text(lens), metadata["lensModel"]) }
             var size = exif["ImageSize"].flatMap { value -> [Double]? in
                 if case .text(let text) = value { return text.split(separator: " ").compactMap { Double($0) } }
                 return nil
@@ -148,16 +135,15 @@ struct FormatsCorpusTests {
                 size = [width, height]
             }
             if let size, size.count == 2 {
-                compare(name, "ImageWidth", .number(size[0]), metadata["pixelWidth"])
-                compare(name, "ImageHeight", .number(size[1]), metadata["pixelHeight"])
+                tally.compare(name, "ImageWidth", .number(size[0]), metadata["pixelWidth"])
+                tally.compare(name, "ImageHeight", .number(size[1]), metadata["pixelHeight"])
             }
             if case .number(let duration)? = exif["Duration"], duration > 0 {
-                compare(name, "Duration", .number(duration), metadata["duration"])
+                tally.compare(name, "Duration", .number(duration), metadata["duration"])
             }
         }
-        let rate = Double(agreed) / Double(compared)
-        #expect(rate >= 0.99, "agreement \(agreed)/\(compared); \(disagreements.joined(separator: "; "))")
-        print("formats2: \(agreed)/\(compared) exiftool fields agree (\(String(format: "%.1f", rate * 100)) %); differing: \(disagreements)")
+        #expect(tally.rate >= 0.99, "\(tally.summary)")
+        print("formats2: exiftool fields: \(tally.summary)")
     }
 
     /// The GoPro model and first GPS fix, which exiftool reads only with -ee (the `fdsc`

@@ -43,12 +43,13 @@ import Testing
         for row in rows { #expect(tasks[row[0]]?[row[1]] == Int(row[2]), "\(row)") }
         // samples.json: each broken file fails the kinds that decode pixels; hashing reads any bytes.
         let scanFailed = fixture.scanFailed.count
-        #expect(tasks["thumbnail"]?["failed"] == broken.count + scanFailed && tasks["ocr"]?["failed"] == broken.count + scanFailed)
+        #expect(tasks["thumbnail"]?["failed"] == broken.count + scanFailed && tasks["ocr"]?["failed"] == broken.count + scanFailed
+                && tasks["similarity"]?["failed"] == broken.count + scanFailed)
         #expect(tasks["hash"]?["failed"] == scanFailed && tasks["hash"]?["done"] == 15)
         // Nothing remains, so the ETA is zero (not unknown).
         #expect(status["etaSeconds"] as? Double == 0)
         let throughput = try #require(status["throughput"] as? [String: [String: Any]])
-        #expect(Set(throughput.keys) == ["hash", "metadata", "thumbnail", "ocr"])
+        #expect(Set(throughput.keys) == ["hash", "metadata", "thumbnail", "ocr", "similarity"])
         let workers = try #require(status["workers"] as? [[String: Any]])
         let expected = try CatalogQuery.rows(fixture.catalog, "SELECT id, host, slots, done, failed, softwareVersion FROM workers ORDER BY id")
         #expect(workers.count == 2 && expected.count == 2)
@@ -167,7 +168,9 @@ import Testing
 
         let done = try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM tasks WHERE kind = 'thumbnail' AND state = 'done'")
         let bigger = try run(["reprocess", "--outdated", "--thumbnail-size", "512", "--dry-run", "--json"], catalog: catalog)
-        #expect(try json(bigger)["byKind"] as? [String: Int] == ["thumbnail": done])
+        // The similarity hash is made from the thumbnail's picture: its recipe names the size too.
+        let hashed = try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM tasks WHERE kind = 'similarity' AND state = 'done'")
+        #expect(try json(bigger)["byKind"] as? [String: Int] == ["thumbnail": done, "similarity": hashed])
         let scans = try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM tasks t JOIN photos p ON p.id = t.photoId WHERE t.kind = 'ocr' AND t.state = 'done' AND p.path GLOB '*/SCAN_*'")
         #expect(scans >= 1)
         let all = try run(["reprocess", "--all", "--kind", "ocr", "--path", "*/SCAN_*", "--json"], catalog: catalog)

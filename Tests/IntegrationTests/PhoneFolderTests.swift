@@ -149,7 +149,8 @@ struct PhoneFolderTests {
         #expect(again.stdout.contains("1 changed sidecars"), "\(again.stdout)")
         #expect(try search(["--rating", "5"]).compactMap { $0["path"] as? String } == [file("IMG_0002.JPG")])
         #expect(try CatalogQuery.count(catalogURL, "SELECT COUNT(*) FROM attempts a JOIN photos p ON p.id = a.photoId WHERE p.path = '\(file("IMG_0002.JPG"))' AND a.kind = 'metadata'") == 2)
-        #expect(try CatalogQuery.count(catalogURL, "SELECT COUNT(*) FROM attempts WHERE kind != 'metadata'") == 13)
+        // Nothing else ran again: the five files' hash, thumbnail and similarity, the three stills' OCR.
+        #expect(try CatalogQuery.count(catalogURL, "SELECT COUNT(*) FROM attempts WHERE kind != 'metadata'") == 5 * 3 + 3)
     }
 
     /// Issue 27's phone-and-camera folder: what a phone, a camera and a camcorder leave on a
@@ -213,8 +214,8 @@ struct PhoneFolderTests {
 
         // Failed: the empty file, every kind; the RAW samples' pixels. Nothing else.
         let failed = try PhotomillBinary.jsonLines(PhotomillBinary.run(["failed", "--json", "--catalog", catalog]))
-        var expected: Set<String> = Set(["hash", "metadata", "thumbnail", "ocr"].map { file("DCIM/100APPLE/IMG_0006.jpg") + " " + $0 })
-        for raw in ["Camera/CRW_0001.CRW", "Camera/IMG_0005.CR3"] { expected.formUnion(["thumbnail", "ocr"].map { file(raw) + " " + $0 }) }
+        var expected: Set<String> = Set(["hash", "metadata", "thumbnail", "similarity", "ocr"].map { file("DCIM/100APPLE/IMG_0006.jpg") + " " + $0 })
+        for raw in ["Camera/CRW_0001.CRW", "Camera/IMG_0005.CR3"] { expected.formUnion(["thumbnail", "similarity", "ocr"].map { file(raw) + " " + $0 }) }
         #expect(Set(failed.map { "\($0["path"] as? String ?? "?") \($0["kind"] as? String ?? "?")" }) == expected, "\(failed)")
         for entry in failed {
             let path = entry["path"] as? String ?? ""

@@ -10,13 +10,14 @@ import Testing
 @Suite struct WorkerFaultTests {
     /// 2,000 photos (100 samples, 20 copies of each), three single-slot workers, one of them SIGKILLed at a random moment
     /// every 0.3–0.7 s and replaced (as `run` replaces dead workers), at least 20 times.
-    /// Each job sleeps 20 ms (PHOTOMILL_FAULT_HANG_ON=*) so the run outlasts the kills on
-    /// any machine.
+    /// Each job sleeps 50 ms (PHOTOMILL_FAULT_HANG_ON=*); where the work runs out before the
+    /// kills do (on a busy machine a kill and a new worker take seconds), five more copies of
+    /// the samples are added to the folder and the kills go on: the kills never race the work.
     @Test func workersKilledAtRandomLoseNothing() throws {
-        let bench = try FaultBench(count: 100, seed: 21, copies: 20)
+        var bench = try FaultBench(count: 100, seed: 21, copies: 20)
         let coordinator = try BackgroundProcess.coordinator(anyLoopbackPort, bench)
         let endpoint = try coordinator.boundEndpoint()
-        let slow = ["PHOTOMILL_FAULT_HANG_ON": "*:0.02"]
+        let slow = ["PHOTOMILL_FAULT_HANG_ON": "*:0.05"]
         var workers = try (0..<3).map { _ in try BackgroundProcess.worker(endpoint, root: bench.photos, environment: slow) }
         #expect(eventually(seconds: 120) { bench.doneAttempts >= 50 }, "\(coordinator.stderr)")
         // The scan runs beside the work: until it has queued every photo, "nothing unfinished"
@@ -27,9 +28,18 @@ import Testing
         var random = SystemRandomNumberGenerator()
         var kills = 0
         var lastKill = Stopwatch()
+        var added = 0
         while kills < 24 {
             usleep(UInt32.random(in: 300_000...700_000, using: &random))
-            if bench.unfinished == 0 { break }
+            if bench.unfinished == 0 {
+                guard added < 20 else { break }
+                for _ in 0..<5 { try bench.addCopy() }
+                added += 5
+                let expected = bench.files.count * 2
+                #expect(eventually(seconds: 60) { (try? bench.count("SELECT COUNT(*) FROM tasks")) == expected },
+                        "copies up to \(added) were not seen: \(coordinator.stderr)")
+                continue
+            }
             let victim = Int.random(in: 0..<workers.count, using: &random)
             workers[victim].signal(SIGKILL)
             #expect(workers[victim].wait(seconds: 10) != nil)
@@ -48,7 +58,8 @@ import Testing
         // A lost lease is retried: no good photo ends failed because of a few kills.
         #expect(try bench.count("SELECT COUNT(*) FROM tasks WHERE errorClass = 'worker-lost' AND state = 'failed'") == 0)
         FaultReport.record("worker SIGKILL at random", injected: kills, affected: ledger.workerLost, lost: ledger.lost,
-                           twice: ledger.committedTwice, recovery: recovery, note: "from the last kill to all done")
+                           twice: ledger.committedTwice, recovery: recovery,
+                           note: "from the last kill to all done" + (added > 0 ? "; \(added) copies added as the work ran out" : ""))
         coordinator.signal(SIGTERM)
         #expect(coordinator.wait(seconds: 30) == 0, "\(coordinator.stderr)")
         for worker in workers { worker.signal(SIGTERM) }

@@ -73,7 +73,7 @@ struct FieldViolationTests {
         .job("path") { $0.path = tooLongPath },
         .job("kinds") { $0.kinds = [] },
         .job("kinds[1]") { $0.kinds = [.ocr, .ocr] },
-        .job("kinds[1]") { $0.kinds = [.hash, .UNRECOGNIZED(5)] },
+        .job("kinds[1]") { $0.kinds = [.hash, .UNRECOGNIZED(9)] },
         .job("lease_token") { $0.leaseToken = "" },
         .job("lease_token") { $0.leaseToken = "lease\u{7F}" },
         .job("deadlines") { $0.deadlines.removeLast() },
@@ -195,7 +195,7 @@ struct FieldViolationTests {
         ready.heartbeatIntervalMs = FieldBounds.heartbeatIntervalMs.lowerBound
         ready.pathRoots = ["/"]
         ready.protocolVersion = 7  // a newer worker is still welcome,
-        ready.kinds.append(.UNRECOGNIZED(5))  // and so is what it offers beyond the known kinds
+        ready.kinds.append(.UNRECOGNIZED(9))  // and so is what it offers beyond the known kinds
         #expect(violation(of: .ready(ready)) == nil)
 
         var metadata = Samples.metadata

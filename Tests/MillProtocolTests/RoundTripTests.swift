@@ -119,7 +119,7 @@ struct RoundTripTests {
 
     @Test("kind names match PhotomillCore's")
     func kindNames() {
-        #expect(Photomill_V1_Kind.known.map(\.name) == ["hash", "metadata", "thumbnail", "ocr"])
+        #expect(Photomill_V1_Kind.known.map(\.name) == ["hash", "metadata", "thumbnail", "ocr", "similarity"])
         #expect(Kind(rawValue: "ocr").map(Photomill_V1_Kind.init) == .ocr)
         #expect(Kind(rawValue: "unspecified") == nil)
         #expect(Kind(Photomill_V1_Kind.unspecified) == nil)

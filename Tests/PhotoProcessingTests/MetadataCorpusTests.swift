@@ -11,7 +11,7 @@ struct MetadataCorpusTests {
     /// photos/: the fields of manifest.json, with CorpusTests' rules.
     @Test func photosAgreeWithExiftool() throws {
         let manifest = try MetadataCorpus.manifest("manifest.json")
-        var tally = Tally()
+        var tally = ExiftoolTally()
         for file in manifest.files where file.kind != "broken" {
             let metadata = try #require(try MetadataCorpus.metadata(of: file.path), "\(file.path)")
             for (field, expected) in file.exiftool where MetadataCorpus.fields.contains(field) {
@@ -27,7 +27,7 @@ struct MetadataCorpusTests {
     /// are not compared.
     @Test func rawAndHEICAgreeWithExiftool() throws {
         let manifest = try MetadataCorpus.manifest("manifest-formats.json")
-        var tally = Tally()
+        var tally = ExiftoolTally()
         let fields = ["Make", "Model", "LensModel", "DateTimeOriginal", "OffsetTimeOriginal", "Orientation",
                       "GPSLatitude", "GPSLongitude", "FNumber", "ExposureTime", "ISO", "FocalLength", "ImageSize"]
         var files = 0
@@ -80,21 +80,6 @@ struct MetadataCorpusTests {
             }
         }
     }
-
-    /// Counts agreements and lists the values that differ.
-    struct Tally {
-        var compared = 0, agreed = 0
-        var misses: [String] = []
-
-        mutating func compare(_ file: String, _ field: String, _ expected: MetadataCorpus.ExifValue, _ ours: Any?) {
-            compared += 1
-            if MetadataCorpus.agrees(field, exiftool: expected, ours: ours) { agreed += 1 }
-            else { misses.append("\(file) \(field): exiftool \(expected), ours \(ours.map { "\($0)" } ?? "absent")") }
-        }
-
-        var rate: Double { compared == 0 ? 0 : Double(agreed) / Double(compared) }
-        var summary: String { "\(agreed)/\(compared) agree; differing: \(misses)" }
-    }
 }
 
 /// ../shared/corpus and how the tests read it.
@@ -103,25 +88,9 @@ enum MetadataCorpus {
         struct File: Decodable {
             let path: String
             let kind: String?
-            let exiftool: [String: ExifValue]
+            let exiftool: [String: ExiftoolValue]
         }
         let files: [File]
-    }
-
-    enum ExifValue: Decodable, CustomStringConvertible {
-        case number(Double), text(String)
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.singleValueContainer()
-            if let number = try? container.decode(Double.self) { self = .number(number) }
-            else if let list = try? container.decode([String].self) { self = .text(list.joined(separator: ", ")) }   // keywords
-            else { self = .text(try container.decode(String.self)) }
-        }
-        var description: String {
-            switch self {
-            case .number(let value): "\(value)"
-            case .text(let value): value
-            }
-        }
     }
 
     static func manifest(_ name: String) throws -> Manifest {
@@ -163,25 +132,6 @@ enum MetadataCorpus {
         case "ImageHeight": metadata.pixelHeight
         case "ImageSize": metadata.pixelWidth.flatMap { w in metadata.pixelHeight.map { "\(w) \($0)" } }
         default: nil
-        }
-    }
-
-    /// IntegrationTests' CorpusTests.agrees: GPS within 1e-5°, numbers within 0.5 %, dates
-    /// to the second, strings exactly; exiftool's Orientation 1 matches an absent tag.
-    static func agrees(_ field: String, exiftool: ExifValue, ours: Any?) -> Bool {
-        switch exiftool {
-        case .text(let expected):
-            guard let ours = ours as? String else { return false }
-            if field == "DateTimeOriginal" {
-                let date = expected.prefix(10).replacingOccurrences(of: ":", with: "-")
-                return ours.prefix(19) == (date + "T" + expected.dropFirst(11)).prefix(19)
-            }
-            return ours == expected.trimmingCharacters(in: .whitespaces)
-        case .number(let expected):
-            if field == "Orientation" && expected == 1 && ours == nil { return true }
-            guard let number = (ours as? Int).map(Double.init) ?? (ours as? Double) else { return false }
-            if field.hasPrefix("GPS") { return abs(number - expected) <= 1e-5 }
-            return abs(number - expected) <= abs(expected) * 0.005
         }
     }
 }

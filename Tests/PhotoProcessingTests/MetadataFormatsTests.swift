@@ -232,9 +232,9 @@ import Testing
                                   "GPSLatitude", "GPSLongitude", "FNumber", "ExposureTime", "ISO", "FocalLength", "ImageSize"]
         for field in compared {
             let value = try #require(reference[field], "exiftool has no \(field) in \(file.lastPathComponent)", sourceLocation: sourceLocation)
-            let expected: MetadataCorpus.ExifValue = (value as? NSNumber).map { .number($0.doubleValue) } ?? .text("\(value)")
+            let expected: ExiftoolValue = (value as? NSNumber).map { .number($0.doubleValue) } ?? .text("\(value)")
             let ours = MetadataCorpus.value(field, of: metadata)
-            #expect(MetadataCorpus.agrees(field, exiftool: expected, ours: ours),
+            #expect(expected.agrees(field, ours: ours),
                     "\(file.lastPathComponent) \(field): exiftool \(expected), ours \(ours.map { "\($0)" } ?? "absent")",
                     sourceLocation: sourceLocation)
         }

@@ -176,10 +176,10 @@ struct MediaFormatTests {
         #expect(XMPSidecar.names(forPhotoNamed: "IMG_1.CR2") == ["IMG_1.CR2.xmp", "IMG_1.CR2.XMP", "IMG_1.xmp", "IMG_1.XMP"])
     }
 
-    @Test("videos have no OCR task")
+    @Test("videos have no OCR task; their similarity comes from the poster frame")
     func kindsByType() {
         let all = Set(Kind.allCases)
-        #expect(MediaType.video.kinds(of: all) == [.hash, .metadata, .thumbnail])
+        #expect(MediaType.video.kinds(of: all) == [.hash, .metadata, .thumbnail, .similarity])
         #expect(MediaType.raw.kinds(of: all) == all)
         #expect(MediaType.photo.kinds(of: all) == all)
     }

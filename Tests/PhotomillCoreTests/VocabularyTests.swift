@@ -35,21 +35,21 @@ struct VocabularyTests {
             Issue.record("an unknown kind was accepted")
             return
         }
-        #expect(error.description == "unknown kind 'exif'; the kinds are hash, metadata, thumbnail, ocr")
-        #expect(Kind.allCases.sorted() == [.hash, .metadata, .thumbnail, .ocr])
-        #expect(Kind.allCases.filter(\.decodesPixels) == [.thumbnail, .ocr])
+        #expect(error.description == "unknown kind 'exif'; the kinds are hash, metadata, thumbnail, ocr, similarity")
+        #expect(Kind.allCases.sorted() == [.hash, .metadata, .thumbnail, .ocr, .similarity])
+        #expect(Kind.allCases.filter(\.decodesPixels) == [.thumbnail, .ocr, .similarity])
     }
 
     /// The descriptors against the order of work and the deadlines docs/architecture.md and
     /// docs/operations.md give, typed out here.
     @Test("each kind's descriptor: its index is its place, its tier, deadline and needs")
     func descriptors() {
-        #expect(Kind.allCases.map(\.descriptor.index) == [0, 1, 2, 3])
-        #expect(Kind.allCases.map(\.tier) == [0, 0, 1, 2] && Kind.tiers == 0...2)
-        #expect(Kind.allCases.map(\.descriptor.wireValue) == [1, 2, 3, 4])
-        #expect(Kind.defaultDeadlines == [.hash: 60, .metadata: 60, .thumbnail: 120, .ocr: 300])
+        #expect(Kind.allCases.map(\.descriptor.index) == [0, 1, 2, 3, 4])
+        #expect(Kind.allCases.map(\.tier) == [0, 0, 1, 2, 1] && Kind.tiers == 0...2)
+        #expect(Kind.allCases.map(\.descriptor.wireValue) == [1, 2, 3, 4, 5])
+        #expect(Kind.defaultDeadlines == [.hash: 60, .metadata: 60, .thumbnail: 120, .ocr: 300, .similarity: 120])
         #expect(Kind.allCases.filter(\.needsLanguage) == [.ocr])
-        #expect(MediaType.video.kinds(of: Set(Kind.allCases)) == [.hash, .metadata, .thumbnail])
+        #expect(MediaType.video.kinds(of: Set(Kind.allCases)) == [.hash, .metadata, .thumbnail, .similarity])
         // A job's lease: its longest kind's deadline, else PROTOCOL.md's 60 s.
         #expect(Kind.jobDeadline([60, 300, 120]) == 300 && Kind.jobDeadline([]) == 60)
     }
@@ -65,6 +65,7 @@ struct VocabularyTests {
         #expect(parameters.recipe(for: .thumbnail) == "thumbnail/2 size=320 q=80")
         #expect(parameters.recipe(for: .ocr) == "ocr/2 lang=eng+deu side=4096 min=80")
         #expect(parameters.recipes[.thumbnail] == "thumbnail/2 size=320 q=80")
+        #expect(parameters.recipe(for: .similarity) == "similarity/1 side=320")
     }
 
     /// PROTOCOL.md, "Recipes": how `reprocess --outdated` judges a result, a foreign
@@ -129,5 +130,24 @@ struct VocabularyTests {
         #expect(stamp.changedMessage(path: "/p/a.jpg", now: FileStamp(size: 99, mtimeNs: 0))
             == "/p/a.jpg: changed since it was scanned (size 1234 → 99); the coordinator scans it again and processes it anew")
         #expect(throws: FileStampError.self) { try FileStamp.of(url.path + ".missing") }
+    }
+}
+
+/// The perceptual hash's spellings and distances, by hand.
+@Suite struct PerceptualHashVocabularyTests {
+    @Test func hexChunksAndDistancesByHand() {
+        let hash = PerceptualHash(0x8000_0000_0000_00FF)
+        #expect(hash.hex == "80000000000000ff")
+        #expect(PerceptualHash(0xFF).hex == "00000000000000ff", "16 digits, zero-padded")
+        #expect(PerceptualHash(hex: "80000000000000FF") == hash)
+        #expect(PerceptualHash(hex: "8000000000000") == nil && PerceptualHash(hex: "80000000000000fg") == nil)
+        #expect(hash.chunks == [0x8000, 0, 0, 0x00FF])
+        // The catalog's INTEGER: bit 63 set is a negative number, and back.
+        #expect(hash.bitPattern == -9_223_372_036_854_775_553)
+        #expect(PerceptualHash(bitPattern: hash.bitPattern) == hash)
+        // 0x80…ff vs 0: 1 + 8 bits; vs 0x80…0f: the four bits of f0.
+        #expect(hash.distance(to: PerceptualHash(0)) == 9)
+        #expect(hash.distance(to: PerceptualHash(0x8000_0000_0000_000F)) == 4)
+        #expect(PerceptualHash(0).distance(to: PerceptualHash(.max)) == 64)
     }
 }

@@ -1,12 +1,27 @@
+import PhotomillCore
+
 extension Page {
+    /// Each kind's colour in the chart and its legend (light, dark), by its
+    /// `descriptor.index`: a new kind takes the next one, with no edit here.
+    static let kindColours = [("#0b5cad", "#6cb0ff"), ("#8a4baf", "#d3a6f5"), ("#b35c00", "#ffb86b"), ("#1e7b34", "#7bd88f"),
+                              ("#a8326e", "#ff8fc4"), ("#00768a", "#6fd6e8"), ("#6b6b00", "#e0e070"), ("#5b636d", "#a3acb7")]
+
+    /// `--KIND: colour;` for every kind, light (`dark` false) or dark.
+    static func kindVariables(dark: Bool) -> String {
+        Kind.allCases.map { kind in
+            let colours = kindColours[kind.descriptor.index % kindColours.count]
+            return "--\(kind.rawValue): \(dark ? colours.1 : colours.0);"
+        }.joined(separator: " ")
+    }
+
     /// One column on a phone, tables scrolling sideways inside their section; focus always
     /// visible; the system's light or dark scheme.
     static let css = #"""
     :root { color-scheme: light dark; --fg: #1b1f24; --muted: #5b636d; --bg: #ffffff; --card: #f4f6f8; --line: #d5dae0;
-            --accent: #0b5cad; --bad: #b3261e; --ok: #1e7b34; --hash: #0b5cad; --metadata: #8a4baf; --thumbnail: #b35c00; --ocr: #1e7b34; }
+            --accent: #0b5cad; --bad: #b3261e; --ok: #1e7b34; \#(kindVariables(dark: false)) }
     @media (prefers-color-scheme: dark) {
       :root { --fg: #e6e9ed; --muted: #a3acb7; --bg: #14171b; --card: #1e2227; --line: #343a42;
-              --accent: #6cb0ff; --bad: #ff8a80; --ok: #7bd88f; --hash: #6cb0ff; --metadata: #d3a6f5; --thumbnail: #ffb86b; --ocr: #7bd88f; }
+              --accent: #6cb0ff; --bad: #ff8a80; --ok: #7bd88f; \#(kindVariables(dark: true)) }
     }
     * { box-sizing: border-box; }
     body { margin: 0; font: 16px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--fg); background: var(--bg); }
@@ -16,6 +31,9 @@ extension Page {
     h2 { font-size: 1.15rem; margin: 1.5rem 0 .5rem; }
     section { background: var(--card); border: 1px solid var(--line); border-radius: .5rem; padding: .25rem 1rem 1rem; margin: 1rem 0; }
     #summary { margin: 0; color: var(--muted); }
+    .pages { list-style: none; display: flex; flex-wrap: wrap; gap: .25rem 1rem; padding: 0; margin: 0 0 .35rem; }
+    .pages a { color: var(--accent); }
+    .pages a[aria-current="page"] { color: var(--fg); font-weight: 600; text-decoration: none; }
     .connection { margin: .25rem 0 0; color: var(--bad); min-height: 1.45em; }
     .notice { background: var(--card); border: 1px solid var(--bad); border-radius: .5rem; padding: .75rem 1rem; }
     .scroll { overflow-x: auto; }
@@ -42,10 +60,7 @@ extension Page {
     figcaption { color: var(--muted); font-size: .875rem; margin-top: .25rem; }
     .legend { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: 1rem; margin: .5rem 0 0; }
     .legend span { display: inline-block; width: 1rem; height: .25rem; margin-right: .35rem; vertical-align: middle; }
-    .kind-hash { stroke: var(--hash); background: var(--hash); }
-    .kind-metadata { stroke: var(--metadata); background: var(--metadata); }
-    .kind-thumbnail { stroke: var(--thumbnail); background: var(--thumbnail); }
-    .kind-ocr { stroke: var(--ocr); background: var(--ocr); }
+    \#(Kind.allCases.map { ".kind-\($0.rawValue) { stroke: var(--\($0.rawValue)); background: var(--\($0.rawValue)); }" }.joined(separator: "\n"))
     @media (max-width: 40rem) {
       body { font-size: 15px; }
       header, main { padding: 0 .5rem; }

@@ -15,16 +15,13 @@ enum Page {
     <body>
     <header>
       <h1>photomill</h1>
+      \#(navigation(current: "/"))
       <p id="summary" aria-live="polite">Loading…</p>
       <p id="connection" class="connection" role="status"></p>
     </header>
     <noscript><p class="notice">This page needs JavaScript to read the coordinator's figures; the same figures are in <code>photomill status</code>.</p></noscript>
     <main>
-      <form id="token-form" class="notice" hidden>
-        <label for="token">This dashboard needs the coordinator's token (the file given to <code>--http-token-file</code>):</label>
-        <input id="token" name="token" type="password" autocomplete="off" required>
-        <button type="submit">Use token</button>
-      </form>
+      \#(tokenForm)
 
       <section aria-labelledby="work-title">
         <h2 id="work-title">Work</h2>

@@ -3,39 +3,11 @@ import PhotomillCore
 extension Page {
     /// Polls the API (status and the library every 2 s, failures every 5 s, the chart every 10 s) and
     /// redraws. Text only through textContent: paths and messages are never markup. The
-    /// token, when the server wants one, comes from the address's #token=… (never sent to
-    /// the server in the URL, and removed from it) or the form, and stays in this tab only.
+    /// token and the API calls are `apiScript`'s.
     static let script = #"""
     "use strict";
     const KINDS = [\#(Kind.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))];
-    const $ = (selector) => document.querySelector(selector);
-    let token = sessionStorage.getItem("photomill-token") || "";
-
-    (function takeTokenFromAddress() {
-      const match = location.hash.match(/token=([^&]+)/);
-      if (!match) return;
-      token = decodeURIComponent(match[1]);
-      sessionStorage.setItem("photomill-token", token);
-      history.replaceState(null, "", location.pathname + location.search);
-    })();
-
-    class Unauthorized extends Error {}
-
-    async function api(path, body) {
-      const headers = {};
-      if (token) headers["Authorization"] = "Bearer " + token;
-      const options = { headers, cache: "no-store" };
-      if (body !== undefined) {
-        options.method = "POST";
-        headers["Content-Type"] = "application/json";
-        options.body = JSON.stringify(body);
-      }
-      const response = await fetch("/api/v1/" + path, options);
-      if (response.status === 401) throw new Unauthorized();
-      const answer = await response.json();
-      if (!response.ok) throw new Error(answer.error || response.statusText);
-      return answer;
-    }
+    \#(apiScript)
 
     function cell(row, text, className) {
       const td = document.createElement("td");
@@ -54,8 +26,6 @@ extension Page {
     }
 
     const number = (n) => (n || 0).toLocaleString("en");
-
-    function showConnection(text) { $("#connection").textContent = text; }
 
     function renderStatus(status) {
       const tasks = status.tasks || {}, rates = status.throughput || {}, paused = status.paused || {};
@@ -273,15 +243,6 @@ extension Page {
       }
     }
 
-    function handle(error) {
-      if (error instanceof Unauthorized) {
-        $("#token-form").hidden = false;
-        showConnection("The coordinator wants its token.");
-      } else {
-        showConnection("Cannot reach the coordinator: " + error.message);
-      }
-    }
-
     async function refreshStatus() { renderStatus(await api("status")); showConnection(""); }
     async function refreshFailures() { renderFailures(await api("failed?limit=20&order=newest")); }
     async function refreshChart() { renderChart(await api("throughput")); }
@@ -306,13 +267,7 @@ extension Page {
       run();
     }
 
-    $("#token-form").addEventListener("submit", (event) => {
-      event.preventDefault();
-      token = $("#token").value.trim();
-      sessionStorage.setItem("photomill-token", token);
-      $("#token-form").hidden = true;
-      refreshStatus().then(refreshFailures).then(refreshChart).catch(handle);
-    });
+    whenTokenGiven(() => refreshStatus().then(refreshFailures).then(refreshChart));
 
     every(2000, refreshStatus);
     every(5000, refreshFailures);

@@ -80,7 +80,7 @@ extension DashboardServer {
     }
 
     /// The JSON of `body`, run on the catalog's thread; a catalog error is a 503 naming it.
-    private func answer(_ body: @escaping @Sendable () throws -> Data) async throws -> Response {
+    func answer(_ body: @escaping @Sendable () throws -> Data) async throws -> Response {
         do {
             return APIResponse.json(try await catalogWork(body))
         } catch let error as CatalogError {

@@ -12,11 +12,12 @@ extension DashboardServer {
         router.get("dashboard.css") { _, _ in Self.asset(Page.css, type: "text/css; charset=utf-8") }
     }
 
-    /// Everything from this server only; no framing by another site.
-    private static func asset(_ text: String, type: String) -> Response {
+    /// Everything from this server only (and the thumbnails the pictures pages' script
+    /// turns into `blob:` URLs of this origin); no framing by another site.
+    static func asset(_ text: String, type: String) -> Response {
         Response(status: .ok, headers: [
             .contentType: type, .cacheControl: "no-cache", .xContentTypeOptions: "nosniff",
-            .contentSecurityPolicy: "default-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+            .contentSecurityPolicy: "default-src 'self'; img-src 'self' blob:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
         ], body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
     }
 }

@@ -43,6 +43,9 @@ public nonisolated enum Photomill_V1_Kind: SwiftProtobuf.Enum, Swift.CaseIterabl
   case metadata // = 2
   case thumbnail // = 3
   case ocr // = 4
+
+  /// A perceptual hash of the thumbnail's picture (issue 28; PROTOCOL.md, "Changes").
+  case similarity // = 5
   case UNRECOGNIZED(Int)
 
   public init() {
@@ -56,6 +59,7 @@ public nonisolated enum Photomill_V1_Kind: SwiftProtobuf.Enum, Swift.CaseIterabl
     case 2: self = .metadata
     case 3: self = .thumbnail
     case 4: self = .ocr
+    case 5: self = .similarity
     default: self = .UNRECOGNIZED(rawValue)
     }
   }
@@ -67,6 +71,7 @@ public nonisolated enum Photomill_V1_Kind: SwiftProtobuf.Enum, Swift.CaseIterabl
     case .metadata: return 2
     case .thumbnail: return 3
     case .ocr: return 4
+    case .similarity: return 5
     case .UNRECOGNIZED(let i): return i
     }
   }
@@ -78,6 +83,7 @@ public nonisolated enum Photomill_V1_Kind: SwiftProtobuf.Enum, Swift.CaseIterabl
     .metadata,
     .thumbnail,
     .ocr,
+    .similarity,
   ]
 
 }
@@ -590,6 +596,22 @@ public nonisolated struct Photomill_V1_Ocr: Sendable {
   public init() {}
 }
 
+/// The outcome of KIND_SIMILARITY (issue 28): the 64-bit DCT hash of the photo's upright
+/// picture at the thumbnail's size (a video's poster frame). Every value is valid; two
+/// pictures that look alike differ in a few bits (docs/processing.md, "Similar photos").
+public nonisolated struct Photomill_V1_Similarity: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// Bit 63 is the lowest-frequency (DC) coefficient, then row by row of the 8 x 8 block.
+  public var perceptualHash: UInt64 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
 public nonisolated struct Photomill_V1_Failure: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -662,6 +684,14 @@ public nonisolated struct Photomill_V1_KindResult: Sendable {
     set {outcome = .failure(newValue)}
   }
 
+  public var similarity: Photomill_V1_Similarity {
+    get {
+      if case .similarity(let v)? = outcome {return v}
+      return Photomill_V1_Similarity()
+    }
+    set {outcome = .similarity(newValue)}
+  }
+
   /// Revision 3: microseconds the worker spent on this kind, as it measured them (work two
   /// kinds share, such as reading the file, counts for the first); 0 when it does not say.
   /// Informational: the coordinator's `photomill_processing_seconds`. 15 leaves 8-14 to
@@ -676,6 +706,7 @@ public nonisolated struct Photomill_V1_KindResult: Sendable {
     case thumbnail(Photomill_V1_Thumbnail)
     case ocr(Photomill_V1_Ocr)
     case failure(Photomill_V1_Failure)
+    case similarity(Photomill_V1_Similarity)
 
   }
 
@@ -805,7 +836,7 @@ public nonisolated struct Photomill_V1_Disconnect: Sendable {
 fileprivate nonisolated let _protobuf_package = "photomill.v1"
 
 nonisolated extension Photomill_V1_Kind: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0KIND_UNSPECIFIED\0\u{1}KIND_HASH\0\u{1}KIND_METADATA\0\u{1}KIND_THUMBNAIL\0\u{1}KIND_OCR\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0KIND_UNSPECIFIED\0\u{1}KIND_HASH\0\u{1}KIND_METADATA\0\u{1}KIND_THUMBNAIL\0\u{1}KIND_OCR\0\u{1}KIND_SIMILARITY\0")
 }
 
 nonisolated extension Photomill_V1_Ready: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
@@ -1528,6 +1559,36 @@ nonisolated extension Photomill_V1_Ocr: SwiftProtobuf.Message, SwiftProtobuf._Me
   }
 }
 
+nonisolated extension Photomill_V1_Similarity: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".Similarity"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}perceptual_hash\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularFixed64Field(value: &self.perceptualHash) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.perceptualHash != 0 {
+      try visitor.visitSingularFixed64Field(value: self.perceptualHash, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Photomill_V1_Similarity, rhs: Photomill_V1_Similarity) -> Bool {
+    if lhs.perceptualHash != rhs.perceptualHash {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
 nonisolated extension Photomill_V1_Failure: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Failure"
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}error_class\0\u{1}message\0\u{1}retryable\0")
@@ -1570,7 +1631,7 @@ nonisolated extension Photomill_V1_Failure: SwiftProtobuf.Message, SwiftProtobuf
 
 nonisolated extension Photomill_V1_KindResult: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".KindResult"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}kind\0\u{1}recipe\0\u{1}hashes\0\u{1}metadata\0\u{1}thumbnail\0\u{1}ocr\0\u{1}failure\0\u{4}\u{8}processing_us\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}kind\0\u{1}recipe\0\u{1}hashes\0\u{1}metadata\0\u{1}thumbnail\0\u{1}ocr\0\u{1}failure\0\u{1}similarity\0\u{4}\u{7}processing_us\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1645,6 +1706,19 @@ nonisolated extension Photomill_V1_KindResult: SwiftProtobuf.Message, SwiftProto
           self.outcome = .failure(v)
         }
       }()
+      case 8: try {
+        var v: Photomill_V1_Similarity?
+        var hadOneofValue = false
+        if let current = self.outcome {
+          hadOneofValue = true
+          if case .similarity(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.outcome = .similarity(v)
+        }
+      }()
       case 15: try { try decoder.decodeSingularUInt32Field(value: &self.processingUs) }()
       default: break
       }
@@ -1682,6 +1756,10 @@ nonisolated extension Photomill_V1_KindResult: SwiftProtobuf.Message, SwiftProto
     case .failure?: try {
       guard case .failure(let v)? = self.outcome else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 7)
+    }()
+    case .similarity?: try {
+      guard case .similarity(let v)? = self.outcome else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 8)
     }()
     case nil: break
     }

@@ -23,6 +23,8 @@ extension TaskOutcome {
             self = .thumbnail(width: Int(t.width), height: Int(t.height), jpeg: Data(blobs[index]))
         case .ocr(let o):
             self = .ocr(text: o.text, confidence: o.confidence, language: o.language)
+        case .similarity(let s):
+            self = .similarity(PerceptualHash(s.perceptualHash))
         case .failure(let f):
             self = .failure(errorClass: ErrorClass(rawValue: f.errorClass), message: f.message, retryable: f.retryable)
         case nil:

@@ -39,9 +39,7 @@ public final class PhotoProcessor {
             file = try RegularFile(path: path)
             if !kinds.isEmpty, kinds.isDisjoint(with: [.hash, .metadata]), let source = openPreviews(FileRegions(file), path: path) {
                 result.fileSize = file.size
-                let start = MonotonicInstant.now()
-                let thumbnailDone = makePictures(from: source, path: path, kinds: kinds, since: start, into: &result)
-                if let last = kinds.max() { result.seconds[last, default: 0] += MonotonicInstant.now() - (thumbnailDone ?? start) }
+                _ = makePictures(from: source, path: path, kinds: kinds, since: MonotonicInstant.now(), into: &result)
                 return result
             }
             bytes = try file.read()
@@ -120,9 +118,7 @@ public final class PhotoProcessor {
             for kind in pictures { result.errors[kind] = error }
             return
         }
-        if let thumbnailDone = makePictures(from: source, path: path, kinds: pictures, since: lapStart, into: &result) {
-            lapStart = thumbnailDone
-        }
+        lapStart = makePictures(from: source, path: path, kinds: pictures, since: lapStart, into: &result)
     }
 
     /// What `bytes` are, or why they are none of photomill's formats.
@@ -141,11 +137,18 @@ public final class PhotoProcessor {
         return (try? MetadataReader.read(fileBytes: bytes, format: format, path: path))?.orientation
     }
 
-    /// The thumbnail and the OCR text, as `kinds` asks, from `source`'s pictures. The
-    /// thumbnail's time runs from `start`; returns when it ended, if it was made.
+    /// The thumbnail, the perceptual hash and the OCR text, as `kinds` asks, from `source`'s
+    /// pictures. Each kind's time is recorded, from `start` on (a decode counts for the
+    /// first kind that needs it); returns when the last of them ended.
     private func makePictures(from source: PictureSource, path: String, kinds decoding: Set<Kind>,
-                              since start: MonotonicInstant, into result: inout PhotoResult) -> MonotonicInstant? {
-        var thumbnailDone: MonotonicInstant?
+                              since start: MonotonicInstant, into result: inout PhotoResult) -> MonotonicInstant {
+        var lapStart = start
+        /// What passed since the last lap goes to `kind`.
+        func lap(_ kind: Kind) {
+            let now = MonotonicInstant.now()
+            result.seconds[kind, default: 0] += now - lapStart
+            lapStart = now
+        }
         // Thumbnail and OCR from one decode when both are asked: the OCR picture (the
         // larger), computed once into memory, shrunk for the thumbnail.
         var shared: Result<VipsImageRef, ProcessingError>?
@@ -155,22 +158,43 @@ public final class PhotoProcessor {
                 return try Self.damaged(path) { () throws(VipsError) in try picture.inMemory() }
             }
         }
-        if decoding.contains(.thumbnail) {
-            do {
+        let wantsThumbnail = decoding.contains(.thumbnail), wantsHash = decoding.contains(.similarity)
+        if wantsThumbnail || wantsHash {
+            // The thumbnail's picture, upright, 8-bit sRGB: the JPEG's pixels and the
+            // perceptual hash's, from one decode (computed into memory when both use it).
+            let upright = Result { () throws(ProcessingError) in
                 let picture: VipsImageRef
                 if let shared { picture = try shared.get() } else { picture = try source.picture(parameters.thumbnailSize) }
-                result.thumbnail = try Self.damaged(path) { () throws(VipsError) in
+                return try Self.damaged(path) { () throws(VipsError) in
                     let image = try (shared == nil ? picture : picture.shrunk(toLongestSide: parameters.thumbnailSize)).flattenedSRGB()
-                    let jpeg = try image.encode { pm_vips_jpegsave($0, $1, $2, Int32(parameters.thumbnailQuality), 1) }
-                    Vips.clearError()
-                    return Thumbnail(width: image.width, height: image.height, jpeg: jpeg)
+                    return wantsThumbnail && wantsHash ? try image.inMemory() : image
                 }
-            } catch {
-                result.errors[.thumbnail] = error
             }
-            let now = MonotonicInstant.now()
-            result.seconds[.thumbnail, default: 0] += now - start
-            thumbnailDone = now
+            if wantsThumbnail {
+                do {
+                    let image = try upright.get()
+                    result.thumbnail = try Self.damaged(path) { () throws(VipsError) in
+                        let jpeg = try image.encode { pm_vips_jpegsave($0, $1, $2, Int32(parameters.thumbnailQuality), 1) }
+                        Vips.clearError()
+                        return Thumbnail(width: image.width, height: image.height, jpeg: jpeg)
+                    }
+                } catch {
+                    result.errors[.thumbnail] = error
+                }
+                lap(.thumbnail)
+            }
+            if wantsHash {
+                do {
+                    let image = try upright.get()
+                    result.perceptualHash = try Self.damaged(path) { () throws(VipsError) in
+                        defer { Vips.clearError() }
+                        return try image.perceptualHash()
+                    }
+                } catch {
+                    result.errors[.similarity] = error
+                }
+                lap(.similarity)
+            }
         }
         if decoding.contains(.ocr), source.noOCR == nil || videosFailOCR {
             do {
@@ -180,8 +204,9 @@ public final class PhotoProcessor {
             } catch {
                 result.errors[.ocr] = error
             }
+            lap(.ocr)
         }
-        return thumbnailDone
+        return lapStart
     }
 
     /// A file opened for its metadata and pictures: what each reader gives the steps above.

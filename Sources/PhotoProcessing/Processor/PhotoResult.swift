@@ -10,6 +10,7 @@ public struct PhotoResult: Sendable {
     public var metadata: PhotoMetadata?
     public var thumbnail: Thumbnail?
     public var text: RecognizedText?
+    public var perceptualHash: PerceptualHash?
     public var errors: [Kind: ProcessingError] = [:]
     /// Seconds spent on each kind (its share of a decode another kind also uses goes to
     /// the first that needs it), for the RESULT's `processing_us`.

@@ -6,6 +6,7 @@ public enum TaskOutcome: Sendable, Hashable {
     case metadata(PhotoMetadata)
     case thumbnail(width: Int, height: Int, jpeg: Data)
     case ocr(text: String, confidence: Double, language: String)
+    case similarity(PerceptualHash)
     case failure(errorClass: ErrorClass, message: String, retryable: Bool)
 }
 

@@ -135,6 +135,9 @@ final class JobRunner {
                         $0.language = text.language
                         $0.rotation = UInt32(text.rotation)
                     }
+                case .similarity:
+                    guard let hash = outcome.perceptualHash else { continue }
+                    entry.similarity = .with { $0.perceptualHash = hash.value }
                 }
             }
             result.results.append(entry)

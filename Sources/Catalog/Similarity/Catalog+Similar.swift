@@ -1,0 +1,201 @@
+import Foundation
+internal import GRDB
+import PhotomillCore
+
+/// A photo found by `similar` or `search --like`.
+public struct SimilarPhoto: Sendable, Hashable, Codable {
+    public var path: String
+    public var size: Int64
+    public var pixelWidth: Int?
+    public var pixelHeight: Int?
+    /// When it was taken (the camera's local time), else the file's modification date.
+    public var date: String?
+    public var md5: String?
+    public var mediaType: MediaType?
+    /// 16 hex digits.
+    public var perceptualHash: String
+    /// Bits from its group's best copy (`similar`), or from the file asked about
+    /// (`search --like`).
+    public var distance: Int
+    /// In a group: the copy to keep (largest pixel size, then largest file, then oldest).
+    public var best: Bool?
+    /// In a group: the member before it with the same content (MD5), of which it is an
+    /// exact copy.
+    public var exactCopyOf: String?
+
+    var pixels: Int { (pixelWidth ?? 0) * (pixelHeight ?? 0) }
+}
+
+/// Near-duplicates: photos whose perceptual hashes are linked by steps of at most the
+/// distance asked (each within it of another member), best copy first.
+public struct SimilarGroup: Sendable, Hashable, Codable {
+    public var photos: [SimilarPhoto]
+}
+
+extension Catalog {
+    /// The distance `similar` and `search --like` use unless told otherwise: chosen on one
+    /// half of the quality benchmark's sources and reported on the other
+    /// (docs/processing.md, "Similar photos"; scripts/similarity-benchmark.py).
+    public static let defaultSimilarDistance = 6
+    /// The largest distance asked of the index: beyond it unrelated photos meet (two
+    /// random 64-bit hashes are 32 ± 4 bits apart), and the chunks' radii make the search
+    /// slow (docs/catalog.md, "similarity").
+    public static let similarDistances = 0...16
+
+    /// Groups of near-duplicate photos (not missing; `pathGlob` over their paths when
+    /// given), the largest first: every photo whose hash is within `distance` bits of
+    /// another's joins its group. Reads every hash once and pairs them through `HashIndex`,
+    /// never all pairs.
+    public func similarGroups(within distance: Int, pathGlob: String? = nil) throws(CatalogError) -> [SimilarGroup] {
+        precondition(Self.similarDistances.contains(distance), "distance within \(Self.similarDistances)")
+        let (ids, hashes) = try read { db in
+            var ids: [Int64] = [], hashes: [UInt64] = []
+            let sql = pathGlob == nil
+                ? "SELECT photoId, hash FROM similarity WHERE photoId NOT IN (SELECT id FROM photos WHERE missingAt IS NOT NULL)"
+                : """
+                  SELECT s.photoId, s.hash FROM similarity s JOIN photos p ON p.id = s.photoId
+                  WHERE p.missingAt IS NULL AND p.path GLOB ?
+                  """
+            let rows = try Row.fetchCursor(db, sql: sql, arguments: pathGlob.map { [$0] } ?? [])
+            while let row = try rows.next() {
+                ids.append(row[0])
+                hashes.append(UInt64(bitPattern: row[1]))
+            }
+            return (ids, hashes)
+        }
+        var sets = DisjointSets(count: hashes.count)
+        for pair in HashIndex(hashes).pairs(within: distance) { sets.union(Int(pair >> 32), Int(pair & 0xFFFF_FFFF)) }
+        let grouped = sets.groups()
+        let photos = try similarPhotos(grouped.flatMap { $0.map { ids[$0] } })
+        return grouped.compactMap { items in
+            let members = items.compactMap { item in photos[ids[item]].map { (hash: hashes[item], photo: $0) } }
+            return members.count > 1 ? Self.group(members) : nil
+        }
+        .sorted { ($0.photos.count, $1.photos[0].path) > ($1.photos.count, $0.photos[0].path) }
+    }
+
+    /// Photos (not missing) whose hash is within `distance` bits of `hash`, nearest first:
+    /// the candidates come from the catalog's chunk indexes (`similarity_c0` … `c3`), each
+    /// looked up at the chunk values within its radius of the query's (`HashIndex.radii`).
+    public func photos(like hash: PerceptualHash, within distance: Int) throws(CatalogError) -> [SimilarPhoto] {
+        precondition(Self.similarDistances.contains(distance), "distance within \(Self.similarDistances)")
+        let near: [Int64: Int] = try read { db in
+            let parts = HashIndex.radii(for: distance).enumerated().map { chunk, radius in
+                let own = Int(hash.chunk(chunk))
+                let values = ([own] + HashIndex.masks(upTo: radius).map { own ^ $0 }).map(String.init).joined(separator: ",")
+                return "SELECT photoId, hash FROM similarity WHERE c\(chunk) IN (\(values))"
+            }
+            var near: [Int64: Int] = [:]
+            for row in try Row.fetchAll(db, sql: parts.joined(separator: " UNION ")) {
+                let found = hash.distance(to: PerceptualHash(bitPattern: row[1]))
+                if found <= distance { near[row[0]] = found }
+            }
+            return near
+        }
+        return try similarPhotos(Array(near.keys)).values.map { photo in
+            var photo = photo
+            photo.distance = near[photo.id] ?? 0
+            return photo.photo
+        }.sorted { ($0.distance, $0.path) < ($1.distance, $1.path) }
+    }
+
+    /// The recipe of the newest perceptual hash: what `search --like` makes its own hash by.
+    public func similarityRecipe() throws(CatalogError) -> String? {
+        try read { db in try String.fetchOne(db, sql: "SELECT recipe FROM similarity ORDER BY rowid DESC LIMIT 1") }
+    }
+
+    /// The facts shown of each photo of `ids` that is not missing, by id.
+    private func similarPhotos(_ ids: [Int64]) throws(CatalogError) -> [Int64: SimilarPhotoRow] {
+        guard !ids.isEmpty else { return [:] }
+        return try read { db in
+            var photos: [Int64: SimilarPhotoRow] = [:]
+            let ids = "[" + ids.map(String.init).joined(separator: ",") + "]"
+            for row in try Row.fetchAll(db, sql: """
+                SELECT p.id, p.path, p.size, p.md5, p.mediaType, s.hash, m.pixelWidth, m.pixelHeight,
+                    COALESCE(m.dateTaken, m.fileModificationDate) AS date
+                FROM photos p JOIN similarity s ON s.photoId = p.id LEFT JOIN metadata m ON m.photoId = p.id
+                WHERE p.id IN (SELECT value FROM json_each(?)) AND p.missingAt IS NULL
+                """, arguments: [ids]) {
+                let hash = PerceptualHash(bitPattern: row["hash"])
+                photos[row["id"]] = SimilarPhotoRow(id: row["id"], photo: SimilarPhoto(
+                    path: row["path"], size: row["size"], pixelWidth: row["pixelWidth"], pixelHeight: row["pixelHeight"],
+                    date: row["date"], md5: row["md5"], mediaType: (row["mediaType"] as String?).flatMap(MediaType.init(rawValue:)),
+                    perceptualHash: hash.hex, distance: 0))
+            }
+            return photos
+        }
+    }
+
+    /// A group in order: the best copy first (largest pixel size, then largest file, then
+    /// oldest), then by distance from it; exact copies (same MD5) named.
+    static func group(_ members: [(hash: UInt64, photo: SimilarPhotoRow)]) -> SimilarGroup {
+        func better(_ a: SimilarPhoto, _ b: SimilarPhoto) -> Bool {
+            if a.pixels != b.pixels { return a.pixels > b.pixels }
+            if a.size != b.size { return a.size > b.size }
+            if a.date != b.date { return (a.date ?? "\u{10FFFF}") < (b.date ?? "\u{10FFFF}") }
+            return a.path < b.path
+        }
+        let best = members.min { better($0.photo.photo, $1.photo.photo) }!
+        var photos = members.map { member in
+            var photo = member.photo.photo
+            photo.distance = (member.hash ^ best.hash).nonzeroBitCount
+            photo.best = member.photo.id == best.photo.id
+            return photo
+        }
+        photos.sort { a, b in
+            if a.best != b.best { return a.best == true }
+            return (a.distance, a.path) < (b.distance, b.path)
+        }
+        var firstOf: [String: String] = [:]
+        for index in photos.indices {
+            guard let md5 = photos[index].md5 else { continue }
+            if let first = firstOf[md5] { photos[index].exactCopyOf = first } else { firstOf[md5] = photos[index].path }
+        }
+        return SimilarGroup(photos: photos)
+    }
+}
+
+/// A `SimilarPhoto` with the catalog's id of its photo.
+struct SimilarPhotoRow {
+    var id: Int64
+    var photo: SimilarPhoto
+    var distance: Int {
+        get { photo.distance }
+        set { photo.distance = newValue }
+    }
+}
+
+/// Union-find with path halving and union by size: which items the pairs link.
+struct DisjointSets {
+    private var parent: [Int32]
+    private var size: [Int32]
+
+    init(count: Int) {
+        parent = (0..<count).map { Int32($0) }
+        size = [Int32](repeating: 1, count: count)
+    }
+
+    mutating func find(_ item: Int) -> Int {
+        var item = item
+        while Int(parent[item]) != item {
+            parent[item] = parent[Int(parent[item])]
+            item = Int(parent[item])
+        }
+        return item
+    }
+
+    mutating func union(_ a: Int, _ b: Int) {
+        var a = find(a), b = find(b)
+        guard a != b else { return }
+        if size[a] < size[b] { swap(&a, &b) }
+        parent[b] = Int32(a)
+        size[a] += size[b]
+    }
+
+    /// The sets of more than one item, each in item order.
+    mutating func groups() -> [[Int]] {
+        var members: [Int: [Int]] = [:]
+        for item in parent.indices where size[find(item)] > 1 { members[find(item), default: []].append(item) }
+        return Array(members.values)
+    }
+}

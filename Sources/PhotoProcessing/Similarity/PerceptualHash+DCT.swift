@@ -1,0 +1,55 @@
+import Foundation
+import PhotomillCore
+
+extension PerceptualHash {
+    /// The side of the grey picture the hash is computed from.
+    public static let side = 32
+    /// The lowest frequencies kept: an 8 × 8 block, 64 bits.
+    static let kept = 8
+
+    /// The DCT hash of a 32 × 32 grey picture (row by row, 8-bit), as imagehash's `phash`
+    /// computes it (Krawetz's "Looks Like It"): a 2-D DCT-II, the 8 × 8 lowest frequencies
+    /// (the DC term included), each bit set when its coefficient is above their median (the
+    /// mean of the 32nd and 33rd). DCT-II without normalisation, as scipy's `fftpack.dct`:
+    /// its factor 2 is the same for every coefficient, so it is left out; computed directly,
+    /// not through an FFT. Where a coefficient is 0 in exact arithmetic (every AC term of a
+    /// flat picture, the odd ones of a mirrored picture), the sums leave rounding noise
+    /// (about 1e-10; one grey level's step makes terms near 1) whose sign would set bits at
+    /// random — a flat grey picture and its re-encoding one level brighter came out 27 bits
+    /// apart — so terms below `noise` count as 0: every flat picture hashes to the DC bit
+    /// alone, 0x8000000000000000. (imagehash keeps scipy's noise: there, such bits depend on
+    /// the grey level.)
+    public init(grey pixels: [UInt8]) {
+        precondition(pixels.count == Self.side * Self.side, "a 32 × 32 picture")
+        let n = Self.side, k = Self.kept
+        // columns[u][x]: the DCT of column x along y, for the kept frequencies u only.
+        var columns = [Double](repeating: 0, count: k * n)
+        for u in 0..<k {
+            for y in 0..<n {
+                let c = Self.cosines[u * n + y]
+                for x in 0..<n { columns[u * n + x] += c * Double(pixels[y * n + x]) }
+            }
+        }
+        var coefficients = [Double](repeating: 0, count: k * k)
+        for u in 0..<k {
+            for v in 0..<k {
+                var sum = 0.0
+                for x in 0..<n { sum += Self.cosines[v * n + x] * columns[u * n + x] }
+                coefficients[u * k + v] = abs(sum) < Self.noise ? 0 : sum
+            }
+        }
+        let sorted = coefficients.sorted()
+        let median = (sorted[k * k / 2 - 1] + sorted[k * k / 2]) / 2
+        var value: UInt64 = 0
+        for coefficient in coefficients { value = value << 1 | (coefficient > median ? 1 : 0) }
+        self.init(value)
+    }
+
+    /// Below this, a coefficient is rounding noise (see `init(grey:)`).
+    static let noise = 1e-6
+
+    /// cos(π u (2x + 1) / 2N) for the kept frequencies u and every position x.
+    private static let cosines: [Double] = (0..<kept).flatMap { u in
+        (0..<side).map { x in cos(Double.pi * Double(u) * Double(2 * x + 1) / Double(2 * side)) }
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import PhotomillCore
+import PhotomillTestSupport
+import Testing
+@testable import PhotoProcessing
+
+/// The similarity kind's hash against Python's imagehash (`phash`), the implementation the
+/// field compares with: on the same 32 × 32 grey pixels the algorithm is the same, bit for
+/// bit; from a file, photomill hashes the thumbnail's picture where imagehash resizes the
+/// whole image with Pillow, a documented difference of a few bits (docs/processing.md).
+@Suite struct PerceptualHashTests {
+    static let imagehashReady: Bool = (try? Tool.run("python3", ["-c", "import imagehash, scipy"]).status) == 0
+
+    /// Seeded grey pictures: a few random low frequencies plus noise, as photos are
+    /// mostly low frequencies (and no two coefficients tie).
+    static func pictures(count: Int) -> [[UInt8]] {
+        var random = SplitMix64(seed: 28)
+        return (0..<count).map { _ in
+            let waves = (0..<4).map { _ in
+                (u: Double(random.int(in: 0...5)), v: Double(random.int(in: 0...5)), a: Double(random.int(in: 10...60)),
+                 phase: Double(random.int(in: 0...628)) / 100)
+            }
+            return (0..<32 * 32).map { index in
+                let x = Double(index % 32), y = Double(index / 32)
+                var value = 128.0 + Double(random.int(in: -8...8))
+                for wave in waves { value += wave.a * cos(.pi * (wave.u * x + wave.v * y) / 32 + wave.phase) }
+                return UInt8(max(0, min(255, value.rounded())))
+            }
+        }
+    }
+
+    @Test(.enabled(if: imagehashReady, "needs python3 with imagehash and scipy (scripts/install-deps.sh)"))
+    func theSamePixelsGiveImagehashsPhashBitForBit() throws {
+        let pictures = Self.pictures(count: 60)
+        let folder = try temporaryDirectory()
+        let raw = folder.appendingPathComponent("pictures.raw")
+        try Data(pictures.joined()).write(to: raw)
+        // A 32 × 32 'L' image is what phash makes of any image before its DCT (Pillow's
+        // resize to the size it has is a copy).
+        let script = """
+            import sys, imagehash
+            from PIL import Image
+            data = open(sys.argv[1], 'rb').read()
+            for i in range(len(data) // 1024):
+                print(imagehash.phash(Image.frombytes('L', (32, 32), data[i * 1024:(i + 1) * 1024])))
+            """
+        let run = try Tool.run("python3", ["-c", script, raw.path])
+        #expect(run.status == 0)
+        let expected = run.stdout.split(separator: "\n").map(String.init)
+        #expect(expected.count == pictures.count)
+        #expect(pictures.map { PerceptualHash(grey: $0).hex } == expected)
+        // A median threshold sets exactly half of the 64 bits.
+        #expect(pictures.allSatisfy { PerceptualHash(grey: $0).value.nonzeroBitCount == 32 })
+    }
+
+    /// A flat picture's DCT is its DC term alone (by hand: Σ cos(0) · g = 1024 g, every other
+    /// sum of cosines over whole periods 0), so the median of the 64 terms is 0 and only
+    /// the DC bit is set — at every grey level, not a pattern of rounding noise.
+    @Test func everyFlatPictureHashesToTheDCBitAlone() {
+        for grey: UInt8 in [1, 137, 138, 255] {
+            #expect(PerceptualHash(grey: [UInt8](repeating: grey, count: 32 * 32)).value == 0x8000_0000_0000_0000, "\(grey)")
+        }
+    }
+
+    /// From files: the hash of the thumbnail's picture is near imagehash's of the whole
+    /// image (upright: Pillow with the EXIF orientation applied), far from other photos',
+    /// and the same whether the thumbnail is made in the same job or not.
+    @Test(.enabled(if: imagehashReady && Corpus.isAvailable, "needs python3 with imagehash and ../shared/corpus"))
+    func aFilesHashIsNearImagehashsAndTheSameWithOrWithoutTheThumbnail() throws {
+        let names = ["Canon_40D.jpg", "DSCN0010.jpg", "Nikon_D70.jpg", "landscape_6.jpg", "portrait_6.jpg", "jolla.jpg",
+                     "Pentax_K10D.jpg", "Sony_HDR-HC3.jpg"]
+        let paths = names.map { Corpus.root.appendingPathComponent("photos/\($0)").path }
+        let script = """
+            import sys, imagehash
+            from PIL import Image, ImageOps
+            for path in sys.argv[1:]:
+                print(imagehash.phash(ImageOps.exif_transpose(Image.open(path))))
+            """
+        let run = try Tool.run("python3", ["-c", script] + paths)
+        let reference = run.stdout.split(separator: "\n").compactMap { PerceptualHash(hex: $0) }
+        #expect(reference.count == paths.count, "\(run.stdout)")
+        let processor = PhotoProcessor()
+        var ours: [PerceptualHash] = []
+        for (path, expected) in zip(paths, reference) {
+            let alone = processor.process(path: path, kinds: [.similarity])
+            let withThumbnail = processor.process(path: path, kinds: [.thumbnail, .similarity])
+            let hash = try #require(alone.perceptualHash, "\(path): \(alone.errors)")
+            #expect(withThumbnail.perceptualHash == hash && withThumbnail.thumbnail != nil, "\(path)")
+            #expect(hash.distance(to: expected) <= 8, "\(path): \(hash.hex) vs imagehash \(expected.hex)")
+            ours.append(hash)
+        }
+        // Different pictures are far apart (landscape_6 and portrait_6 are different ones).
+        for a in ours.indices { for b in ours.indices where a < b { #expect(ours[a].distance(to: ours[b]) > 12, "\(names[a]) ~ \(names[b])") } }
+    }
+
+    @Test func aFileWithoutPicturesFailsTheKindByName() throws {
+        let folder = try temporaryDirectory()
+        let text = folder.appendingPathComponent("note.jpg")
+        try Data("not a picture".utf8).write(to: text)
+        let result = PhotoProcessor().process(path: text.path, kinds: [.similarity, .thumbnail])
+        #expect(result.perceptualHash == nil)
+        #expect(result.errors[.similarity]?.errorClass == .notAnImage)
+        #expect(result.errors[.similarity]?.message.contains(text.path) == true)
+    }
+}
