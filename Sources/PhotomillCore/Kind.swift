@@ -23,7 +23,7 @@ public enum Kind: String, CaseIterable, Sendable, Hashable, Codable, Comparable 
                            recipeParameters: { "size=\($0.thumbnailSize) q=\($0.thumbnailQuality)" })
         case .ocr:
             KindDescriptor(index: 3, wireValue: 4, tier: 2, deadline: 300, codeVersion: 2, needs: [.pixels, .language],
-                           title: "OCR", forVideos: false,
+                           title: "OCR", forVideos: false, travelsWithBytes: false,
                            recipeParameters: { "lang=\($0.ocrLanguage) side=\($0.ocrMaxSide) min=\($0.ocrMinConfidence)" })
         case .similarity:
             // The perceptual hash of the thumbnail's picture (docs/processing.md, "Similar

@@ -36,11 +36,16 @@ public struct KindDescriptor: Sendable {
     public let title: String?
     /// Whether a video has a task of this kind.
     public let forVideos: Bool
+    /// For a worker fed bytes, whether this kind travels in the job that sends the photo's
+    /// bytes, whatever its tier (PROTOCOL.md, "Each file's bytes once"): a kind whose work
+    /// is of the order of tier 0's (a thumbnail's decode), so that the bytes cross once; not
+    /// OCR, whose seconds a photo would hold every photo's search back.
+    public let travelsWithBytes: Bool
     /// The parameters that shape its result, as its recipe writes them ("size=256 q=80").
     public let recipeParameters: @Sendable (ProcessingParameters) -> String
 
     public init(index: Int, wireValue: Int, tier: Int, deadline: Double, codeVersion: Int, needs: Needs,
-                title: String? = nil, forVideos: Bool = true,
+                title: String? = nil, forVideos: Bool = true, travelsWithBytes: Bool = true,
                 recipeParameters: @escaping @Sendable (ProcessingParameters) -> String = { _ in "" }) {
         self.index = index
         self.wireValue = wireValue
@@ -50,6 +55,7 @@ public struct KindDescriptor: Sendable {
         self.needs = needs
         self.title = title
         self.forVideos = forVideos
+        self.travelsWithBytes = travelsWithBytes
         self.recipeParameters = recipeParameters
     }
 

@@ -24,6 +24,11 @@ struct BytesBench {
         var files: Int
         /// First lease to last result.
         var seconds: Double
+        /// First lease to the last hash done: when every photo could be found by its hash
+        /// and metadata (PROTOCOL.md, "Each file's bytes once": later for workers fed bytes).
+        var lastHashSeconds: Double = 0
+        /// `photomill_file_bytes_sent_total` at the end, in MB.
+        var megabytesSent: Double = 0
         var megabytesPerSecond: Double { megabytes / seconds }
         var filesPerSecond: Double { Double(files) / seconds }
     }
@@ -116,8 +121,11 @@ struct BytesBench {
         let port = 20_000 + Int.random(in: 0..<20_000)
         let endpoint = "tcp://127.0.0.1:\(port)"
         let coordinatorSecurity = curve ? ["--key", run.path + "/c.key", "--allow", run.path + "/w.pub"] : ["--insecure"]
+        // Its log at info, for the address of its /metrics ("dashboard listening").
+        let log = run.appendingPathComponent("coordinator.log")
         let coordinator = try background([photomill, "coordinator", "--bind", endpoint] + coordinatorSecurity
-                                         + ["--catalog", catalog, "--no-exports", "--kinds", kinds, "--log-level", "error", folder.path])
+                                         + ["--catalog", catalog, "--no-exports", "--kinds", kinds, "--http", "127.0.0.1:0",
+                                            "--log-level", "info", folder.path], stderr: log)
         defer { if coordinator.isRunning { coordinator.terminate(); coordinator.waitUntilExit() } }
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".jpg") }
         var view: Catalog?
@@ -141,19 +149,43 @@ struct BytesBench {
             }
             usleep(50_000)
         }
-        let row = try PythonSQLite.rows(catalog, "SELECT MIN(startedAt), MAX(endedAt) FROM attempts WHERE outcome = 'done'")
-        guard let values = row.first, values.count == 2, let first = Double(values[0]), let last = Double(values[1]) else {
+        let row = try PythonSQLite.rows(catalog, """
+            SELECT MIN(startedAt), MAX(endedAt), MAX(CASE WHEN kind = 'hash' THEN endedAt END) FROM attempts WHERE outcome = 'done'
+            """)
+        guard let values = row.first, values.count == 3, let first = Double(values[0]), let last = Double(values[1]),
+              let lastHash = Double(values[2]) else {
             throw BenchError("no done attempts in \(catalog)")
         }
         let bytes = try names.reduce(0) { $0 + ((try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent($1).path)[.size] as? Int) ?? 0) }
-        return Cluster(megabytes: Double(bytes) / 1e6, files: names.count, seconds: last - first)
+        return Cluster(megabytes: Double(bytes) / 1e6, files: names.count, seconds: last - first, lastHashSeconds: lastHash - first,
+                       megabytesSent: try counter("photomill_file_bytes_sent_total", log: log) / 1e6)
     }
 
-    private func background(_ arguments: [String]) throws -> Process {
+    /// A counter of the coordinator's /metrics, at the address its log gives.
+    private func counter(_ name: String, log: URL) throws -> Double {
+        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        guard let url = text.split(separator: "\n").first(where: { $0.contains("dashboard listening") })?
+            .split(separator: " ").first(where: { $0.hasPrefix("http.url=") }),
+            let port = Int(url.split(separator: ":").last?.filter(\.isNumber) ?? "") else {
+            throw BenchError("the coordinator's log names no dashboard: \(log.path)")
+        }
+        let answer = try HTTPProbe.get(port: port, path: "/metrics")
+        guard let line = answer.text.split(separator: "\n").first(where: { $0.hasPrefix(name + " ") || $0.hasPrefix(name + "{") }),
+              let value = Double(line.split(separator: " ").last ?? "") else {
+            throw BenchError("/metrics has no \(name)")
+        }
+        return value
+    }
+
+    private func background(_ arguments: [String], stderr: URL? = nil) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: arguments[0])
         process.arguments = Array(arguments.dropFirst())
         process.standardOutput = FileHandle.nullDevice
+        if let stderr {
+            _ = FileManager.default.createFile(atPath: stderr.path, contents: nil)
+            process.standardError = try FileHandle(forWritingTo: stderr)
+        }
         try process.run()
         return process
     }

@@ -8,6 +8,8 @@ enum HTTPProbe {
         var status: Int
         var bytes: Int
         var seconds: Double
+        /// The whole response, head and body.
+        var text: String
     }
 
     static func get(port: Int, path: String) throws -> Answer {
@@ -34,7 +36,8 @@ enum HTTPProbe {
         }
         let head = String(decoding: response.prefix(12), as: UTF8.self)
         let status = Int(head.split(separator: " ").dropFirst().first ?? "") ?? 0
-        return Answer(status: status, bytes: response.count, seconds: MonotonicInstant.now() - started)
+        return Answer(status: status, bytes: response.count, seconds: MonotonicInstant.now() - started,
+                      text: String(decoding: response, as: UTF8.self))
     }
 }
 

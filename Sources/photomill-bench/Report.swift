@@ -144,6 +144,18 @@ enum Report {
             print(row("  reading the paths", String(format: "%.1f", run.plainPaths.megabytesPerSecond),
                       String(format: "%.2f", run.plainPaths.filesPerSecond)))
         }
+        print("  12 MP, bytes sent ÷ bytes of the photos, fed bytes: "
+              + photos.map { String(format: "%.3f", $0.bytes.megabytesSent / $0.bytes.megabytes) }.joined(separator: ", ")
+              + " over CURVE, "
+              + photos.map { String(format: "%.3f", $0.plainBytes.megabytesSent / $0.plainBytes.megabytes) }.joined(separator: ", ")
+              + " in plaintext (reading the paths: "
+              + photos.map { String(format: "%.3f", $0.paths.megabytesSent / $0.paths.megabytes) }.joined(separator: ", ") + ")")
+        print("  12 MP, last hash done ÷ last result, fed bytes: "
+              + photos.map { String(format: "%.2f", $0.bytes.lastHashSeconds / $0.bytes.seconds) }.joined(separator: ", ")
+              + " (CURVE), " + photos.map { String(format: "%.2f", $0.plainBytes.lastHashSeconds / $0.plainBytes.seconds) }.joined(separator: ", ")
+              + " (plaintext); reading the paths: "
+              + photos.map { String(format: "%.2f", $0.paths.lastHashSeconds / $0.paths.seconds) }.joined(separator: ", ")
+              + ", " + photos.map { String(format: "%.2f", $0.plainPaths.lastHashSeconds / $0.plainPaths.seconds) }.joined(separator: ", "))
         print("  fed bytes ÷ libzmq alone: \(String(format: "%.2f", bytes.megabytesPerSecond / stream)); 12 MP fed bytes ÷ paths: "
               + photos.map { String(format: "%.3f", $0.bytes.filesPerSecond / $0.paths.filesPerSecond) }.joined(separator: ", ")
               + " over CURVE, "

@@ -10,7 +10,7 @@ import Testing
     /// port: the workers reconnect by themselves and re-send what was not acknowledged,
     /// the leases of the first run are settled by those re-sent results (none waits out
     /// the restart grace), nothing is lost or committed twice, and every export file is
-    /// whole.
+    /// whole. One of the two workers reads the files, the other is fed their bytes.
     @Test func coordinatorKilledAndRestartedLosesNothing() throws {
         let bench = try FaultBench(count: 300, seed: 31)
         let exports = bench.directory.appendingPathComponent("exports")
@@ -20,7 +20,13 @@ import Testing
         var coordinator = try BackgroundProcess.coordinator(anyLoopbackPort, bench, kinds: kinds, extra: arguments)
         // Its restart binds the same port again: the workers know only this one.
         let endpoint = try coordinator.boundEndpoint()
-        let workers = try (0..<2).map { _ in try BackgroundProcess.worker(endpoint, root: bench.photos, slots: 2, kinds: kinds, environment: slow) }
+        // The scan first: a photo's thumbnail joins its bytes' JOB when it is paged in with it.
+        #expect(eventually(seconds: 60) { (try? bench.count("SELECT COUNT(*) FROM tasks")) == bench.files.count * 3 })
+        // One reads the files, one is fed bytes (its JOBs carry hash, metadata and thumbnail
+        // at once: PROTOCOL.md, "Each file's bytes once").
+        let workers = try [bench.photos, nil].map { root in
+            try BackgroundProcess.worker(endpoint, root: root, slots: 2, kinds: kinds, environment: slow)
+        }
         #expect(eventually(seconds: 120) { bench.doneAttempts >= 150 }, "\(coordinator.stderr)")
 
         coordinator.signal(SIGKILL)
@@ -35,6 +41,13 @@ import Testing
 
         let ledger = try bench.ledger()
         ledger.expectNothingLost("coordinator restart")
+        // The fed worker's share: each of its hash tasks done in one JOB with the thumbnail.
+        let fed = workers[1].pid
+        #expect(try bench.count("""
+            SELECT COUNT(*) FROM attempts h WHERE h.kind = 'hash' AND h.outcome = 'done' AND h.worker LIKE '%-\(fed)-%'
+                AND NOT EXISTS (SELECT 1 FROM attempts t WHERE t.leaseToken = h.leaseToken AND t.kind = 'thumbnail')
+            """) == 0)
+        #expect(try bench.count("SELECT COUNT(*) FROM attempts WHERE outcome = 'done' AND worker LIKE '%-\(fed)-%'") > 0)
         // The first run's open leases were settled by their workers' re-sent results: none
         // waited out the restart grace or its deadline.
         #expect(try bench.count("SELECT COUNT(*) FROM attempts WHERE outcome = 'lease-expired' OR errorMessage LIKE '%did not come back%'") == 0,

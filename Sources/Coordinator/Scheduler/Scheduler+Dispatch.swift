@@ -28,7 +28,8 @@ extension Scheduler {
 
     /// Hands queued jobs to the workers with free credit, the one that has waited longest
     /// for work first (`CreditQueue`), so that none waits behind the others; each takes
-    /// the most urgent job it can take part of (`TierQueues.takeNext`). A worker's jobs of
+    /// the most urgent job it can take part of (`TierQueues.takeNext`; a worker fed bytes gets
+    /// the photo's later tiers that travel with them in the same job). A worker's jobs of
     /// one turn go out together (JOBS, PROTOCOL.md "Batches"): a worker with many free slots
     /// and tiny work gets them in one message. Then heartbeats the workers it has sent
     /// nothing for an interval. Each job's lease is granted here, at `now`.
@@ -42,7 +43,8 @@ extension Scheduler {
         while queues.jobCount > 0, let peer = workers.withCredit.popFirst() {
             guard let session = workers[peer] else { continue }
             var orders: [JobOrder] = []
-            while credit(of: session) > 0, let job = queues.takeNext(share: { session.share(of: $0, ocrLanguage: language) }) {
+            while credit(of: session) > 0, let job = queues.takeNext(share: { session.share(of: $0, ocrLanguage: language) },
+                                                                      fed: { !session.reads($0.path) }) {
                 orders.append(grant(job, to: session, at: now))
             }
             if !orders.isEmpty { actions.append(.sendJobs(orders, to: peer)) }

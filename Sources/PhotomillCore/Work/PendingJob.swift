@@ -43,6 +43,24 @@ public struct PendingJob: Sendable, Hashable {
         updatedAt = kept.map(\.1)
     }
 
+    /// Whether `other` (the same photo's job of a later tier) can join this job: the same
+    /// file as both pages saw it, both read with their `updatedAt` or both without.
+    public func canJoin(_ other: PendingJob) -> Bool {
+        other.photoId == photoId && other.path == path && other.size == size && other.mtimeNs == mtimeNs
+            && updatedAt.isEmpty == other.updatedAt.isEmpty
+    }
+
+    /// Takes `other`'s kinds (the same photo's, of a later tier: `canJoin`) into this job,
+    /// which keeps its tier and rank (PROTOCOL.md, "Each file's bytes once"); a kind it has
+    /// already (the same task paged twice) is not taken twice.
+    public mutating func join(_ other: PendingJob) {
+        precondition(canJoin(other), "a job joins only the same photo's, read alike")
+        for (index, kind) in other.kinds.enumerated() where !kinds.contains(kind) {
+            kinds.append(kind)
+            if !updatedAt.isEmpty { updatedAt.append(other.updatedAt[index]) }
+        }
+    }
+
     /// One more kind, as a page reads it (`Catalog.pendingJobs`).
     public mutating func add(_ kind: Kind, updatedAt stamp: Double) {
         kinds.append(kind)

@@ -31,6 +31,11 @@ struct ReadyQueue {
 
     subscript(index: Int) -> PendingJob { storage[index] }
 
+    /// The index of the first waiting job that `matches`.
+    func firstIndex(where matches: (PendingJob) -> Bool) -> Int? {
+        storage[head...].firstIndex(where: matches)
+    }
+
     /// Takes `kinds` of the job at `index` (from `firstShare`); the job's other kinds stay
     /// queued (for a worker that offers them).
     mutating func take(at index: Int, kinds: [Kind]) -> PendingJob {

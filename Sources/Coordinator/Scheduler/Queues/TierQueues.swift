@@ -49,7 +49,11 @@ struct TierQueues {
     /// take): a prioritized folder's first (the latest prioritization first), then by tier,
     /// cheap kinds first. Within a tier the queue is in rank order already. What the worker
     /// does not offer stays queued.
-    mutating func takeNext(share: (PendingJob) -> [Kind]) -> PendingJob? {
+    ///
+    /// `fed`: whether the worker gets the job's file as bytes. Then the photo's kinds of later
+    /// tiers that travel with its bytes (`KindDescriptor.travelsWithBytes`) and are queued
+    /// join the job, so that the bytes cross once (PROTOCOL.md, "Each file's bytes once").
+    mutating func takeNext(share: (PendingJob) -> [Kind], fed: (PendingJob) -> Bool = { _ in false }) -> PendingJob? {
         var best: (tier: Int, index: Int, kinds: [Kind], urgency: Int64)?
         for tier in Kind.tiers {
             guard let (index, kinds) = tiers[tier].jobs.firstShare(within: 256, share: share) else { continue }
@@ -58,7 +62,21 @@ struct TierQueues {
             if best == nil || urgency < best!.urgency { best = (tier, index, kinds, urgency) }
         }
         guard let best else { return nil }
-        return tiers[best.tier].jobs.take(at: best.index, kinds: best.kinds)
+        var job = tiers[best.tier].jobs.take(at: best.index, kinds: best.kinds)
+        if fed(job) { joinLaterTiers(into: &job, share: share) }
+        return job
+    }
+
+    /// Takes the photo's queued kinds of the tiers after `job`'s that the worker can do and
+    /// that travel with the bytes into `job`. The paging of each tier follows the same order
+    /// (rank, photo), so the photo's later work is near the front of its queue.
+    private mutating func joinLaterTiers(into job: inout PendingJob, share: (PendingJob) -> [Kind]) {
+        for tier in Kind.tiers where tier > job.tier {
+            guard let index = tiers[tier].jobs.firstIndex(where: job.canJoin) else { continue }
+            let kinds = share(tiers[tier].jobs[index]).filter(\.descriptor.travelsWithBytes)
+            guard !kinds.isEmpty else { continue }
+            job.join(tiers[tier].jobs.take(at: index, kinds: kinds))
+        }
     }
 
     /// A job that could not be sent goes back to the front of its queue.
