@@ -1,4 +1,17 @@
 #!/usr/bin/env python3
+##===----------------------------------------------------------------------===##
+#
+# This source file is part of the photomill open source project
+#
+# Copyright (c) 2026 the photomill authors
+# Licensed under Apache License v2.0
+#
+# See LICENSE for license information
+#
+# SPDX-License-Identifier: Apache-2.0
+#
+##===----------------------------------------------------------------------===##
+
 """The dashboard in a real browser, during a real run (issue 15; docs/operations.md).
 
     dashboard.py --photomill .build/debug/photomill --scenario live|token|metrics|pictures [--screenshot FILE]
@@ -298,7 +311,9 @@ def metrics(photomill, folder, screenshot):
     try:
         wait_listening(url, cluster)
         cluster.worker()
-        eventually(120, lambda: cluster.rows("SELECT COUNT(*) FROM photos")[0][0] > 0 and cluster.unfinished() == 0,
+        # All 12 samples in the catalog first: files younger than the settle window (2 s) are
+        # recorded once they have settled, after the first scan's.
+        eventually(120, lambda: cluster.rows("SELECT COUNT(*) FROM photos")[0][0] == 12 and cluster.unfinished() == 0,
                    "the run never finished")
         # The coordinator publishes its counts four times a second: read once they show
         # the catalog's final counts.
