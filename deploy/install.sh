@@ -1,4 +1,17 @@
 #!/usr/bin/env bash
+##===----------------------------------------------------------------------===##
+#
+# This source file is part of the photomill open source project
+#
+# Copyright (c) 2026 the photomill authors
+# Licensed under Apache License v2.0
+#
+# See LICENSE for license information
+#
+# SPDX-License-Identifier: Apache-2.0
+#
+##===----------------------------------------------------------------------===##
+
 # Installs photomill as a systemd service on this host (run as root):
 #   deploy/install.sh coordinator [DEB]     # the NAS: coordinator + its key pair
 #   deploy/install.sh worker [N] [DEB]      # a worker host: N worker instances (default 1)

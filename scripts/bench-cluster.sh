@@ -1,4 +1,17 @@
 #!/usr/bin/env bash
+##===----------------------------------------------------------------------===##
+#
+# This source file is part of the photomill open source project
+#
+# Copyright (c) 2026 the photomill authors
+# Licensed under Apache License v2.0
+#
+# See LICENSE for license information
+#
+# SPDX-License-Identifier: Apache-2.0
+#
+##===----------------------------------------------------------------------===##
+
 # Throughput of a coordinator and two workers over tcp loopback, in four set-ups:
 # CURVE on or off (--insecure), and workers reading the files themselves (--root) or
 # getting them as bytes (no --root). Same photos, fresh catalog each time, release build.

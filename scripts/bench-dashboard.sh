@@ -1,4 +1,17 @@
 #!/usr/bin/env bash
+##===----------------------------------------------------------------------===##
+#
+# This source file is part of the photomill open source project
+#
+# Copyright (c) 2026 the photomill authors
+# Licensed under Apache License v2.0
+#
+# See LICENSE for license information
+#
+# SPDX-License-Identifier: Apache-2.0
+#
+##===----------------------------------------------------------------------===##
+
 # The dashboard's reads on a catalog of 1,000,000 tasks (issue 15; docs/benchmarks.md):
 # a `photomill coordinator` with HTTP on over the catalog of scripts/make-big-catalog.py,
 # and 50 requests of each path with curl, one at a time (median and max, in ms).

@@ -1,4 +1,17 @@
 #!/usr/bin/env bash
+##===----------------------------------------------------------------------===##
+#
+# This source file is part of the photomill open source project
+#
+# Copyright (c) 2026 the photomill authors
+# Licensed under Apache License v2.0
+#
+# See LICENSE for license information
+#
+# SPDX-License-Identifier: Apache-2.0
+#
+##===----------------------------------------------------------------------===##
+
 # Files per second for hash+metadata+thumbnail over 12-megapixel JPEGs: `photomill inspect`
 # (release build, all cores) next to the per-file shell pipeline a user would write
 # (md5sum + exiftool + vipsthumbnail, two files at a time) on the same files.

@@ -1,4 +1,17 @@
 #!/usr/bin/env python3
+##===----------------------------------------------------------------------===##
+#
+# This source file is part of the photomill open source project
+#
+# Copyright (c) 2026 the photomill authors
+# Licensed under Apache License v2.0
+#
+# See LICENSE for license information
+#
+# SPDX-License-Identifier: Apache-2.0
+#
+##===----------------------------------------------------------------------===##
+
 """Writes a synthetic camera RAW for scripts/bench-media.sh: an uncompressed 16-bit
 RGGB DNG 1.4, byte for byte the layout of Sources/Samples/SyntheticDNG(+TIFF).swift
 (the previews laid out as Adobe's DNG Converter lays them out: the first in IFD0, whose

@@ -1,4 +1,17 @@
 #!/usr/bin/env python3
+##===----------------------------------------------------------------------===##
+#
+# This source file is part of the photomill open source project
+#
+# Copyright (c) 2026 the photomill authors
+# Licensed under Apache License v2.0
+#
+# See LICENSE for license information
+#
+# SPDX-License-Identifier: Apache-2.0
+#
+##===----------------------------------------------------------------------===##
+
 """Assembles a grid HEIC for scripts/bench-media.sh from tiles heif-enc encoded, in the
 layout of Sources/PhotoProcessing/HEIF/HEIFGridFile.swift (which the tests check with
 exiftool, heif-info and libheif): a `grid` item as the primary image (its size, and the

@@ -1,4 +1,17 @@
 #!/usr/bin/env bash
+##===----------------------------------------------------------------------===##
+#
+# This source file is part of the photomill open source project
+#
+# Copyright (c) 2026 the photomill authors
+# Licensed under Apache License v2.0
+#
+# See LICENSE for license information
+#
+# SPDX-License-Identifier: Apache-2.0
+#
+##===----------------------------------------------------------------------===##
+
 # Times the operator commands on a large catalog (docs/benchmarks.md).
 #   scripts/bench-operations.sh [PHOTOMILL] [CATALOG]
 # PHOTOMILL defaults to the release build; CATALOG (default /tmp/photomill-big.sqlite) is

@@ -1,4 +1,17 @@
 #!/usr/bin/env bash
+##===----------------------------------------------------------------------===##
+#
+# This source file is part of the photomill open source project
+#
+# Copyright (c) 2026 the photomill authors
+# Licensed under Apache License v2.0
+#
+# See LICENSE for license information
+#
+# SPDX-License-Identifier: Apache-2.0
+#
+##===----------------------------------------------------------------------===##
+
 # The order of work (issue 15; docs/architecture.md "The order of work"): a full
 # `photomill run` over a generated library with one build and another, and for each the
 # time until every photo is searchable by camera and date (all metadata tasks finished,

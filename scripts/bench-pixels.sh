@@ -1,4 +1,17 @@
 #!/usr/bin/env bash
+##===----------------------------------------------------------------------===##
+#
+# This source file is part of the photomill open source project
+#
+# Copyright (c) 2026 the photomill authors
+# Licensed under Apache License v2.0
+#
+# See LICENSE for license information
+#
+# SPDX-License-Identifier: Apache-2.0
+#
+##===----------------------------------------------------------------------===##
+
 # Thumbnail time per format on the paths issue 27 changed (docs/benchmarks.md, "Thumbnails
 # of deep, HDR and RAW-container pictures"), for one or two photomill binaries (before and
 # after): `photomill inspect --kinds thumbnail` over COPIES copies of each fixture, median

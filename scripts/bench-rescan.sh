@@ -1,4 +1,17 @@
 #!/usr/bin/env bash
+##===----------------------------------------------------------------------===##
+#
+# This source file is part of the photomill open source project
+#
+# Copyright (c) 2026 the photomill authors
+# Licensed under Apache License v2.0
+#
+# See LICENSE for license information
+#
+# SPDX-License-Identifier: Apache-2.0
+#
+##===----------------------------------------------------------------------===##
+
 # What a re-scan costs (issue 14: the walk remembers every photo it finds and marks those
 # it does not find missing at its end; a new file of a hashed photo's size whose photo
 # left is hashed to find a move). docs/benchmarks.md.

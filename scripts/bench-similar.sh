@@ -1,4 +1,17 @@
 #!/usr/bin/env bash
+##===----------------------------------------------------------------------===##
+#
+# This source file is part of the photomill open source project
+#
+# Copyright (c) 2026 the photomill authors
+# Licensed under Apache License v2.0
+#
+# See LICENSE for license information
+#
+# SPDX-License-Identifier: Apache-2.0
+#
+##===----------------------------------------------------------------------===##
+
 # `similar` and `search --like` at library scale (issue 28; docs/benchmarks.md, "Similar
 # photos"): a catalog of 1,000,000 photos with perceptual hashes (scripts/make-big-catalog.py
 # --similarity: random hashes, a near-duplicate every 20th photo, an exact copy every 50th),

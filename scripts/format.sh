@@ -1,4 +1,17 @@
 #!/usr/bin/env bash
+##===----------------------------------------------------------------------===##
+#
+# This source file is part of the photomill open source project
+#
+# Copyright (c) 2026 the photomill authors
+# Licensed under Apache License v2.0
+#
+# See LICENSE for license information
+#
+# SPDX-License-Identifier: Apache-2.0
+#
+##===----------------------------------------------------------------------===##
+
 # Formats the Swift sources with swift-format (the toolchain's `swift format`) and the
 # settings in .swift-format (120 columns; close to swift-nio's and Hummingbird's), and
 # gives every source file its licence header (scripts/license-headers.py).
@@ -36,6 +49,7 @@ if [ "$mode" = lint ]; then
   }
   exit $status
 else
-  scripts/license-headers.py
   swift format format --in-place --parallel --configuration .swift-format "${files[@]}"
+  # Last: it may give this very script its header, which bash is still reading.
+  scripts/license-headers.py
 fi

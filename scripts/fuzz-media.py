@@ -1,4 +1,17 @@
 #!/usr/bin/env python3
+##===----------------------------------------------------------------------===##
+#
+# This source file is part of the photomill open source project
+#
+# Copyright (c) 2026 the photomill authors
+# Licensed under Apache License v2.0
+#
+# See LICENSE for license information
+#
+# SPDX-License-Identifier: Apache-2.0
+#
+##===----------------------------------------------------------------------===##
+
 """The long hostile-file run (scripts/fuzz.sh's media part; docs/reliability.md): seeded
 variants of every media file in the folders given — 1-40 bit flips, most in the first
 64 KiB where the structures are, or a cut at a random length, the mutations of the

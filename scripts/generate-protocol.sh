@@ -1,4 +1,17 @@
 #!/usr/bin/env bash
+##===----------------------------------------------------------------------===##
+#
+# This source file is part of the photomill open source project
+#
+# Copyright (c) 2026 the photomill authors
+# Licensed under Apache License v2.0
+#
+# See LICENSE for license information
+#
+# SPDX-License-Identifier: Apache-2.0
+#
+##===----------------------------------------------------------------------===##
+
 # Regenerates Sources/MillProtocol/Generated/photomill.pb.swift from protocols/photomill.proto,
 # and the conformance suite's Python module Tests/Conformance/pyworker/photomill_pb2.py.
 #

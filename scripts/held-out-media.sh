@@ -1,4 +1,17 @@
 #!/usr/bin/env bash
+##===----------------------------------------------------------------------===##
+#
+# This source file is part of the photomill open source project
+#
+# Copyright (c) 2026 the photomill authors
+# Licensed under Apache License v2.0
+#
+# See LICENSE for license information
+#
+# SPDX-License-Identifier: Apache-2.0
+#
+##===----------------------------------------------------------------------===##
+
 # The held-out set of docs/processing.md ("metadata: chosen on one part, measured on another"):
 # real camera, phone and test files that photomill was never tuned to, taken from the source
 # distributions of Python packages on PyPI (their test data), pinned below. The rule, written

@@ -1,4 +1,17 @@
 #!/usr/bin/env python3
+##===----------------------------------------------------------------------===##
+#
+# This source file is part of the photomill open source project
+#
+# Copyright (c) 2026 the photomill authors
+# Licensed under Apache License v2.0
+#
+# See LICENSE for license information
+#
+# SPDX-License-Identifier: Apache-2.0
+#
+##===----------------------------------------------------------------------===##
+
 """Makes a large photomill catalog for measuring the operator commands.
 
     scripts/make-big-catalog.py PHOTOMILL CATALOG [--photos 250000] [--failed-ocr 10000] [--similarity]

@@ -1,4 +1,17 @@
 #!/usr/bin/env bash
+##===----------------------------------------------------------------------===##
+#
+# This source file is part of the photomill open source project
+#
+# Copyright (c) 2026 the photomill authors
+# Licensed under Apache License v2.0
+#
+# See LICENSE for license information
+#
+# SPDX-License-Identifier: Apache-2.0
+#
+##===----------------------------------------------------------------------===##
+
 # Builds the Debian package of photomill, so that a host needs nothing but apt to run it
 # (docs/deploy.md):
 #   scripts/package-deb.sh [OUT_DIR]      # default: out/ (kept out of git)

@@ -1,4 +1,17 @@
 #!/usr/bin/env python3
+##===----------------------------------------------------------------------===##
+#
+# This source file is part of the photomill open source project
+#
+# Copyright (c) 2026 the photomill authors
+# Licensed under Apache License v2.0
+#
+# See LICENSE for license information
+#
+# SPDX-License-Identifier: Apache-2.0
+#
+##===----------------------------------------------------------------------===##
+
 """The quality of `photomill similar`, beside imagehash's `phash` on the same files (issue 28).
 
     scripts/similarity-benchmark.py --photomill .build/release/photomill [--corpus ../shared/corpus/photos]

@@ -1,8 +1,23 @@
 #!/usr/bin/env bash
+##===----------------------------------------------------------------------===##
+#
+# This source file is part of the photomill open source project
+#
+# Copyright (c) 2026 the photomill authors
+# Licensed under Apache License v2.0
+#
+# See LICENSE for license information
+#
+# SPDX-License-Identifier: Apache-2.0
+#
+##===----------------------------------------------------------------------===##
+
 # Installs what is needed and runs the whole test suite (what CI runs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
+# The sources' form first (seconds): swift-format's lint and the licence headers.
+scripts/format.sh --lint
 # One single-threaded tesseract per photo: see docs/processing.md.
 export OMP_THREAD_LIMIT=1
 

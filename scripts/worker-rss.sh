@@ -1,4 +1,17 @@
 #!/usr/bin/env bash
+##===----------------------------------------------------------------------===##
+#
+# This source file is part of the photomill open source project
+#
+# Copyright (c) 2026 the photomill authors
+# Licensed under Apache License v2.0
+#
+# See LICENSE for license information
+#
+# SPDX-License-Identifier: Apache-2.0
+#
+##===----------------------------------------------------------------------===##
+
 # Peak RSS of a worker processing every kind of every file in the corpus folders given
 # (default: ../shared/corpus/photos, formats, formats2): `photomill run --workers 1
 # --slots 2` (one worker process, two photos at a time, as on the 2-core reference

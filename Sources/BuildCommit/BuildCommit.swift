@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PackagePlugin
 
@@ -14,11 +27,14 @@ import PackagePlugin
 struct BuildCommit: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: any Target) throws -> [Command] {
         let output = context.pluginWorkDirectoryURL.appending(path: "BuildInfo")
-        return [.prebuildCommand(
-            displayName: "Reading the git commit of \(context.package.directoryURL.path)",
-            executable: URL(filePath: "/bin/sh"),
-            arguments: ["-c", Self.script, "build-commit", context.package.directoryURL.path, output.path],
-            outputFilesDirectory: output)]
+        return [
+            .prebuildCommand(
+                displayName: "Reading the git commit of \(context.package.directoryURL.path)",
+                executable: URL(filePath: "/bin/sh"),
+                arguments: ["-c", Self.script, "build-commit", context.package.directoryURL.path, output.path],
+                outputFilesDirectory: output
+            )
+        ]
     }
 
     /// $1: the package folder, $2: the folder to write BuildInfo.swift in. Uncommitted

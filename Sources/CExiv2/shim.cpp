@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 // The C interface of include/CExiv2.h over exiv2 0.27's C++ API. Every function catches
 // every exception (exiv2 throws Exiv2::AnyError on bad data, std::bad_alloc on a huge
 // claimed size): none may unwind into Swift.

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 #ifndef PHOTOMILL_CLIBXML2_SHIM_H
 #define PHOTOMILL_CLIBXML2_SHIM_H
 // Debian's libxml2 is built with ICU, and its encoding.h then includes ICU's headers,

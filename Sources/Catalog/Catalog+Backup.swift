@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 internal import GRDB
 import PhotomillCore
@@ -11,20 +24,28 @@ extension Catalog {
     /// `AtomicFileError` writing the copy.
     public func backup(to destination: String) throws -> Int64 {
         let url = URL(fileURLWithPath: destination)
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp").path
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(
+            ".\(url.lastPathComponent).\(getpid()).tmp"
+        ).path
         defer { unlink(temporary) }
         let copy: DatabaseQueue
         do {
             copy = try DatabaseQueue(path: temporary)
         } catch {
-            throw AtomicFileError(path: destination, message: "cannot create: \(CatalogError.cause(of: error, path: temporary).1)")
+            throw AtomicFileError(
+                path: destination,
+                message: "cannot create: \(CatalogError.cause(of: error, path: temporary).1)"
+            )
         }
         do {
             try pool.backup(to: copy)
             try copy.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = DELETE") }
             try copy.close()
         } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL || error.resultCode == .SQLITE_IOERR {
-            throw AtomicFileError(path: destination, message: "cannot write: \(CatalogError.cause(of: error, path: temporary).1)")
+            throw AtomicFileError(
+                path: destination,
+                message: "cannot write: \(CatalogError.cause(of: error, path: temporary).1)"
+            )
         } catch {
             throw CatalogError(error, path: path, doing: "cannot copy")
         }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 internal import GRDB
 import PhotomillCore
@@ -18,7 +31,11 @@ extension Catalog {
     /// stay per row, inside each statement's WHERE, and its RETURNING says which rows it
     /// changed. Failures and releases, which
     /// read before they write and are rare, go one by one.
-    public func commit(_ batch: CommitBatch, now: Double, retry: RetryPolicy = RetryPolicy()) throws(CatalogError) -> CommitReport {
+    public func commit(
+        _ batch: CommitBatch,
+        now: Double,
+        retry: RetryPolicy = RetryPolicy()
+    ) throws(CatalogError) -> CommitReport {
         try write { db in
             var state = CommitState()
             try writeLeases(db, batch.leases, now: now, state: &state)
@@ -51,13 +68,27 @@ extension Catalog {
         /// The photos of stale results: the only ones that may have been deleted since.
         var stalePhotos: Set<Int64> = []
 
-        mutating func attempt(_ reported: ReportedResult, _ outcome: AttemptOutcome, _ errorClass: ErrorClass? = nil,
-                              _ message: String? = nil) {
+        mutating func attempt(
+            _ reported: ReportedResult,
+            _ outcome: AttemptOutcome,
+            _ errorClass: ErrorClass? = nil,
+            _ message: String? = nil
+        ) {
             let result = reported.result
             if outcome == .stale { stalePhotos.insert(result.photoId) }
-            attempts.append(AttemptRow(photoId: result.photoId, kind: result.kind, worker: reported.worker,
-                                       leaseToken: result.leaseToken, startedAt: reported.startedAt, endedAt: reported.endedAt,
-                                       outcome: outcome, errorClass: errorClass, errorMessage: message))
+            attempts.append(
+                AttemptRow(
+                    photoId: result.photoId,
+                    kind: result.kind,
+                    worker: reported.worker,
+                    leaseToken: result.leaseToken,
+                    startedAt: reported.startedAt,
+                    endedAt: reported.endedAt,
+                    outcome: outcome,
+                    errorClass: errorClass,
+                    errorMessage: message
+                )
+            )
         }
 
         /// A worker re-sends a result until it is ACKed, even to the next coordinator, after
@@ -66,8 +97,13 @@ extension Catalog {
         mutating func dropAttemptsOfForgottenPhotos(_ db: Database) throws {
             guard !stalePhotos.isEmpty else { return }
             let ids = Array(stalePhotos)
-            let present = Set(try Int64.fetchAll(db, sql: "SELECT id FROM photos WHERE id IN (\(databaseQuestionMarks(count: ids.count)))",
-                                                 arguments: StatementArguments(ids)))
+            let present = Set(
+                try Int64.fetchAll(
+                    db,
+                    sql: "SELECT id FROM photos WHERE id IN (\(databaseQuestionMarks(count: ids.count)))",
+                    arguments: StatementArguments(ids)
+                )
+            )
             guard present.count < ids.count else { return }
             let before = attempts.count
             attempts.removeAll { !present.contains($0.photoId) && stalePhotos.contains($0.photoId) }
@@ -106,14 +142,21 @@ extension Catalog {
     private func writeExtensions(_ db: Database, _ extensions: [(token: String, expiresAt: Double)]) throws {
         var last: [String: Double] = [:]
         var order: [String] = []
-        for (token, expiresAt) in extensions where last.updateValue(expiresAt, forKey: token) == nil { order.append(token) }
+        for (token, expiresAt) in extensions where last.updateValue(expiresAt, forKey: token) == nil {
+            order.append(token)
+        }
         try CommitStatements.extend.run(db, order.map { ($0, last[$0] ?? 0) })
     }
 
     /// Successful results, each task at most once: one statement ends the leases that still
     /// hold (written, or folded and unchanged since paged) and returns the tasks it ended;
     /// those results' payloads follow, a statement per kind; the others are stale.
-    private func writeSuccesses(_ db: Database, _ successes: [ReportedResult], now: Double, state: inout CommitState) throws {
+    private func writeSuccesses(
+        _ db: Database,
+        _ successes: [ReportedResult],
+        now: Double,
+        state: inout CommitState
+    ) throws {
         guard !successes.isEmpty else { return }
         var ended: Set<TaskKey> = []
         try CommitStatements.done.run(db, successes, after: [now.databaseValue]) { photoId, kind in
@@ -138,8 +181,13 @@ extension Catalog {
 
     /// A failure: back to `pending` after its backoff, or `failed` on its last attempt; a
     /// changed file is scanned again in the same transaction.
-    private func writeFailure(_ db: Database, _ reported: ReportedResult, now: Double, retry: RetryPolicy,
-                              state: inout CommitState) throws {
+    private func writeFailure(
+        _ db: Database,
+        _ reported: ReportedResult,
+        now: Double,
+        retry: RetryPolicy,
+        state: inout CommitState
+    ) throws {
         let result = reported.result
         guard case .failure(let errorClass, let message, let retryable) = result.outcome else { return }
         guard let held = try heldAttempts(db, result.photoId, result.kind, token: result.leaseToken) else {
@@ -150,45 +198,87 @@ extension Catalog {
         state.report.touchedPhotos.insert(result.photoId)
         let again = retryable && held.attempts < held.maxAttempts
         if again { state.report.retriedTasks += 1 } else { state.report.failedTasks += 1 }
-        try endLease(db, result.photoId, result.kind, token: result.leaseToken,
-                     retryAt: again ? now + retry.delay(afterAttempt: held.attempts) : nil,
-                     errorClass: errorClass, message: message, recipe: result.recipe, now: now, changes: &state.changes)
+        try endLease(
+            db,
+            result.photoId,
+            result.kind,
+            token: result.leaseToken,
+            retryAt: again ? now + retry.delay(afterAttempt: held.attempts) : nil,
+            errorClass: errorClass,
+            message: message,
+            recipe: result.recipe,
+            now: now,
+            changes: &state.changes
+        )
         state.attempt(reported, again ? .retry : .failed, errorClass, message)
-        if errorClass == .fileChanged { try rescanChanged(db, photoId: result.photoId, now: now, changes: &state.changes) }
+        if errorClass == .fileChanged {
+            try rescanChanged(db, photoId: result.photoId, now: now, changes: &state.changes)
+        }
     }
 
     /// Attempts used and allowed, if the task is still leased under `token`.
-    private func heldAttempts(_ db: Database, _ photoId: Int64, _ kind: Kind,
-                              token: String) throws -> (attempts: Int, maxAttempts: Int)? {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT attempts, maxAttempts FROM tasks WHERE photoId = ? AND kind = ? AND leaseToken = ? AND state = 'leased'
-            """), arguments: [photoId, kind.rawValue, token]) else { return nil }
+    private func heldAttempts(
+        _ db: Database,
+        _ photoId: Int64,
+        _ kind: Kind,
+        token: String
+    ) throws -> (attempts: Int, maxAttempts: Int)? {
+        guard
+            let row = try Row.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT attempts, maxAttempts FROM tasks WHERE photoId = ? AND kind = ? AND leaseToken = ? AND state = 'leased'
+                        """
+                ),
+                arguments: [photoId, kind.rawValue, token]
+            )
+        else { return nil }
         return (row["attempts"], row["maxAttempts"])
     }
 
     /// Ends a lease without a result: back to `pending` at `retryAt`, or `failed` when nil.
-    private func endLease(_ db: Database, _ photoId: Int64, _ kind: Kind, token: String, retryAt: Double?,
-                          attempts: Int? = nil, errorClass: ErrorClass, message: String, recipe: String? = nil,
-                          now: Double, changes: inout StateChanges) throws {
+    private func endLease(
+        _ db: Database,
+        _ photoId: Int64,
+        _ kind: Kind,
+        token: String,
+        retryAt: Double?,
+        attempts: Int? = nil,
+        errorClass: ErrorClass,
+        message: String,
+        recipe: String? = nil,
+        now: Double,
+        changes: inout StateChanges
+    ) throws {
         let key: StatementArguments = [photoId, kind.rawValue, token]
         if let retryAt {
-            try db.cachedStatement(sql: """
-                UPDATE tasks SET state = 'pending', attempts = COALESCE(?, attempts), notBefore = ?, leaseToken = NULL,
-                    leasedTo = NULL, leasedAt = NULL, leaseExpires = NULL, errorClass = ?, errorMessage = ?, updatedAt = ?
-                WHERE photoId = ? AND kind = ? AND leaseToken = ? AND state = 'leased'
-                """).execute(arguments: [attempts, retryAt, errorClass.rawValue, message, now] + key)
+            try db.cachedStatement(
+                sql: """
+                    UPDATE tasks SET state = 'pending', attempts = COALESCE(?, attempts), notBefore = ?, leaseToken = NULL,
+                        leasedTo = NULL, leasedAt = NULL, leaseExpires = NULL, errorClass = ?, errorMessage = ?, updatedAt = ?
+                    WHERE photoId = ? AND kind = ? AND leaseToken = ? AND state = 'leased'
+                    """
+            ).execute(arguments: [attempts, retryAt, errorClass.rawValue, message, now] + key)
         } else {
-            try db.cachedStatement(sql: """
-                UPDATE tasks SET state = 'failed', recipe = COALESCE(?, recipe), leaseToken = NULL, leasedTo = NULL,
-                    leasedAt = NULL, leaseExpires = NULL, errorClass = ?, errorMessage = ?, updatedAt = ?
-                WHERE photoId = ? AND kind = ? AND leaseToken = ? AND state = 'leased'
-                """).execute(arguments: [recipe, errorClass.rawValue, message, now] + key)
+            try db.cachedStatement(
+                sql: """
+                    UPDATE tasks SET state = 'failed', recipe = COALESCE(?, recipe), leaseToken = NULL, leasedTo = NULL,
+                        leasedAt = NULL, leaseExpires = NULL, errorClass = ?, errorMessage = ?, updatedAt = ?
+                    WHERE photoId = ? AND kind = ? AND leaseToken = ? AND state = 'leased'
+                    """
+            ).execute(arguments: [recipe, errorClass.rawValue, message, now] + key)
         }
         if db.changesCount == 1 { changes.move(kind, from: .leased, to: retryAt == nil ? .failed : .pending) }
     }
 
-    private func applyRelease(_ db: Database, _ release: Release, now: Double, retry: RetryPolicy,
-                              report: inout CommitReport, changes: inout StateChanges) throws {
+    private func applyRelease(
+        _ db: Database,
+        _ release: Release,
+        now: Double,
+        retry: RetryPolicy,
+        report: inout CommitReport,
+        changes: inout StateChanges
+    ) throws {
         let lease = release.lease
         // One backoff for every kind of the lease, so that they travel together again.
         var delay: Double?
@@ -200,15 +290,29 @@ extension Catalog {
             if final { report.failedTasks += 1 } else { report.retriedTasks += 1 }
             let wait = delay ?? (release.reason.usesAttempt ? retry.delay(afterAttempt: attempts) : 0)
             delay = wait
-            try endLease(db, lease.photoId, kind, token: lease.token, retryAt: final ? nil : now + wait,
-                         attempts: attempts, errorClass: release.reason.finalErrorClass, message: release.message, now: now,
-                         changes: &changes)
+            try endLease(
+                db,
+                lease.photoId,
+                kind,
+                token: lease.token,
+                retryAt: final ? nil : now + wait,
+                attempts: attempts,
+                errorClass: release.reason.finalErrorClass,
+                message: release.message,
+                now: now,
+                changes: &changes
+            )
             if let outcome = release.reason.attemptOutcome {
-                try db.execute(sql: """
-                    INSERT INTO attempts (photoId, kind, worker, leaseToken, startedAt, endedAt, outcome, errorClass, errorMessage)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, arguments: [lease.photoId, kind.rawValue, lease.worker, lease.token, lease.leasedAt, now,
-                                     outcome.rawValue, release.reason.finalErrorClass.rawValue, release.message])
+                try db.execute(
+                    sql: """
+                        INSERT INTO attempts (photoId, kind, worker, leaseToken, startedAt, endedAt, outcome, errorClass, errorMessage)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [
+                        lease.photoId, kind.rawValue, lease.worker, lease.token, lease.leasedAt, now,
+                        outcome.rawValue, release.reason.finalErrorClass.rawValue, release.message,
+                    ]
+                )
             }
         }
     }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 internal import GRDB
 import PhotomillCore
 
@@ -14,10 +27,14 @@ extension Catalog {
     /// check a whole catalog's export folder against.
     public func exportKeys(afterPhoto photoId: Int64, limit: Int) throws(CatalogError) -> [ExportKey] {
         try read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT p.id, p.path, p.md5, EXISTS (SELECT 1 FROM thumbnails th WHERE th.photoId = p.id) AS hasThumbnail
-                FROM photos p WHERE p.md5 IS NOT NULL AND p.missingAt IS NULL AND p.id > ? ORDER BY p.id LIMIT ?
-                """, arguments: [photoId, limit]).map { ExportKey(photoId: $0["id"], path: $0["path"], md5: $0["md5"], hasThumbnail: $0["hasThumbnail"]) }
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT p.id, p.path, p.md5, EXISTS (SELECT 1 FROM thumbnails th WHERE th.photoId = p.id) AS hasThumbnail
+                    FROM photos p WHERE p.md5 IS NOT NULL AND p.missingAt IS NULL AND p.id > ? ORDER BY p.id LIMIT ?
+                    """,
+                arguments: [photoId, limit]
+            ).map { ExportKey(photoId: $0["id"], path: $0["path"], md5: $0["md5"], hasThumbnail: $0["hasThumbnail"]) }
         }
     }
 }
@@ -39,12 +56,16 @@ extension Catalog {
             let list = Array(md5s)
             for start in stride(from: 0, to: list.count, by: 500) {
                 let chunk = Array(list[start..<min(start + 500, list.count)])
-                for row in try Row.fetchAll(db, sql: """
-                    SELECT p.md5, MIN(p.id) AS first,
-                        MIN(CASE WHEN EXISTS (SELECT 1 FROM thumbnails th WHERE th.photoId = p.id) THEN p.id END) AS firstThumbnail
-                    FROM photos p WHERE p.missingAt IS NULL AND p.md5 IN (\(chunk.map { _ in "?" }.joined(separator: ",")))
-                    GROUP BY p.md5
-                    """, arguments: StatementArguments(chunk)) {
+                for row in try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT p.md5, MIN(p.id) AS first,
+                            MIN(CASE WHEN EXISTS (SELECT 1 FROM thumbnails th WHERE th.photoId = p.id) THEN p.id END) AS firstThumbnail
+                        FROM photos p WHERE p.missingAt IS NULL AND p.md5 IN (\(chunk.map { _ in "?" }.joined(separator: ",")))
+                        GROUP BY p.md5
+                        """,
+                    arguments: StatementArguments(chunk)
+                ) {
                     owners[row["md5"]] = ContentOwners(plist: row["first"], thumbnail: row["firstThumbnail"])
                 }
             }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 internal import GRDB
 import PhotomillCore
@@ -26,22 +39,34 @@ extension Catalog {
             defer { try? queue.close() }
             return try queue.read { db in
                 let id = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
-                let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name")
+                let tables = try String.fetchAll(
+                    db,
+                    sql: "SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name"
+                )
                 if id == Schema.applicationId {
                     if try Schema.migrator.hasBeenSuperseded(db) {
-                        throw CatalogError(.newerSchema, path: path,
-                                           "written by a newer photomill (unknown schema migrations); upgrade photomill to use it")
+                        throw CatalogError(
+                            .newerSchema,
+                            path: path,
+                            "written by a newer photomill (unknown schema migrations); upgrade photomill to use it"
+                        )
                     }
                     return try Schema.migrator.hasCompletedMigrations(db) ? .current : .older
                 }
                 if id == 0 && tables.isEmpty { return .empty }
                 if id == 0, try isPhotomillBeforeApplicationId(db, tables: tables) { return .older }
-                let what = id != 0 ? "another application's SQLite database (application_id \(String(format: "0x%08X", id)))"
+                let what =
+                    id != 0
+                    ? "another application's SQLite database (application_id \(String(format: "0x%08X", id)))"
                     : "an SQLite database of another application (its tables: \(tables.prefix(5).joined(separator: ", "))\(tables.count > 5 ? ", …" : ""))"
-                throw CatalogError(.notACatalog, path: path, """
+                throw CatalogError(
+                    .notACatalog,
+                    path: path,
+                    """
                     not a photomill catalog: \(what); photomill leaves it untouched. Pass --catalog with a photomill \
                     catalog, or a new file name
-                    """)
+                    """
+                )
             }
         } catch let error as CatalogError {
             throw error
@@ -70,10 +95,15 @@ extension Catalog {
             try Schema.migrator.migrate(queue)
         } catch {
             let cause = CatalogError(error, path: path, doing: "cannot upgrade it")
-            throw CatalogError(cause.code, path: path, """
+            throw CatalogError(
+                cause.code,
+                path: path,
+                """
                 written by an older photomill, and this user may not upgrade it (\(cause.message)); \
                 run `photomill status` once as a user who may write it
-                """, underlying: error)
+                """,
+                underlying: error
+            )
         }
     }
 }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 internal import GRDB
 import PhotomillCore
@@ -64,10 +77,13 @@ extension Catalog {
     public func writeLibraryWatch(_ watch: LibraryWatch, now: Double) throws(CatalogError) {
         let json = String(decoding: (try? JSONEncoder().encode(watch)) ?? Data(), as: UTF8.self)
         try write { db in
-            try db.execute(sql: """
-                INSERT INTO library_watch (id, report, updatedAt) VALUES (1, ?, ?)
-                ON CONFLICT(id) DO UPDATE SET report = excluded.report, updatedAt = excluded.updatedAt
-                """, arguments: [json, now])
+            try db.execute(
+                sql: """
+                    INSERT INTO library_watch (id, report, updatedAt) VALUES (1, ?, ?)
+                    ON CONFLICT(id) DO UPDATE SET report = excluded.report, updatedAt = excluded.updatedAt
+                    """,
+                arguments: [json, now]
+            )
         }
     }
 
@@ -79,7 +95,8 @@ extension Catalog {
 
     static func libraryWatch(_ db: Database) throws -> (watch: LibraryWatch, updatedAt: Double)? {
         guard let row = try Row.fetchOne(db, sql: "SELECT report, updatedAt FROM library_watch WHERE id = 1"),
-              let watch = try? JSONDecoder().decode(LibraryWatch.self, from: Data((row["report"] as String).utf8)) else { return nil }
+            let watch = try? JSONDecoder().decode(LibraryWatch.self, from: Data((row["report"] as String).utf8))
+        else { return nil }
         return (watch, row["updatedAt"])
     }
 }
@@ -115,11 +132,17 @@ extension Catalog {
                 status.watchUpdatedAt = updatedAt
             }
             status.skipped = try Self.skippedCounts(db)
-            status.excludedPhotos = try Int.fetchOne(db, sql: """
-                SELECT COUNT(*) FROM photos INDEXED BY photos_missing WHERE missingAt IS NOT NULL AND excludedBy IS NOT NULL
-                """) ?? 0
-            status.unsettledPhotos = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM photos WHERE unsettledAt IS NOT NULL") ?? 0
-            status.scansWaiting = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM scan_requests WHERE finishedAt IS NULL") ?? 0
+            status.excludedPhotos =
+                try Int.fetchOne(
+                    db,
+                    sql: """
+                        SELECT COUNT(*) FROM photos INDEXED BY photos_missing WHERE missingAt IS NOT NULL AND excludedBy IS NOT NULL
+                        """
+                ) ?? 0
+            status.unsettledPhotos =
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM photos WHERE unsettledAt IS NOT NULL") ?? 0
+            status.scansWaiting =
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM scan_requests WHERE finishedAt IS NULL") ?? 0
             return status
         }
     }

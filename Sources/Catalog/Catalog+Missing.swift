@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 internal import GRDB
 import PhotomillCore
@@ -27,14 +40,18 @@ extension Catalog {
         guard !sizes.isEmpty else { return [:] }
         return try read { db in
             var found: [Int64: [MoveCandidate]] = [:]
-            let statement = try db.cachedStatement(sql: """
-                SELECT id, path, md5, missingAt IS NOT NULL AS missing FROM photos WHERE size = ? AND md5 IS NOT NULL
-                ORDER BY missingAt IS NULL, id LIMIT 256
-                """)
+            let statement = try db.cachedStatement(
+                sql: """
+                    SELECT id, path, md5, missingAt IS NOT NULL AS missing FROM photos WHERE size = ? AND md5 IS NOT NULL
+                    ORDER BY missingAt IS NULL, id LIMIT 256
+                    """
+            )
             for size in sizes {
                 let rows = try Row.fetchAll(statement, arguments: [size])
                 if !rows.isEmpty {
-                    found[size] = rows.map { MoveCandidate(id: $0["id"], path: $0["path"], md5: $0["md5"], missing: $0["missing"]) }
+                    found[size] = rows.map {
+                        MoveCandidate(id: $0["id"], path: $0["path"], md5: $0["md5"], missing: $0["missing"])
+                    }
                 }
             }
             return found
@@ -51,15 +68,24 @@ extension Catalog {
     /// those under a folder it could not list. Their tasks, results and history stay;
     /// `status`, `search`, `duplicates`, the exports and `run`'s exit status leave them
     /// out. Returns how many were marked.
-    public func markMissing(under root: String, lastId: Int64, found: (Int64) -> Bool, unlisted: [String],
-                            now: Double) throws(CatalogError) -> Int {
+    public func markMissing(
+        under root: String,
+        lastId: Int64,
+        found: (Int64) -> Bool,
+        unlisted: [String],
+        now: Double
+    ) throws(CatalogError) -> Int {
         let prefix = root.hasSuffix("/") ? root : root + "/"
         // Read first, write the few after: a million paths are not read inside the writer's lock.
         let gone: [Int64] = try read { db in
             var gone: [Int64] = []
-            let rows = try Row.fetchCursor(db, sql: """
-                SELECT id, path FROM photos WHERE path >= ? AND path < ? AND id <= ? AND missingAt IS NULL
-                """, arguments: [prefix, Self.upperBound(prefix), lastId])
+            let rows = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT id, path FROM photos WHERE path >= ? AND path < ? AND id <= ? AND missingAt IS NULL
+                    """,
+                arguments: [prefix, Self.upperBound(prefix), lastId]
+            )
             while let row = try rows.next() {
                 let id: Int64 = row[0]
                 guard !found(id) else { continue }
@@ -78,7 +104,9 @@ extension Catalog {
         guard !gone.isEmpty else { return 0 }
         return try write { db in
             var marked = 0
-            let statement = try db.cachedStatement(sql: "UPDATE photos SET missingAt = ? WHERE id = ? AND missingAt IS NULL")
+            let statement = try db.cachedStatement(
+                sql: "UPDATE photos SET missingAt = ? WHERE id = ? AND missingAt IS NULL"
+            )
             for id in gone {
                 try statement.execute(arguments: [now, id])
                 marked += db.changesCount
@@ -98,7 +126,10 @@ extension Catalog {
                 let prefix = path.hasSuffix("/") ? path : path + "/"
                 let under = "(path = ? OR (path >= ? AND path < ?))"
                 let arguments: StatementArguments = [path, prefix, Self.upperBound(prefix)]
-                try db.execute(sql: "UPDATE photos SET missingAt = ? WHERE \(under) AND missingAt IS NULL", arguments: [now] + arguments)
+                try db.execute(
+                    sql: "UPDATE photos SET missingAt = ? WHERE \(under) AND missingAt IS NULL",
+                    arguments: [now] + arguments
+                )
                 marked += db.changesCount
                 try db.execute(sql: "DELETE FROM skipped_files WHERE \(under)", arguments: arguments)
                 try db.execute(sql: "DELETE FROM unreadable_folders WHERE \(under)", arguments: arguments)
@@ -116,15 +147,23 @@ extension Catalog {
             let prefix = path.hasSuffix("/") ? path : path + "/"
             let under = "(path = ? OR (path >= ? AND path < ?))"
             let arguments: StatementArguments = [path, prefix, Self.upperBound(prefix)]
-            try db.execute(sql: "UPDATE photos SET missingAt = ?, excludedBy = ? WHERE \(under) AND missingAt IS NULL",
-                           arguments: [now, rule] + arguments)
+            try db.execute(
+                sql: "UPDATE photos SET missingAt = ?, excludedBy = ? WHERE \(under) AND missingAt IS NULL",
+                arguments: [now, rule] + arguments
+            )
             let marked = db.changesCount
-            try db.execute(sql: "UPDATE photos SET excludedBy = ? WHERE \(under) AND missingAt IS NOT NULL", arguments: [rule] + arguments)
+            try db.execute(
+                sql: "UPDATE photos SET excludedBy = ? WHERE \(under) AND missingAt IS NOT NULL",
+                arguments: [rule] + arguments
+            )
             // What was listed under it is covered by the one entry.
             try db.execute(sql: "DELETE FROM skipped_files WHERE \(under)", arguments: arguments)
-            try db.execute(sql: """
-                INSERT INTO skipped_files (path, size, mtimeNs, scannedAt, reason, detail) VALUES (?, 0, 0, ?, ?, ?)
-                """, arguments: [path, now, SkipReason.excluded.rawValue, rule])
+            try db.execute(
+                sql: """
+                    INSERT INTO skipped_files (path, size, mtimeNs, scannedAt, reason, detail) VALUES (?, 0, 0, ?, ?, ?)
+                    """,
+                arguments: [path, now, SkipReason.excluded.rawValue, rule]
+            )
             return marked
         }
     }
@@ -136,28 +175,43 @@ extension Catalog {
     /// photos moved.
     public func moveFolder(from: String, to: String, now: Double) throws(CatalogError) -> [Int64] {
         try write { db in
-            let fromPrefix = from + "/", toPrefix = to + "/"
+            let fromPrefix = from + "/"
+            let toPrefix = to + "/"
             let moving = "path >= ? AND path < ?"
             let range: StatementArguments = [fromPrefix, Self.upperBound(fromPrefix)]
             let ids = try Int64.fetchAll(db, sql: "SELECT id FROM photos WHERE \(moving)", arguments: range)
             guard !ids.isEmpty else { return [] }
             // `substr` counts characters: the prefix's length in characters, not bytes.
             let tail = "substr(path, length(?) + 1)"
-            try db.execute(sql: """
-                DELETE FROM photos WHERE path >= ? AND path < ? AND path IN (SELECT ? || \(tail) FROM photos WHERE \(moving))
-                """, arguments: [toPrefix, Self.upperBound(toPrefix), toPrefix, fromPrefix] + range)
-            try db.execute(sql: """
-                UPDATE photos SET path = ? || \(tail), stem = CASE WHEN stem IS NULL THEN NULL ELSE ? || substr(stem, length(?) + 1) END,
-                    sidecarPath = CASE WHEN sidecarPath >= ? AND sidecarPath < ? THEN ? || substr(sidecarPath, length(?) + 1)
-                                       ELSE sidecarPath END,
-                    scannedAt = ?
-                WHERE \(moving)
-                """, arguments: [toPrefix, fromPrefix, toPrefix, fromPrefix, fromPrefix, Self.upperBound(fromPrefix), toPrefix, fromPrefix,
-                                 now] + range)
+            try db.execute(
+                sql: """
+                    DELETE FROM photos WHERE path >= ? AND path < ? AND path IN (SELECT ? || \(tail) FROM photos WHERE \(moving))
+                    """,
+                arguments: [toPrefix, Self.upperBound(toPrefix), toPrefix, fromPrefix] + range
+            )
+            try db.execute(
+                sql: """
+                    UPDATE photos SET path = ? || \(tail), stem = CASE WHEN stem IS NULL THEN NULL ELSE ? || substr(stem, length(?) + 1) END,
+                        sidecarPath = CASE WHEN sidecarPath >= ? AND sidecarPath < ? THEN ? || substr(sidecarPath, length(?) + 1)
+                                           ELSE sidecarPath END,
+                        scannedAt = ?
+                    WHERE \(moving)
+                    """,
+                arguments: [
+                    toPrefix, fromPrefix, toPrefix, fromPrefix, fromPrefix, Self.upperBound(fromPrefix), toPrefix,
+                    fromPrefix,
+                    now,
+                ] + range
+            )
             for table in ["skipped_files", "unreadable_folders"] {
-                try db.execute(sql: "DELETE FROM \(table) WHERE path = ? OR (path >= ? AND path < ?)",
-                               arguments: [to, toPrefix, Self.upperBound(toPrefix)])
-                try db.execute(sql: "UPDATE \(table) SET path = ? || \(tail) WHERE \(moving)", arguments: [toPrefix, fromPrefix] + range)
+                try db.execute(
+                    sql: "DELETE FROM \(table) WHERE path = ? OR (path >= ? AND path < ?)",
+                    arguments: [to, toPrefix, Self.upperBound(toPrefix)]
+                )
+                try db.execute(
+                    sql: "UPDATE \(table) SET path = ? || \(tail) WHERE \(moving)",
+                    arguments: [toPrefix, fromPrefix] + range
+                )
                 try db.execute(sql: "UPDATE \(table) SET path = ? WHERE path = ?", arguments: [to, from])
             }
             return ids
@@ -169,8 +223,11 @@ extension Catalog {
     public func forgetSkipped(under root: String, found: Set<String>) throws(CatalogError) {
         let prefix = root.hasSuffix("/") ? root : root + "/"
         let gone: [String] = try read { db in
-            try String.fetchAll(db, sql: "SELECT path FROM skipped_files WHERE path >= ? AND path < ?",
-                                arguments: [prefix, Self.upperBound(prefix)]).filter { !found.contains($0) }
+            try String.fetchAll(
+                db,
+                sql: "SELECT path FROM skipped_files WHERE path >= ? AND path < ?",
+                arguments: [prefix, Self.upperBound(prefix)]
+            ).filter { !found.contains($0) }
         }
         guard !gone.isEmpty else { return }
         try write { db in
@@ -184,7 +241,9 @@ extension Catalog {
 
     /// Paths of the photos marked missing, in path order.
     public func missingPaths() throws(CatalogError) -> [String] {
-        try read { db in try String.fetchAll(db, sql: "SELECT path FROM photos WHERE missingAt IS NOT NULL ORDER BY path") }
+        try read { db in
+            try String.fetchAll(db, sql: "SELECT path FROM photos WHERE missingAt IS NOT NULL ORDER BY path")
+        }
     }
 
     /// Deletes the photos marked missing, with their tasks, results and history (`photomill
@@ -192,7 +251,10 @@ extension Catalog {
     /// a running coordinator could hold leases on them.
     public func forgetMissing() throws(CatalogError) -> [String] {
         try write { db in
-            let paths = try String.fetchAll(db, sql: "SELECT path FROM photos WHERE missingAt IS NOT NULL ORDER BY path")
+            let paths = try String.fetchAll(
+                db,
+                sql: "SELECT path FROM photos WHERE missingAt IS NOT NULL ORDER BY path"
+            )
             try db.execute(sql: "DELETE FROM photos WHERE missingAt IS NOT NULL")
             return paths
         }
@@ -202,11 +264,16 @@ extension Catalog {
     /// show leave out (`task_counts` counts every task; the missing ones are few).
     static func missingTaskCounts(_ db: Database) throws -> [Kind: [TaskState: Int]] {
         var counts: [Kind: [TaskState: Int]] = [:]
-        for row in try Row.fetchAll(db, sql: """
-            SELECT t.kind, t.state, COUNT(*) AS n FROM photos p INDEXED BY photos_missing JOIN tasks t ON t.photoId = p.id
-            WHERE p.missingAt IS NOT NULL GROUP BY t.kind, t.state
-            """) {
-            guard let kind = Kind(rawValue: row["kind"]), let state = TaskState(rawValue: row["state"]) else { continue }
+        for row in try Row.fetchAll(
+            db,
+            sql: """
+                SELECT t.kind, t.state, COUNT(*) AS n FROM photos p INDEXED BY photos_missing JOIN tasks t ON t.photoId = p.id
+                WHERE p.missingAt IS NOT NULL GROUP BY t.kind, t.state
+                """
+        ) {
+            guard let kind = Kind(rawValue: row["kind"]), let state = TaskState(rawValue: row["state"]) else {
+                continue
+            }
             counts[kind, default: [:]][state] = row["n"]
         }
         return counts
@@ -215,10 +282,13 @@ extension Catalog {
     /// Records a folder the scan could not list.
     public func recordUnreadableFolder(_ path: String, message: String, now: Double) throws(CatalogError) {
         try write { db in
-            try db.execute(sql: """
-                INSERT INTO unreadable_folders (path, message, at) VALUES (?, ?, ?)
-                ON CONFLICT(path) DO UPDATE SET message = excluded.message, at = excluded.at
-                """, arguments: [path, message, now])
+            try db.execute(
+                sql: """
+                    INSERT INTO unreadable_folders (path, message, at) VALUES (?, ?, ?)
+                    ON CONFLICT(path) DO UPDATE SET message = excluded.message, at = excluded.at
+                    """,
+                arguments: [path, message, now]
+            )
         }
     }
 
@@ -227,17 +297,22 @@ extension Catalog {
     public func clearUnreadableFolders(under root: String, before scanStart: Double) throws(CatalogError) {
         let prefix = root.hasSuffix("/") ? root : root + "/"
         try write { db in
-            try db.execute(sql: "DELETE FROM unreadable_folders WHERE (path = ? OR (path >= ? AND path < ?)) AND at < ?",
-                           arguments: [root, prefix, Self.upperBound(prefix), scanStart])
+            try db.execute(
+                sql: "DELETE FROM unreadable_folders WHERE (path = ? OR (path >= ? AND path < ?)) AND at < ?",
+                arguments: [root, prefix, Self.upperBound(prefix), scanStart]
+            )
         }
     }
 
     /// Folders the scans could not list, matching `pathGlob` when given, by path.
     public func unreadableFolders(pathGlob: String? = nil) throws(CatalogError) -> [UnreadableFolder] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT path, message, at FROM unreadable_folders WHERE ? IS NULL OR path GLOB ? ORDER BY path",
-                             arguments: [pathGlob, pathGlob])
-                .map { UnreadableFolder(path: $0["path"], message: $0["message"], at: $0["at"]) }
+            try Row.fetchAll(
+                db,
+                sql: "SELECT path, message, at FROM unreadable_folders WHERE ? IS NULL OR path GLOB ? ORDER BY path",
+                arguments: [pathGlob, pathGlob]
+            )
+            .map { UnreadableFolder(path: $0["path"], message: $0["message"], at: $0["at"]) }
         }
     }
 }

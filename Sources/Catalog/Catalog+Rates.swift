@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 internal import GRDB
 import PhotomillCore
 
@@ -23,24 +36,35 @@ extension Catalog {
     static func rates(_ db: Database, now: Double, sample: Int = rateSample) throws -> [Kind: KindRate] {
         var rates: [Kind: KindRate] = [:]
         let minuteAgo = now - rateWindow
-        let cutoff = try Double.fetchOne(db, sql: """
-            SELECT endedAt FROM attempts INDEXED BY attempts_ended WHERE endedAt > ? ORDER BY endedAt DESC LIMIT 1 OFFSET ?
-            """, arguments: [minuteAgo, sample])
+        let cutoff = try Double.fetchOne(
+            db,
+            sql: """
+                SELECT endedAt FROM attempts INDEXED BY attempts_ended WHERE endedAt > ? ORDER BY endedAt DESC LIMIT 1 OFFSET ?
+                """,
+            arguments: [minuteAgo, sample]
+        )
         let since = cutoff ?? minuteAgo
         struct Finished: FetchableRecord, Decodable {
             var kind: String
             var n: Int
             var firstStart: Double?
         }
-        for row in try Finished.fetchAll(db, sql: """
-            SELECT kind, COUNT(*) AS n, MIN(startedAt) AS firstStart FROM attempts INDEXED BY attempts_ended
-            WHERE endedAt > ? AND outcome IN ('done', 'failed') GROUP BY kind
-            """, arguments: [since]) {
+        for row in try Finished.fetchAll(
+            db,
+            sql: """
+                SELECT kind, COUNT(*) AS n, MIN(startedAt) AS firstStart FROM attempts INDEXED BY attempts_ended
+                WHERE endedAt > ? AND outcome IN ('done', 'failed') GROUP BY kind
+                """,
+            arguments: [since]
+        ) {
             guard let kind = Kind(rawValue: row.kind) else { continue }
             let counted = row.n
             let firstStart = row.firstStart ?? since
             let perSecond = Double(counted) / Swift.max(1, now - Swift.max(since, firstStart))
-            rates[kind] = KindRate(finished: cutoff == nil ? counted : Int((perSecond * rateWindow).rounded()), perSecond: perSecond)
+            rates[kind] = KindRate(
+                finished: cutoff == nil ? counted : Int((perSecond * rateWindow).rounded()),
+                perSecond: perSecond
+            )
         }
         return rates
     }

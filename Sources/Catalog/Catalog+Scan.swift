@@ -1,26 +1,46 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 internal import GRDB
 import PhotomillCore
 
 extension Catalog {
     /// What the catalog knows of these paths: photos (with their format) and skipped files.
-    public func knownFiles(_ paths: [String]) throws(CatalogError) -> (photos: [String: KnownFile], skipped: [String: FileStamp]) {
+    public func knownFiles(
+        _ paths: [String]
+    ) throws(CatalogError) -> (photos: [String: KnownFile], skipped: [String: FileStamp]) {
         guard !paths.isEmpty else { return ([:], [:]) }
         // The batch's paths as one JSON array, looked up in one statement each (`json_each`):
         // a statement per path spent more in its own round trip than in SQLite (a start-up
         // scan of 100,000 unchanged files took 2.4-4.3 s, find(1) 0.3 s).
         let list = Self.jsonArray(paths)
         return try read { db in
-            var photos: [String: KnownFile] = [:], skipped: [String: FileStamp] = [:]
+            var photos: [String: KnownFile] = [:]
+            var skipped: [String: FileStamp] = [:]
             photos.reserveCapacity(paths.count)
-            let photo = try db.cachedStatement(sql: """
-                SELECT id, size, mtimeNs, ctimeNs, format, md5, missingAt IS NOT NULL, sidecarPath, sidecarSize, sidecarMtimeNs, path
-                FROM photos WHERE path IN (SELECT value FROM json_each(?))
-                """)
+            let photo = try db.cachedStatement(
+                sql: """
+                    SELECT id, size, mtimeNs, ctimeNs, format, md5, missingAt IS NOT NULL, sidecarPath, sidecarSize, sidecarMtimeNs, path
+                    FROM photos WHERE path IN (SELECT value FROM json_each(?))
+                    """
+            )
             let rows = try Row.fetchCursor(photo, arguments: [list])
             while let row = try rows.next() { photos[row[10]] = Self.knownFile(row) }
             guard photos.count < paths.count else { return (photos, skipped) }
-            let other = try db.cachedStatement(sql: "SELECT size, mtimeNs, path FROM skipped_files WHERE path IN (SELECT value FROM json_each(?))")
+            let other = try db.cachedStatement(
+                sql: "SELECT size, mtimeNs, path FROM skipped_files WHERE path IN (SELECT value FROM json_each(?))"
+            )
             let others = try Row.fetchCursor(other, arguments: [list])
             while let row = try others.next() {
                 let path: String = row[2]
@@ -35,12 +55,18 @@ extension Catalog {
     /// at most `limit`: the catalog's side of a walk that goes in the same order
     /// (`Scanner.CatalogOrder`), read a piece at a time so that no read transaction spans
     /// the walk and memory stays bounded.
-    public func photos(under prefix: String, after: String?, limit: Int) throws(CatalogError) -> [(path: String, file: KnownFile)] {
+    public func photos(
+        under prefix: String,
+        after: String?,
+        limit: Int
+    ) throws(CatalogError) -> [(path: String, file: KnownFile)] {
         try read { db in
-            let statement = try db.cachedStatement(sql: """
-                SELECT id, size, mtimeNs, ctimeNs, format, md5, missingAt IS NOT NULL, sidecarPath, sidecarSize, sidecarMtimeNs, path
-                FROM photos WHERE path > ? AND path < ? ORDER BY path LIMIT ?
-                """)
+            let statement = try db.cachedStatement(
+                sql: """
+                    SELECT id, size, mtimeNs, ctimeNs, format, md5, missingAt IS NOT NULL, sidecarPath, sidecarSize, sidecarMtimeNs, path
+                    FROM photos WHERE path > ? AND path < ? ORDER BY path LIMIT ?
+                    """
+            )
             // Every path under the folder is greater than the prefix itself.
             let rows = try Row.fetchCursor(statement, arguments: [after ?? prefix, Self.upperBound(prefix), limit])
             var found: [(path: String, file: KnownFile)] = []
@@ -52,9 +78,15 @@ extension Catalog {
 
     /// A `KnownFile` of a row of id, size, mtimeNs, ctimeNs, format, md5, missing, sidecarPath, sidecarSize, sidecarMtimeNs.
     private static func knownFile(_ row: Row) -> KnownFile {
-        KnownFile(id: row[0], stamp: FileStamp(size: row[1], mtimeNs: row[2]), ctimeNs: row[3],
-                  format: (row[4] as String?).flatMap(MediaFormat.init(rawValue:)), md5: row[5], missing: row[6],
-                  sidecar: (row[7] as String?).map { Sidecar(path: $0, size: row[8] ?? 0, mtimeNs: row[9] ?? 0) })
+        KnownFile(
+            id: row[0],
+            stamp: FileStamp(size: row[1], mtimeNs: row[2]),
+            ctimeNs: row[3],
+            format: (row[4] as String?).flatMap(MediaFormat.init(rawValue:)),
+            md5: row[5],
+            missing: row[6],
+            sidecar: (row[7] as String?).map { Sidecar(path: $0, size: row[8] ?? 0, mtimeNs: row[9] ?? 0) }
+        )
     }
 
     /// Strings as a JSON array (RFC 8259: `"`, `\\` and control characters escaped), for
@@ -65,7 +97,8 @@ extension Catalog {
         for (index, string) in strings.enumerated() {
             if index > 0 { json += "," }
             json += "\""
-            guard string.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+            guard string.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") })
+            else {
                 json += string + "\""
                 continue
             }
@@ -94,30 +127,57 @@ extension Catalog {
         try write { db in
             var summary = ScanSummary()
             var changes = StateChanges()
-            let find = try db.cachedStatement(sql: """
-                SELECT id, size, mtimeNs, ctimeNs, format, sidecarPath, sidecarSize, sidecarMtimeNs, missingAt FROM photos WHERE path = ?
-                """)
+            let find = try db.cachedStatement(
+                sql: """
+                    SELECT id, size, mtimeNs, ctimeNs, format, sidecarPath, sidecarSize, sidecarMtimeNs, missingAt FROM photos WHERE path = ?
+                    """
+            )
             for file in files {
                 let row = try Row.fetchOne(find, arguments: [file.path])
                 if let row, row["missingAt"] != nil {
                     // Found again where it was: no longer missing (nor excluded).
-                    try db.execute(sql: "UPDATE photos SET missingAt = NULL, excludedBy = NULL WHERE id = ?", arguments: [row["id"] as Int64])
+                    try db.execute(
+                        sql: "UPDATE photos SET missingAt = NULL, excludedBy = NULL WHERE id = ?",
+                        arguments: [row["id"] as Int64]
+                    )
                     try db.execute(sql: "DELETE FROM skipped_files WHERE path = ?", arguments: [file.path])
                 }
                 switch file.recognition {
                 case .skipped(let reason, let detail):
                     summary.skipped += 1
-                    if let row { try db.execute(sql: "DELETE FROM photos WHERE id = ?", arguments: [row["id"] as Int64]) }
-                    try recordSkipped(db, path: file.path, reason: reason, detail: detail, size: file.size, mtimeNs: file.mtimeNs, now: now)
+                    if let row {
+                        try db.execute(sql: "DELETE FROM photos WHERE id = ?", arguments: [row["id"] as Int64])
+                    }
+                    try recordSkipped(
+                        db,
+                        path: file.path,
+                        reason: reason,
+                        detail: detail,
+                        size: file.size,
+                        mtimeNs: file.mtimeNs,
+                        now: now
+                    )
                 case .failed(let errorClass, let message):
                     if let row, row["size"] == file.size, row["mtimeNs"] == file.mtimeNs, row["format"] == nil,
-                       try String.fetchOne(db, sql: "SELECT errorClass FROM tasks WHERE photoId = ? LIMIT 1",
-                                           arguments: [row["id"] as Int64]) == errorClass.rawValue {
+                        try String.fetchOne(
+                            db,
+                            sql: "SELECT errorClass FROM tasks WHERE photoId = ? LIMIT 1",
+                            arguments: [row["id"] as Int64]
+                        ) == errorClass.rawValue
+                    {
                         summary.unchanged += 1
                         continue
                     }
                     summary.failed += 1
-                    try recordFailure(db, file: file, errorClass: errorClass, message: message, kinds: kinds, now: now, changes: &changes)
+                    try recordFailure(
+                        db,
+                        file: file,
+                        errorClass: errorClass,
+                        message: message,
+                        kinds: kinds,
+                        now: now,
+                        changes: &changes
+                    )
                 case .unchanged:
                     guard let row, let format = (row["format"] as String?).flatMap(MediaFormat.init(rawValue:)) else {
                         summary.skipped += 1
@@ -125,16 +185,41 @@ extension Catalog {
                     }
                     summary.unchanged += 1
                     let id: Int64 = row["id"]
-                    try db.execute(sql: "UPDATE photos SET ctimeNs = ?, unsettledAt = ? WHERE id = ?",
-                                   arguments: [file.ctimeNs, file.unsettled ? now : nil, id])
-                    summary.queuedTasks += try ensureTasks(db, id: id, kinds: format.mediaType.kinds(of: kinds), now: now)
-                    try updateSidecar(db, id: id, row: row, file: file, kinds: kinds, now: now, changes: &changes, summary: &summary)
+                    try db.execute(
+                        sql: "UPDATE photos SET ctimeNs = ?, unsettledAt = ? WHERE id = ?",
+                        arguments: [file.ctimeNs, file.unsettled ? now : nil, id]
+                    )
+                    summary.queuedTasks += try ensureTasks(
+                        db,
+                        id: id,
+                        kinds: format.mediaType.kinds(of: kinds),
+                        now: now
+                    )
+                    try updateSidecar(
+                        db,
+                        id: id,
+                        row: row,
+                        file: file,
+                        kinds: kinds,
+                        now: now,
+                        changes: &changes,
+                        summary: &summary
+                    )
                 case .media(let format):
                     let wanted = format.mediaType.kinds(of: kinds)
                     guard let row else {
                         if let id = file.movedFrom,
-                           try movePhoto(db, id: id, file: file, format: format, kinds: kinds, now: now, changes: &changes,
-                                         summary: &summary) {
+                            try movePhoto(
+                                db,
+                                id: id,
+                                file: file,
+                                format: format,
+                                kinds: kinds,
+                                now: now,
+                                changes: &changes,
+                                summary: &summary
+                            )
+                        {
                             summary.moved += 1
                             continue
                         }
@@ -151,19 +236,35 @@ extension Catalog {
                         // A photo of an older catalog, read for its format once.
                         summary.unchanged += 1
                         try setFormat(db, id: id, path: file.path, format: format)
-                        try db.execute(sql: "UPDATE photos SET ctimeNs = ?, unsettledAt = ? WHERE id = ?",
-                                       arguments: [file.ctimeNs, file.unsettled ? now : nil, id])
+                        try db.execute(
+                            sql: "UPDATE photos SET ctimeNs = ?, unsettledAt = ? WHERE id = ?",
+                            arguments: [file.ctimeNs, file.unsettled ? now : nil, id]
+                        )
                         summary.queuedTasks += try ensureTasks(db, id: id, kinds: wanted, now: now)
-                        try updateSidecar(db, id: id, row: row, file: file, kinds: kinds, now: now, changes: &changes, summary: &summary)
+                        try updateSidecar(
+                            db,
+                            id: id,
+                            row: row,
+                            file: file,
+                            kinds: kinds,
+                            now: now,
+                            changes: &changes,
+                            summary: &summary
+                        )
                     } else {
                         summary.changed += 1
                         try setFormat(db, id: id, path: file.path, format: format)
                         try requeueChanged(db, id: id, file: file, kinds: wanted, now: now, changes: &changes)
-                        summary.queuedTasks += try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM tasks WHERE photoId = ?", arguments: [id]) ?? 0
+                        summary.queuedTasks +=
+                            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM tasks WHERE photoId = ?", arguments: [id])
+                            ?? 0
                     }
                     // Tasks a photo's type does not have (an older catalog's OCR of a video) go.
                     for kind in Kind.allCases where !wanted.contains(kind) && kinds.contains(kind) {
-                        try db.execute(sql: "DELETE FROM tasks WHERE photoId = ? AND kind = ?", arguments: [id, kind.rawValue])
+                        try db.execute(
+                            sql: "DELETE FROM tasks WHERE photoId = ? AND kind = ?",
+                            arguments: [id, kind.rawValue]
+                        )
                     }
                 }
             }
@@ -172,26 +273,45 @@ extension Catalog {
         }
     }
 
-    private func recordSkipped(_ db: Database, path: String, reason: SkipReason, detail: String?, size: Int64, mtimeNs: Int64,
-                               now: Double) throws {
-        try db.cachedStatement(sql: """
-            INSERT INTO skipped_files (path, size, mtimeNs, scannedAt, reason, detail) VALUES (?, ?, ?, ?, ?, ?)
-            ON CONFLICT(path) DO UPDATE SET size = excluded.size, mtimeNs = excluded.mtimeNs, scannedAt = excluded.scannedAt,
-                reason = excluded.reason, detail = excluded.detail
-            """).execute(arguments: [path, size, mtimeNs, now, reason.rawValue, detail])
+    private func recordSkipped(
+        _ db: Database,
+        path: String,
+        reason: SkipReason,
+        detail: String?,
+        size: Int64,
+        mtimeNs: Int64,
+        now: Double
+    ) throws {
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO skipped_files (path, size, mtimeNs, scannedAt, reason, detail) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT(path) DO UPDATE SET size = excluded.size, mtimeNs = excluded.mtimeNs, scannedAt = excluded.scannedAt,
+                    reason = excluded.reason, detail = excluded.detail
+                """
+        ).execute(arguments: [path, size, mtimeNs, now, reason.rawValue, detail])
     }
 
     /// A file named as media that is empty or not media: a photo of no format whose tasks
     /// fail at once with the class and message (its results, if it had any, go).
-    private func recordFailure(_ db: Database, file: ScannedFile, errorClass: ErrorClass, message: String, kinds: Set<Kind>,
-                               now: Double, changes: inout StateChanges) throws {
+    private func recordFailure(
+        _ db: Database,
+        file: ScannedFile,
+        errorClass: ErrorClass,
+        message: String,
+        kinds: Set<Kind>,
+        now: Double,
+        changes: inout StateChanges
+    ) throws {
         try db.execute(sql: "DELETE FROM skipped_files WHERE path = ?", arguments: [file.path])
-        try db.execute(sql: """
-            INSERT INTO photos (path, size, mtimeNs, ctimeNs, scannedAt, changedAt) VALUES (?, ?, ?, ?, ?, ?)
-            ON CONFLICT(path) DO UPDATE SET size = excluded.size, mtimeNs = excluded.mtimeNs, ctimeNs = excluded.ctimeNs,
-                scannedAt = excluded.scannedAt, changedAt = excluded.changedAt, missingAt = NULL, excludedBy = NULL,
-                format = NULL, mediaType = NULL, md5 = NULL, sha256 = NULL, livePhotoId = NULL
-            """, arguments: [file.path, file.size, file.mtimeNs, file.ctimeNs, now, now])
+        try db.execute(
+            sql: """
+                INSERT INTO photos (path, size, mtimeNs, ctimeNs, scannedAt, changedAt) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT(path) DO UPDATE SET size = excluded.size, mtimeNs = excluded.mtimeNs, ctimeNs = excluded.ctimeNs,
+                    scannedAt = excluded.scannedAt, changedAt = excluded.changedAt, missingAt = NULL, excludedBy = NULL,
+                    format = NULL, mediaType = NULL, md5 = NULL, sha256 = NULL, livePhotoId = NULL
+                """,
+            arguments: [file.path, file.size, file.mtimeNs, file.ctimeNs, now, now]
+        )
         let id = try Int64.fetchOne(db, sql: "SELECT id FROM photos WHERE path = ?", arguments: [file.path])!
         for table in ["metadata", "thumbnails", "ocr"] {
             try db.execute(sql: "DELETE FROM \(table) WHERE photoId = ?", arguments: [id])
@@ -200,16 +320,25 @@ extension Catalog {
     }
 
     /// A new photo, its tasks and its Live Photo link; returns the tasks created.
-    private func insertPhoto(_ db: Database, file: ScannedFile, format: MediaFormat, kinds: Set<Kind>, now: Double) throws -> Int {
+    private func insertPhoto(
+        _ db: Database,
+        file: ScannedFile,
+        format: MediaFormat,
+        kinds: Set<Kind>,
+        now: Double
+    ) throws -> Int {
         try db.execute(sql: "DELETE FROM skipped_files WHERE path = ?", arguments: [file.path])
-        try db.cachedStatement(sql: """
-            INSERT INTO photos (path, size, mtimeNs, ctimeNs, scannedAt, changedAt, format, mediaType, stem,
-                                sidecarPath, sidecarSize, sidecarMtimeNs, unsettledAt)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [
-                file.path, file.size, file.mtimeNs, file.ctimeNs, now, now, format.rawValue, format.mediaType.rawValue,
-                Self.stem(of: file.path), file.sidecar?.path, file.sidecar?.size, file.sidecar?.mtimeNs, file.unsettled ? now : nil,
-            ])
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO photos (path, size, mtimeNs, ctimeNs, scannedAt, changedAt, format, mediaType, stem,
+                                    sidecarPath, sidecarSize, sidecarMtimeNs, unsettledAt)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """
+        ).execute(arguments: [
+            file.path, file.size, file.mtimeNs, file.ctimeNs, now, now, format.rawValue, format.mediaType.rawValue,
+            Self.stem(of: file.path), file.sidecar?.path, file.sidecar?.size, file.sidecar?.mtimeNs,
+            file.unsettled ? now : nil,
+        ])
         let created = try ensureTasks(db, id: db.lastInsertedRowID, kinds: kinds, now: now)
         try linkLivePhotos(db, stem: Self.stem(of: file.path))
         return created
@@ -219,21 +348,51 @@ extension Catalog {
     /// it): its results and history stay. A new modification time re-runs the metadata
     /// (its `fileModificationDate`); a sidecar of another stamp too. False when the photo
     /// is no longer there to move (the caller then records the file as new).
-    private func movePhoto(_ db: Database, id: Int64, file: ScannedFile, format: MediaFormat, kinds: Set<Kind>, now: Double,
-                           changes: inout StateChanges, summary: inout ScanSummary) throws -> Bool {
-        guard let row = try Row.fetchOne(db, sql: """
-                SELECT path, mtimeNs, sidecarPath, sidecarSize, sidecarMtimeNs FROM photos WHERE id = ? AND size = ?
-                """, arguments: [id, file.size]) else { return false }
+    private func movePhoto(
+        _ db: Database,
+        id: Int64,
+        file: ScannedFile,
+        format: MediaFormat,
+        kinds: Set<Kind>,
+        now: Double,
+        changes: inout StateChanges,
+        summary: inout ScanSummary
+    ) throws -> Bool {
+        guard
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT path, mtimeNs, sidecarPath, sidecarSize, sidecarMtimeNs FROM photos WHERE id = ? AND size = ?
+                    """,
+                arguments: [id, file.size]
+            )
+        else { return false }
         let oldStem = Self.stem(of: row["path"])
         try db.execute(sql: "DELETE FROM skipped_files WHERE path = ?", arguments: [file.path])
-        try db.execute(sql: """
-            UPDATE photos SET path = ?, mtimeNs = ?, ctimeNs = ?, scannedAt = ?, missingAt = NULL, excludedBy = NULL, format = ?,
-                mediaType = ?, stem = ?
-            WHERE id = ?
-            """, arguments: [file.path, file.mtimeNs, file.ctimeNs, now, format.rawValue, format.mediaType.rawValue,
-                             Self.stem(of: file.path), id])
-        try updateSidecar(db, id: id, row: row, file: file, kinds: kinds, now: now, changes: &changes, summary: &summary)
-        if row["mtimeNs"] != file.mtimeNs && kinds.contains(.metadata) && format.mediaType.kinds(of: kinds).contains(.metadata) {
+        try db.execute(
+            sql: """
+                UPDATE photos SET path = ?, mtimeNs = ?, ctimeNs = ?, scannedAt = ?, missingAt = NULL, excludedBy = NULL, format = ?,
+                    mediaType = ?, stem = ?
+                WHERE id = ?
+                """,
+            arguments: [
+                file.path, file.mtimeNs, file.ctimeNs, now, format.rawValue, format.mediaType.rawValue,
+                Self.stem(of: file.path), id,
+            ]
+        )
+        try updateSidecar(
+            db,
+            id: id,
+            row: row,
+            file: file,
+            kinds: kinds,
+            now: now,
+            changes: &changes,
+            summary: &summary
+        )
+        if row["mtimeNs"] != file.mtimeNs && kinds.contains(.metadata)
+            && format.mediaType.kinds(of: kinds).contains(.metadata)
+        {
             try requeue(db, id: id, kind: .metadata, now: now, changes: &changes)
             summary.queuedTasks += 1
         }
@@ -255,12 +414,17 @@ extension Catalog {
                 // NOT EXISTS rather than INSERT OR IGNORE: the same rows, but a probe of the primary
                 // key instead of an attempted insert per photo (0.20 s against 0.34-0.44 s for two
                 // kinds of 121,000 photos at every start).
-                try db.execute(sql: """
-                    INSERT INTO tasks (photoId, kind, updatedAt, rank)
-                    SELECT id, ?, ?, ? FROM photos p
-                    WHERE path >= ? AND path < ? AND mediaType IN (\(types.joined(separator: ", "))) AND missingAt IS NULL
-                      AND NOT EXISTS (SELECT 1 FROM tasks t WHERE t.photoId = p.id AND t.kind = ?)
-                    """, arguments: [kind.rawValue, now, TaskRank.scanned(at: now), prefix, Self.upperBound(prefix), kind.rawValue])
+                try db.execute(
+                    sql: """
+                        INSERT INTO tasks (photoId, kind, updatedAt, rank)
+                        SELECT id, ?, ?, ? FROM photos p
+                        WHERE path >= ? AND path < ? AND mediaType IN (\(types.joined(separator: ", "))) AND missingAt IS NULL
+                          AND NOT EXISTS (SELECT 1 FROM tasks t WHERE t.photoId = p.id AND t.kind = ?)
+                        """,
+                    arguments: [
+                        kind.rawValue, now, TaskRank.scanned(at: now), prefix, Self.upperBound(prefix), kind.rawValue,
+                    ]
+                )
                 created += db.changesCount
             }
             return created
@@ -281,15 +445,26 @@ extension Catalog {
                 let list = types.map { "'\($0.rawValue)'" }.joined(separator: ", ")
                 let others = MediaType.allCases.filter { !types.contains($0) }.map { "'\($0.rawValue)'" }
                 let ofTypes = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM photos WHERE mediaType IN (\(list))") ?? 0
-                let missing = try Int.fetchOne(db, sql: """
-                    SELECT COUNT(*) FROM photos INDEXED BY photos_missing WHERE missingAt IS NOT NULL AND mediaType IN (\(list))
-                    """) ?? 0
-                let tasks = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM tasks WHERE kind = ?", arguments: [kind.rawValue]) ?? 0
-                let elsewhere = try Int.fetchOne(db, sql: """
-                    SELECT COUNT(*) FROM tasks WHERE kind = ? AND photoId IN (
-                        SELECT id FROM photos INDEXED BY photos_missing WHERE missingAt IS NOT NULL
-                        UNION SELECT id FROM photos WHERE mediaType IS NULL\(others.isEmpty ? "" : " OR mediaType IN (\(others.joined(separator: ", ")))"))
-                    """, arguments: [kind.rawValue]) ?? 0
+                let missing =
+                    try Int.fetchOne(
+                        db,
+                        sql: """
+                            SELECT COUNT(*) FROM photos INDEXED BY photos_missing WHERE missingAt IS NOT NULL AND mediaType IN (\(list))
+                            """
+                    ) ?? 0
+                let tasks =
+                    try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM tasks WHERE kind = ?", arguments: [kind.rawValue])
+                    ?? 0
+                let elsewhere =
+                    try Int.fetchOne(
+                        db,
+                        sql: """
+                            SELECT COUNT(*) FROM tasks WHERE kind = ? AND photoId IN (
+                                SELECT id FROM photos INDEXED BY photos_missing WHERE missingAt IS NOT NULL
+                                UNION SELECT id FROM photos WHERE mediaType IS NULL\(others.isEmpty ? "" : " OR mediaType IN (\(others.joined(separator: ", ")))"))
+                            """,
+                        arguments: [kind.rawValue]
+                    ) ?? 0
                 if tasks - elsewhere != ofTypes - missing { return false }
             }
             return true
@@ -298,7 +473,9 @@ extension Catalog {
 
     /// Tasks for kinds the photo never had; returns how many were created.
     private func ensureTasks(_ db: Database, id: Int64, kinds: Set<Kind>, now: Double) throws -> Int {
-        let insertTask = try db.cachedStatement(sql: "INSERT OR IGNORE INTO tasks (photoId, kind, updatedAt, rank) VALUES (?, ?, ?, ?)")
+        let insertTask = try db.cachedStatement(
+            sql: "INSERT OR IGNORE INTO tasks (photoId, kind, updatedAt, rank) VALUES (?, ?, ?, ?)"
+        )
         var created = 0
         for kind in kinds.sorted() {
             try insertTask.execute(arguments: [id, kind.rawValue, now, TaskRank.scanned(at: now)])
@@ -309,21 +486,33 @@ extension Catalog {
 
     private func setFormat(_ db: Database, id: Int64, path: String, format: MediaFormat) throws {
         let stem = Self.stem(of: path)
-        try db.execute(sql: "UPDATE photos SET format = ?, mediaType = ?, stem = ? WHERE id = ?",
-                       arguments: [format.rawValue, format.mediaType.rawValue, stem, id])
+        try db.execute(
+            sql: "UPDATE photos SET format = ?, mediaType = ?, stem = ? WHERE id = ?",
+            arguments: [format.rawValue, format.mediaType.rawValue, stem, id]
+        )
         try linkLivePhotos(db, stem: stem)
     }
 
     /// Records the photo's sidecar as scanned; when it appeared, changed or vanished, the
     /// metadata is re-queued (the only kind a sidecar feeds), and counted in `summary`.
-    private func updateSidecar(_ db: Database, id: Int64, row: Row, file: ScannedFile, kinds: Set<Kind>, now: Double,
-                               changes: inout StateChanges, summary: inout ScanSummary) throws {
+    private func updateSidecar(
+        _ db: Database,
+        id: Int64,
+        row: Row,
+        file: ScannedFile,
+        kinds: Set<Kind>,
+        now: Double,
+        changes: inout StateChanges,
+        summary: inout ScanSummary
+    ) throws {
         let stored: Sidecar? = (row["sidecarPath"] as String?).map {
             Sidecar(path: $0, size: row["sidecarSize"] ?? 0, mtimeNs: row["sidecarMtimeNs"] ?? 0)
         }
         guard stored != file.sidecar else { return }
-        try db.execute(sql: "UPDATE photos SET sidecarPath = ?, sidecarSize = ?, sidecarMtimeNs = ? WHERE id = ?",
-                       arguments: [file.sidecar?.path, file.sidecar?.size, file.sidecar?.mtimeNs, id])
+        try db.execute(
+            sql: "UPDATE photos SET sidecarPath = ?, sidecarSize = ?, sidecarMtimeNs = ? WHERE id = ?",
+            arguments: [file.sidecar?.path, file.sidecar?.size, file.sidecar?.mtimeNs, id]
+        )
         guard kinds.contains(.metadata) else { return }
         try db.execute(sql: "DELETE FROM metadata WHERE photoId = ?", arguments: [id])
         try requeue(db, id: id, kind: .metadata, now: now, changes: &changes)
@@ -331,13 +520,24 @@ extension Catalog {
         summary.queuedTasks += 1
     }
 
-    private func requeueChanged(_ db: Database, id: Int64, file: ScannedFile, kinds: Set<Kind>, now: Double,
-                                changes: inout StateChanges) throws {
-        try db.execute(sql: """
-            UPDATE photos SET size = ?, mtimeNs = ?, ctimeNs = ?, md5 = NULL, sha256 = NULL, scannedAt = ?, changedAt = ?,
-                sidecarPath = ?, sidecarSize = ?, sidecarMtimeNs = ?, unsettledAt = ? WHERE id = ?
-            """, arguments: [file.size, file.mtimeNs, file.ctimeNs, now, now, file.sidecar?.path, file.sidecar?.size,
-                             file.sidecar?.mtimeNs, file.unsettled ? now : nil, id])
+    private func requeueChanged(
+        _ db: Database,
+        id: Int64,
+        file: ScannedFile,
+        kinds: Set<Kind>,
+        now: Double,
+        changes: inout StateChanges
+    ) throws {
+        try db.execute(
+            sql: """
+                UPDATE photos SET size = ?, mtimeNs = ?, ctimeNs = ?, md5 = NULL, sha256 = NULL, scannedAt = ?, changedAt = ?,
+                    sidecarPath = ?, sidecarSize = ?, sidecarMtimeNs = ?, unsettledAt = ? WHERE id = ?
+                """,
+            arguments: [
+                file.size, file.mtimeNs, file.ctimeNs, now, now, file.sidecar?.path, file.sidecar?.size,
+                file.sidecar?.mtimeNs, file.unsettled ? now : nil, id,
+            ]
+        )
         for table in Payloads.tables {
             try db.execute(sql: "DELETE FROM \(table) WHERE photoId = ?", arguments: [id])
         }
@@ -354,9 +554,15 @@ extension Catalog {
     /// agrees with the catalog keeps the failure as an attempt, so a worker that misreads a
     /// file cannot loop for ever. A file gone is left to the next scan.
     func rescanChanged(_ db: Database, photoId: Int64, now: Double, changes: inout StateChanges) throws {
-        guard let row = try Row.fetchOne(db, sql: """
-                SELECT path, size, mtimeNs, sidecarPath, sidecarSize, sidecarMtimeNs FROM photos WHERE id = ?
-                """, arguments: [photoId]) else { return }
+        guard
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT path, size, mtimeNs, sidecarPath, sidecarSize, sidecarMtimeNs FROM photos WHERE id = ?
+                    """,
+                arguments: [photoId]
+            )
+        else { return }
         var info = stat()
         guard PathBytes.withCString(row["path"], { lstat($0, &info) }) == 0 else { return }
         let current = FileStamp(info)
@@ -364,13 +570,20 @@ extension Catalog {
         let sidecar: Sidecar? = (row["sidecarPath"] as String?).map {
             Sidecar(path: $0, size: row["sidecarSize"] ?? 0, mtimeNs: row["sidecarMtimeNs"] ?? 0)
         }
-        let file = ScannedFile(path: row["path"], size: current.size, mtimeNs: current.mtimeNs,
-                               ctimeNs: Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec),
-                               recognition: .unchanged, sidecar: sidecar)
+        let file = ScannedFile(
+            path: row["path"],
+            size: current.size,
+            mtimeNs: current.mtimeNs,
+            ctimeNs: Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec),
+            recognition: .unchanged,
+            sidecar: sidecar
+        )
         try requeueChanged(db, id: photoId, file: file, kinds: [], now: now, changes: &changes)
         let settle = try Self.libraryWatch(db)?.watch.settleSeconds ?? LibraryWatch().settleSeconds
-        try db.execute(sql: "UPDATE tasks SET notBefore = ? WHERE photoId = ? AND state = 'pending'",
-                       arguments: [now + settle, photoId])
+        try db.execute(
+            sql: "UPDATE tasks SET notBefore = ? WHERE photoId = ? AND state = 'pending'",
+            arguments: [now + settle, photoId]
+        )
     }
 
     /// Puts the photo's tasks (all, or of `kind`) back to pending with a fresh budget. A
@@ -381,12 +594,15 @@ extension Catalog {
         for row in try Row.fetchAll(db, sql: "SELECT kind, state FROM tasks WHERE \(which)", arguments: arguments) {
             changes.move(row[0] as String, from: row[1] as String, to: .pending)
         }
-        try db.execute(sql: """
-            UPDATE tasks SET state = 'pending', attempts = 0, notBefore = 0, leaseToken = NULL, leasedTo = NULL,
-                leasedAt = NULL, leaseExpires = NULL, recipe = NULL, errorClass = NULL, errorMessage = NULL, updatedAt = ?,
-                rank = MIN(rank, ?)
-            WHERE \(which)
-            """, arguments: [now, TaskRank.scanned(at: now)] + arguments)
+        try db.execute(
+            sql: """
+                UPDATE tasks SET state = 'pending', attempts = 0, notBefore = 0, leaseToken = NULL, leasedTo = NULL,
+                    leasedAt = NULL, leaseExpires = NULL, recipe = NULL, errorClass = NULL, errorMessage = NULL, updatedAt = ?,
+                    rank = MIN(rank, ?)
+                WHERE \(which)
+                """,
+            arguments: [now, TaskRank.scanned(at: now)] + arguments
+        )
     }
 
     /// Live Photos: a still and a video of one name stem in one folder (`IMG_0001.HEIC`
@@ -397,9 +613,13 @@ extension Catalog {
         let rows = try Row.fetchAll(db, sql: "SELECT id, mediaType FROM photos WHERE stem = ?", arguments: [stem])
         let stills = rows.filter { $0["mediaType"] == MediaType.photo.rawValue }
         let videos = rows.filter { $0["mediaType"] == MediaType.video.rawValue }
-        try db.execute(sql: "UPDATE photos SET livePhotoId = NULL WHERE stem = ? AND livePhotoId IS NOT NULL", arguments: [stem])
+        try db.execute(
+            sql: "UPDATE photos SET livePhotoId = NULL WHERE stem = ? AND livePhotoId IS NOT NULL",
+            arguments: [stem]
+        )
         guard stills.count == 1, videos.count == 1 else { return }
-        let still: Int64 = stills[0]["id"], video: Int64 = videos[0]["id"]
+        let still: Int64 = stills[0]["id"]
+        let video: Int64 = videos[0]["id"]
         try db.execute(sql: "UPDATE photos SET livePhotoId = ? WHERE id = ?", arguments: [video, still])
         try db.execute(sql: "UPDATE photos SET livePhotoId = ? WHERE id = ?", arguments: [still, video])
     }
@@ -410,15 +630,31 @@ extension Catalog {
     /// Records a file the scanner could not even stat or open: its tasks fail at once with
     /// the reason, so it is never dropped silently. Returns the photo's id.
     @discardableResult
-    public func recordUnreadable(path: String, message: String, kinds: Set<Kind>, now: Double) throws(CatalogError) -> Int64 {
+    public func recordUnreadable(
+        path: String,
+        message: String,
+        kinds: Set<Kind>,
+        now: Double
+    ) throws(CatalogError) -> Int64 {
         try write { db in
-            try db.execute(sql: """
-                INSERT INTO photos (path, size, mtimeNs, scannedAt, changedAt) VALUES (?, 0, 0, ?, ?)
-                ON CONFLICT(path) DO UPDATE SET scannedAt = excluded.scannedAt, missingAt = NULL, excludedBy = NULL
-                """, arguments: [path, now, now])
+            try db.execute(
+                sql: """
+                    INSERT INTO photos (path, size, mtimeNs, scannedAt, changedAt) VALUES (?, 0, 0, ?, ?)
+                    ON CONFLICT(path) DO UPDATE SET scannedAt = excluded.scannedAt, missingAt = NULL, excludedBy = NULL
+                    """,
+                arguments: [path, now, now]
+            )
             let id = try Int64.fetchOne(db, sql: "SELECT id FROM photos WHERE path = ?", arguments: [path])!
             var changes = StateChanges()
-            try failTasks(db, id: id, kinds: kinds, errorClass: .unreadable, message: message, now: now, changes: &changes)
+            try failTasks(
+                db,
+                id: id,
+                kinds: kinds,
+                errorClass: .unreadable,
+                message: message,
+                now: now,
+                changes: &changes
+            )
             try changes.write(db)
             return id
         }
@@ -426,21 +662,34 @@ extension Catalog {
 
     /// The photo's tasks of `kinds` fail with this class and message (a leased one is left
     /// to its lease, which the scan's change makes stale).
-    private func failTasks(_ db: Database, id: Int64, kinds: Set<Kind>, errorClass: ErrorClass, message: String, now: Double,
-                           changes: inout StateChanges) throws {
+    private func failTasks(
+        _ db: Database,
+        id: Int64,
+        kinds: Set<Kind>,
+        errorClass: ErrorClass,
+        message: String,
+        now: Double,
+        changes: inout StateChanges
+    ) throws {
         for kind in kinds.sorted() {
             // A new task is counted by the insert trigger; an existing one changes state here.
-            if let old = try String.fetchOne(db, sql: "SELECT state FROM tasks WHERE photoId = ? AND kind = ?",
-                                             arguments: [id, kind.rawValue]), old != TaskState.leased.rawValue {
+            if let old = try String.fetchOne(
+                db,
+                sql: "SELECT state FROM tasks WHERE photoId = ? AND kind = ?",
+                arguments: [id, kind.rawValue]
+            ), old != TaskState.leased.rawValue {
                 changes.move(kind.rawValue, from: old, to: .failed)
             }
-            try db.execute(sql: """
-                INSERT INTO tasks (photoId, kind, state, errorClass, errorMessage, updatedAt)
-                VALUES (?, ?, 'failed', ?, ?, ?)
-                ON CONFLICT(photoId, kind) DO UPDATE SET state = 'failed', errorClass = excluded.errorClass,
-                    errorMessage = excluded.errorMessage, updatedAt = excluded.updatedAt
-                WHERE state != 'leased'
-                """, arguments: [id, kind.rawValue, errorClass.rawValue, message, now])
+            try db.execute(
+                sql: """
+                    INSERT INTO tasks (photoId, kind, state, errorClass, errorMessage, updatedAt)
+                    VALUES (?, ?, 'failed', ?, ?, ?)
+                    ON CONFLICT(photoId, kind) DO UPDATE SET state = 'failed', errorClass = excluded.errorClass,
+                        errorMessage = excluded.errorMessage, updatedAt = excluded.updatedAt
+                    WHERE state != 'leased'
+                    """,
+                arguments: [id, kind.rawValue, errorClass.rawValue, message, now]
+            )
         }
     }
 }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 internal import GRDB
 import PhotomillCore
@@ -80,7 +93,9 @@ extension Catalog {
                 arguments += [rating]
             }
             if let camera = query.camera {
-                conditions.append("instr(lower(coalesce(m.cameraMake, '') || ' ' || coalesce(m.cameraModel, '')), lower(?)) > 0")
+                conditions.append(
+                    "instr(lower(coalesce(m.cameraMake, '') || ' ' || coalesce(m.cameraModel, '')), lower(?)) > 0"
+                )
                 arguments += [camera]
             }
             if let from = query.from {
@@ -111,7 +126,8 @@ extension Catalog {
             var source = "photos p"
             var selected: StatementArguments = []
             if text {
-                let own = "lower(coalesce(title, '') || ' ' || coalesce(description, '') || ' ' || coalesce(keywords, ''))"
+                let own =
+                    "lower(coalesce(title, '') || ' ' || coalesce(description, '') || ' ' || coalesce(keywords, ''))"
                 let words = query.words.map { $0.hasSuffix("*") && $0.count > 1 ? String($0.dropLast()) : $0 }
                 let everyWord = words.map { _ in "instr(\(own), lower(?)) > 0" }.joined(separator: " AND ")
                 source = """
@@ -179,12 +195,15 @@ extension Catalog {
         }
         let named: [String: (size: Int64, paths: [String])] = try read { db in
             var groups: [String: (size: Int64, paths: [String])] = [:]
-            for copy in try Copy.fetchAll(db, sql: """
-                SELECT md5, size, path FROM photos
-                WHERE md5 IN (SELECT md5 FROM photos WHERE md5 IS NOT NULL GROUP BY md5 HAVING COUNT(*) > 1)
-                    AND missingAt IS NULL
-                ORDER BY path
-                """) {
+            for copy in try Copy.fetchAll(
+                db,
+                sql: """
+                    SELECT md5, size, path FROM photos
+                    WHERE md5 IN (SELECT md5 FROM photos WHERE md5 IS NOT NULL GROUP BY md5 HAVING COUNT(*) > 1)
+                        AND missingAt IS NULL
+                    ORDER BY path
+                    """
+            ) {
                 groups[copy.md5, default: (copy.size, [])].paths.append(copy.path)
             }
             return groups
@@ -194,28 +213,43 @@ extension Catalog {
             var files: [String: [String]] = [:]
             for path in group.paths {
                 var info = stat()
-                files[PathBytes.withCString(path, { lstat($0, &info) }) == 0 ? "\(info.st_dev):\(info.st_ino)" : path, default: []].append(path)
+                files[
+                    PathBytes.withCString(path, { lstat($0, &info) }) == 0 ? "\(info.st_dev):\(info.st_ino)" : path,
+                    default: []
+                ].append(path)
             }
             guard files.count > 1 else { return nil }
             let links = files.values.filter { $0.count > 1 }.sorted { $0[0] < $1[0] }
-            return DuplicateGroup(md5: md5, size: group.size, paths: group.paths, copies: files.count,
-                                  hardLinks: links.isEmpty ? nil : links)
+            return DuplicateGroup(
+                md5: md5,
+                size: group.size,
+                paths: group.paths,
+                copies: files.count,
+                hardLinks: links.isEmpty ? nil : links
+            )
         }
         return groups.sorted { ($0.size, $1.paths[0]) > ($1.size, $0.paths[0]) }
     }
 
     /// Recognised text of the photos after `photoId`, in photo order (empty texts left out).
-    public func ocrTexts(afterPhoto photoId: Int64, limit: Int) throws(CatalogError) -> [(photoId: Int64, path: String, text: String)] {
+    public func ocrTexts(
+        afterPhoto photoId: Int64,
+        limit: Int
+    ) throws(CatalogError) -> [(photoId: Int64, path: String, text: String)] {
         struct Text: FetchableRecord, Decodable {
             var id: Int64
             var path: String
             var text: String
         }
         return try read { db in
-            try Text.fetchAll(db, sql: """
-                SELECT p.id, p.path, o.text FROM ocr o JOIN photos p ON p.id = o.photoId
-                WHERE o.photoId > ? AND o.text != '' AND p.missingAt IS NULL ORDER BY o.photoId LIMIT ?
-                """, arguments: [photoId, limit]).map { ($0.id, $0.path, $0.text) }
+            try Text.fetchAll(
+                db,
+                sql: """
+                    SELECT p.id, p.path, o.text FROM ocr o JOIN photos p ON p.id = o.photoId
+                    WHERE o.photoId > ? AND o.text != '' AND p.missingAt IS NULL ORDER BY o.photoId LIMIT ?
+                    """,
+                arguments: [photoId, limit]
+            ).map { ($0.id, $0.path, $0.text) }
         }
     }
 }
@@ -223,7 +257,8 @@ extension Catalog {
 /// Haversine distance on a sphere of the Earth's mean radius (6371.0088 km).
 public func greatCircleKilometres(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
     let radians = Double.pi / 180
-    let dLat = (lat2 - lat1) * radians, dLon = (lon2 - lon1) * radians
+    let dLat = (lat2 - lat1) * radians
+    let dLon = (lon2 - lon1) * radians
     let a = sin(dLat / 2) * sin(dLat / 2) + cos(lat1 * radians) * cos(lat2 * radians) * sin(dLon / 2) * sin(dLon / 2)
     return 2 * 6371.0088 * asin(min(1, sqrt(a)))
 }

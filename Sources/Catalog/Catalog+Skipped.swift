@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 internal import GRDB
 import PhotomillCore
@@ -7,12 +20,21 @@ extension Catalog {
     /// GLOB over absolute paths, as `--path` takes), when given.
     public func skippedFiles(reason: SkipReason? = nil, pathGlob: String? = nil) throws(CatalogError) -> [SkippedFile] {
         try read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT path, reason, detail, size, scannedAt FROM skipped_files
-                WHERE (? IS NULL OR reason = ?) AND (? IS NULL OR path GLOB ?) ORDER BY path
-                """, arguments: [reason?.rawValue, reason?.rawValue, pathGlob, pathGlob]).map { row in
-                SkippedFile(path: row["path"], reason: SkipReason(rawValue: row["reason"]) ?? .notMedia, detail: row["detail"],
-                            size: row["size"], scannedAt: row["scannedAt"])
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT path, reason, detail, size, scannedAt FROM skipped_files
+                    WHERE (? IS NULL OR reason = ?) AND (? IS NULL OR path GLOB ?) ORDER BY path
+                    """,
+                arguments: [reason?.rawValue, reason?.rawValue, pathGlob, pathGlob]
+            ).map { row in
+                SkippedFile(
+                    path: row["path"],
+                    reason: SkipReason(rawValue: row["reason"]) ?? .notMedia,
+                    detail: row["detail"],
+                    size: row["size"],
+                    scannedAt: row["scannedAt"]
+                )
             }
         }
     }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 internal import GRDB
 import PhotomillCore
@@ -76,8 +89,13 @@ extension Catalog {
             status.counts = try taskCounts(db)
             status.unreadableFolders = try Table("unreadable_folders").fetchCount(db)
             // All by the mediaType index, less the few missing by theirs: no pass over the table.
-            for (sign, sql) in [(1, "SELECT mediaType AS key, COUNT(*) AS n FROM photos GROUP BY mediaType"),
-                                (-1, "SELECT mediaType AS key, COUNT(*) AS n FROM photos INDEXED BY photos_missing WHERE missingAt IS NOT NULL GROUP BY mediaType")] {
+            for (sign, sql) in [
+                (1, "SELECT mediaType AS key, COUNT(*) AS n FROM photos GROUP BY mediaType"),
+                (
+                    -1,
+                    "SELECT mediaType AS key, COUNT(*) AS n FROM photos INDEXED BY photos_missing WHERE missingAt IS NOT NULL GROUP BY mediaType"
+                ),
+            ] {
                 for group in try GroupCount<MediaType?>.fetchAll(db, sql: sql) {
                     let n = sign * group.n
                     status.photos += n
@@ -87,7 +105,8 @@ extension Catalog {
             }
             status.mediaTypes = status.mediaTypes.filter { $0.value > 0 }
             status.skippedFiles = try Table("skipped_files").fetchCount(db)
-            status.workers = try WorkerRecord.order(WorkerRecord.Columns.state, WorkerRecord.Columns.id).fetchAll(db).map(\.worker)
+            status.workers = try WorkerRecord.order(WorkerRecord.Columns.state, WorkerRecord.Columns.id).fetchAll(db)
+                .map(\.worker)
             // A coordinator killed (kill -9, a crash) left its workers `connected`; its
             // workers died with it (`worker --die-with-parent`) or lost it: none is.
             if CatalogLock.deadHolder(catalog: path) != nil {
@@ -108,7 +127,11 @@ extension Catalog {
     public func forgetWorkers() throws(CatalogError) {
         try write { db in
             try WorkerRecord.filter(WorkerRecord.Columns.state == WorkerRow.State.connected.rawValue)
-                .updateAll(db, WorkerRecord.Columns.state.set(to: WorkerRow.State.gone.rawValue), WorkerRecord.Columns.inFlight.set(to: 0))
+                .updateAll(
+                    db,
+                    WorkerRecord.Columns.state.set(to: WorkerRow.State.gone.rawValue),
+                    WorkerRecord.Columns.inFlight.set(to: 0)
+                )
         }
     }
 }
@@ -119,9 +142,13 @@ extension Catalog {
     public func tasksFinished(since time: Double) throws(CatalogError) -> [TaskState: Int] {
         try read { db in
             var finished: [TaskState: Int] = [:]
-            for group in try GroupCount<TaskState>.fetchAll(db, sql: """
-                SELECT state AS key, COUNT(*) AS n FROM tasks WHERE updatedAt >= ? AND (state = 'done' OR state = 'failed') GROUP BY state
-                """, arguments: [time]) {
+            for group in try GroupCount<TaskState>.fetchAll(
+                db,
+                sql: """
+                    SELECT state AS key, COUNT(*) AS n FROM tasks WHERE updatedAt >= ? AND (state = 'done' OR state = 'failed') GROUP BY state
+                    """,
+                arguments: [time]
+            ) {
                 finished[group.key] = group.n
             }
             return finished
@@ -132,7 +159,10 @@ extension Catalog {
     /// leased; of `kinds` only (`run --kinds` ends when those are done, though a changed
     /// file queued its other kinds again); pending tasks of a kind in `paused` do not count
     /// (they wait for `resume`, not for the run).
-    public func unfinishedTaskCount(kinds: Set<Kind> = Set(Kind.allCases), paused: Set<Kind> = []) throws(CatalogError) -> Int {
+    public func unfinishedTaskCount(
+        kinds: Set<Kind> = Set(Kind.allCases),
+        paused: Set<Kind> = []
+    ) throws(CatalogError) -> Int {
         try read { db in
             // From task_counts (docs/catalog.md): no scan of a million tasks.
             try taskCounts(db).filter { kinds.contains($0.key) }.reduce(0) { sum, entry in

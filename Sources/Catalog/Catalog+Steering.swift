@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 internal import GRDB
 import PhotomillCore
@@ -32,8 +45,10 @@ public struct Steering: Sendable, Hashable {
 extension Catalog {
     public func steering() throws(CatalogError) -> Steering {
         try read { db in
-            Steering(requeueMark: try RequeueRecord.select(max(RequeueRecord.Columns.id), as: Int64.self).fetchOne(db) ?? 0,
-                     paused: try pauses(db))
+            Steering(
+                requeueMark: try RequeueRecord.select(max(RequeueRecord.Columns.id), as: Int64.self).fetchOne(db) ?? 0,
+                paused: try pauses(db)
+            )
         }
     }
 
@@ -71,14 +86,25 @@ extension Catalog {
         try write { db in
             // Missing photos are left out, and so the excluded (`--exclude`, `.photomillignore`): one rule for the scan and every filter.
             let matching = "photoId IN (SELECT id FROM photos WHERE path GLOB ? AND missingAt IS NULL)"
-            let counts = try Self.kindCounts(db, sql: """
-                SELECT kind AS key, COUNT(*) AS n FROM tasks WHERE state = 'pending' AND \(matching) GROUP BY kind
-                """, arguments: [pathGlob])
-            var requeue = RequeueRecord(at: now, command: "prioritize", filter: "path=" + pathGlob, tasks: counts.values.reduce(0, +))
+            let counts = try Self.kindCounts(
+                db,
+                sql: """
+                    SELECT kind AS key, COUNT(*) AS n FROM tasks WHERE state = 'pending' AND \(matching) GROUP BY kind
+                    """,
+                arguments: [pathGlob]
+            )
+            var requeue = RequeueRecord(
+                at: now,
+                command: "prioritize",
+                filter: "path=" + pathGlob,
+                tasks: counts.values.reduce(0, +)
+            )
             try requeue.insert(db)
             // Leased and failed tasks too: a lease that comes back, or a retry, stays in front.
-            try db.execute(sql: "UPDATE tasks SET rank = ? WHERE state != 'done' AND \(matching)",
-                           arguments: [TaskRank.prioritized(requeue.id ?? db.lastInsertedRowID), pathGlob])
+            try db.execute(
+                sql: "UPDATE tasks SET rank = ? WHERE state != 'done' AND \(matching)",
+                arguments: [TaskRank.prioritized(requeue.id ?? db.lastInsertedRowID), pathGlob]
+            )
             return counts
         }
     }
@@ -86,7 +112,9 @@ extension Catalog {
     func pauses(_ db: Database) throws -> [Kind: Pause] {
         var paused: [Kind: Pause] = [:]
         for record in try PauseRecord.fetchAll(db) {
-            if let kind = Kind(rawValue: record.kind) { paused[kind] = Pause(reason: record.reason, since: record.pausedAt) }
+            if let kind = Kind(rawValue: record.kind) {
+                paused[kind] = Pause(reason: record.reason, since: record.pausedAt)
+            }
         }
         return paused
     }

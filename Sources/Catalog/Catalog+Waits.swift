@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 internal import GRDB
 import PhotomillCore
 
@@ -7,8 +20,10 @@ extension Catalog {
     static func replaceWaits(_ db: Database, _ reasons: [Kind: WaitReason]) throws {
         try db.execute(sql: "DELETE FROM waits")
         for (kind, reason) in reasons {
-            try db.execute(sql: "INSERT INTO waits (kind, reason, detail) VALUES (?, ?, ?)",
-                           arguments: [kind.rawValue, reason.code, reason.detail])
+            try db.execute(
+                sql: "INSERT INTO waits (kind, reason, detail) VALUES (?, ?, ?)",
+                arguments: [kind.rawValue, reason.code, reason.detail]
+            )
         }
     }
 
@@ -16,7 +31,9 @@ extension Catalog {
     func waits(_ db: Database) throws -> [Kind: WaitReason] {
         var reasons: [Kind: WaitReason] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT kind, reason, detail FROM waits") {
-            guard let kind = Kind(rawValue: row["kind"]), let reason = WaitReason(code: row["reason"], detail: row["detail"]) else { continue }
+            guard let kind = Kind(rawValue: row["kind"]),
+                let reason = WaitReason(code: row["reason"], detail: row["detail"])
+            else { continue }
             reasons[kind] = reason
         }
         return reasons
@@ -49,17 +66,25 @@ extension Catalog {
     public func heldBack(now: Double, bytesLimit: Int64) throws(CatalogError) -> HeldBackTasks {
         try read { db in
             var held = HeldBackTasks()
-            for row in try Row.fetchAll(db, sql: """
-                SELECT t.kind, COUNT(*) AS n, MAX(p.size) AS largest FROM photos p INDEXED BY photos_size JOIN tasks t ON t.photoId = p.id
-                WHERE p.size > ? AND t.state = 'pending' AND p.missingAt IS NULL GROUP BY t.kind
-                """, arguments: [bytesLimit]) {
+            for row in try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT t.kind, COUNT(*) AS n, MAX(p.size) AS largest FROM photos p INDEXED BY photos_size JOIN tasks t ON t.photoId = p.id
+                    WHERE p.size > ? AND t.state = 'pending' AND p.missingAt IS NULL GROUP BY t.kind
+                    """,
+                arguments: [bytesLimit]
+            ) {
                 guard let kind = Kind(rawValue: row["kind"]) else { continue }
                 held.oversized[kind] = .init(tasks: row["n"], largestBytes: row["largest"])
             }
-            for row in try Row.fetchAll(db, sql: """
-                SELECT t.kind, COUNT(*) AS n, MIN(t.notBefore) AS due FROM tasks t INDEXED BY tasks_queue JOIN photos p ON p.id = t.photoId
-                WHERE t.state = 'pending' AND t.notBefore > ? AND p.missingAt IS NULL GROUP BY t.kind
-                """, arguments: [now]) {
+            for row in try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT t.kind, COUNT(*) AS n, MIN(t.notBefore) AS due FROM tasks t INDEXED BY tasks_queue JOIN photos p ON p.id = t.photoId
+                    WHERE t.state = 'pending' AND t.notBefore > ? AND p.missingAt IS NULL GROUP BY t.kind
+                    """,
+                arguments: [now]
+            ) {
                 guard let kind = Kind(rawValue: row["kind"]) else { continue }
                 held.backingOff[kind] = .init(tasks: row["n"], firstDue: row["due"])
             }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 internal import GRDB
 import PhotomillCore
@@ -30,7 +43,11 @@ public final class Catalog: Sendable {
     /// `onBusy`: told when a write has waited a second for another process's lock on the
     /// file (a `sqlite3` shell, a backup), every 10 s after, and when it goes on. Writes
     /// wait as long as that lock is held, instead of failing with "database is locked".
-    public init(path: String, mode: Mode = .readWrite, onBusy: (@Sendable (CatalogBusy) -> Void)? = nil) throws(CatalogError) {
+    public init(
+        path: String,
+        mode: Mode = .readWrite,
+        onBusy: (@Sendable (CatalogBusy) -> Void)? = nil
+    ) throws(CatalogError) {
         self.path = path
         self.mode = mode
         let exists = FileManager.default.fileExists(atPath: path)
@@ -45,7 +62,11 @@ public final class Catalog: Sendable {
             // Before GRDB opens a pool, which turns any SQLite file it may write to WAL mode.
             let identity: CatalogIdentity = exists ? try Self.identify(path) : .empty
             if identity == .empty && mode == .readOnly {
-                throw CatalogError(.missing, path: path, "an empty file, not a catalog yet (run `photomill run` first, or pass --catalog)")
+                throw CatalogError(
+                    .missing,
+                    path: path,
+                    "an empty file, not a catalog yet (run `photomill run` first, or pass --catalog)"
+                )
             }
             if identity == .older && mode == .readOnly { try Self.upgrade(path) }
             var configuration = Configuration()

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// A catalog that cannot be used: missing, not a photomill catalog, of a newer schema, in
 /// use by another coordinator, or failing (permissions, a full disk, damage). The message
 /// names the cause and what to do, in words, never in SQLite's or GRDB's internals.
@@ -25,7 +38,13 @@ public struct CatalogError: Error, Sendable, CustomStringConvertible {
     /// For `inUse`: the coordinator that holds the catalog.
     public let holder: CatalogHolder?
 
-    public init(_ code: Code, path: String, _ message: String, underlying: (any Error)? = nil, holder: CatalogHolder? = nil) {
+    public init(
+        _ code: Code,
+        path: String,
+        _ message: String,
+        underlying: (any Error)? = nil,
+        holder: CatalogHolder? = nil
+    ) {
         self.code = code
         self.path = path
         self.message = message

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillCore
 
@@ -42,38 +55,63 @@ final class CatalogLock: @unchecked Sendable {
         for _ in 0..<10 {
             let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
             guard descriptor >= 0 else {
-                let code = errno, folder = (path as NSString).deletingLastPathComponent
-                let remedy = code == EROFS ? "its file system is mounted read-only; remount it read-write"
-                    : code == EACCES || code == EPERM ? "this user may not create files in \(folder); run as its owner"
-                    : "check \(folder)"
-                throw CatalogError(.unusable, path: catalog, """
+                let code = errno
+                let folder = (path as NSString).deletingLastPathComponent
+                let remedy =
+                    code == EROFS
+                    ? "its file system is mounted read-only; remount it read-write"
+                    : code == EACCES || code == EPERM
+                        ? "this user may not create files in \(folder); run as its owner"
+                        : "check \(folder)"
+                throw CatalogError(
+                    .unusable,
+                    path: catalog,
+                    """
                     cannot create its lock file \(path) (\(String(cString: strerror(code)))): \(remedy), or pass another --catalog
-                    """)
+                    """
+                )
             }
             guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
                 let code = errno
                 let holder = readHolder(descriptor)
                 close(descriptor)
                 if code == EWOULDBLOCK {
-                    throw CatalogError(.inUse, path: catalog, """
+                    throw CatalogError(
+                        .inUse,
+                        path: catalog,
+                        """
                         in use by another coordinator: \(holder.map(\.description) ?? "a process that is starting") \
                         holds \(path); stop it first, or pass another --catalog
-                        """, holder: holder)
+                        """,
+                        holder: holder
+                    )
                 }
-                throw CatalogError(.unusable, path: catalog, """
+                throw CatalogError(
+                    .unusable,
+                    path: catalog,
+                    """
                     cannot lock \(path): \(String(cString: strerror(code))); keep the catalog on a local disk \
                     of the coordinator's host (docs/catalog.md)
-                    """)
+                    """
+                )
             }
-            var held = stat(), named = stat()
+            var held = stat()
+            var named = stat()
             guard fstat(descriptor, &held) == 0, stat(path, &named) == 0,
-                  held.st_dev == named.st_dev, held.st_ino == named.st_ino else {
+                held.st_dev == named.st_dev, held.st_ino == named.st_ino
+            else {
                 close(descriptor)
                 continue
             }
-            let holder = CatalogHolder(pid: getpid(), host: hostName(), since: WallClock.now(),
-                                       command: CommandLine.arguments.map { ($0 as NSString).lastPathComponent == "photomill" ? "photomill" : $0 }
-                                           .joined(separator: " "))
+            let holder = CatalogHolder(
+                pid: getpid(),
+                host: hostName(),
+                since: WallClock.now(),
+                command: CommandLine.arguments.map {
+                    ($0 as NSString).lastPathComponent == "photomill" ? "photomill" : $0
+                }
+                .joined(separator: " ")
+            )
             let text = Array((try? JSONEncoder().encode(holder)) ?? Data())
             guard ftruncate(descriptor, 0) == 0, pwrite(descriptor, text, text.count, 0) == text.count else {
                 let cause = String(cString: strerror(errno))
@@ -104,7 +142,8 @@ final class CatalogLock: @unchecked Sendable {
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         guard let holder = readHolder(descriptor), holder.host == hostName(),
-              kill(holder.pid, 0) == -1, errno == ESRCH else { return nil }
+            kill(holder.pid, 0) == -1, errno == ESRCH
+        else { return nil }
         return holder
     }
 
@@ -118,7 +157,8 @@ final class CatalogLock: @unchecked Sendable {
             flock(descriptor, LOCK_UN)
             return nil
         }
-        return readHolder(descriptor) ?? CatalogHolder(pid: 0, host: "?", since: 0, command: "a coordinator that is starting")
+        return readHolder(descriptor)
+            ?? CatalogHolder(pid: 0, host: "?", since: 0, command: "a coordinator that is starting")
     }
 
     private static func readHolder(_ descriptor: Int32) -> CatalogHolder? {

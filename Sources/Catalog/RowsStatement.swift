@@ -1,6 +1,19 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
 internal import GRDB
 internal import GRDBSQLite
-import Foundation
 import PhotomillCore
 
 /// A column of a set-based statement: its name, and the value a row gives it. The name
@@ -47,14 +60,24 @@ struct RowsStatement<Row>: Sendable {
 
     /// `INSERT INTO table (columns) VALUES …` (`INSERT OR REPLACE` with `replacing`), then
     /// `suffix` (an upsert's ON CONFLICT).
-    static func insert(into table: String, replacing: Bool = false, _ columns: [RowColumn<Row>],
-                       _ suffix: String = "") -> RowsStatement {
+    static func insert(
+        into table: String,
+        replacing: Bool = false,
+        _ columns: [RowColumn<Row>],
+        _ suffix: String = ""
+    ) -> RowsStatement {
         let head = (replacing ? "INSERT OR REPLACE INTO " : "INSERT INTO ") + table
         let names = columns.map(\.name).joined(separator: ", ")
         let width = columns.count
-        return RowsStatement(columns: columns, table: table, sql: { rows in
-            "\(head) (\(names)) VALUES \(placeholders(rows: rows, width: width))" + (suffix.isEmpty ? "" : " " + suffix)
-        }, returnsRows: false)
+        return RowsStatement(
+            columns: columns,
+            table: table,
+            sql: { rows in
+                "\(head) (\(names)) VALUES \(placeholders(rows: rows, width: width))"
+                    + (suffix.isEmpty ? "" : " " + suffix)
+            },
+            returnsRows: false
+        )
     }
 
     /// `WITH v(columns) AS (VALUES …)` and then `statement`, which reads the rows from `v`
@@ -63,28 +86,48 @@ struct RowsStatement<Row>: Sendable {
     static func from(_ columns: [RowColumn<Row>], returning: Bool = false, _ statement: String) -> RowsStatement {
         let names = columns.map(\.name).joined(separator: ", ")
         let width = columns.count
-        return RowsStatement(columns: columns, table: nil, sql: { rows in
-            "WITH v(\(names)) AS (VALUES \(placeholders(rows: rows, width: width))) " + statement
-        }, returnsRows: returning)
+        return RowsStatement(
+            columns: columns,
+            table: nil,
+            sql: { rows in
+                "WITH v(\(names)) AS (VALUES \(placeholders(rows: rows, width: width))) " + statement
+            },
+            returnsRows: returning
+        )
     }
 
     /// Runs the statement over `rows`; `after` binds the parameters written after the rows
     /// (in the statement that follows them). `returned` gets each row of a RETURNING as (its
     /// first column as an integer, its second as text).
-    func run(_ db: Database, _ rows: [Row], after: [DatabaseValue] = [],
-             returned: (Int64, String) throws -> Void = { _, _ in }) throws {
+    func run(
+        _ db: Database,
+        _ rows: [Row],
+        after: [DatabaseValue] = [],
+        returned: (Int64, String) throws -> Void = { _, _ in }
+    ) throws {
         var start = 0
         for chunk in Self.chunks {
             while rows.count - start >= chunk {
                 let statement = try db.cachedStatement(sql: sql(chunk))
-                try execute(statement.sqliteStatement, rows[start..<start + chunk], after: after, db: db, returned: returned)
+                try execute(
+                    statement.sqliteStatement,
+                    rows[start..<start + chunk],
+                    after: after,
+                    db: db,
+                    returned: returned
+                )
                 start += chunk
             }
         }
     }
 
-    private func execute(_ handle: SQLiteStatement, _ rows: ArraySlice<Row>, after: [DatabaseValue], db: Database,
-                         returned: (Int64, String) throws -> Void) throws {
+    private func execute(
+        _ handle: SQLiteStatement,
+        _ rows: ArraySlice<Row>,
+        after: [DatabaseValue],
+        db: Database,
+        returned: (Int64, String) throws -> Void
+    ) throws {
         defer {
             sqlite3_reset(handle)
             sqlite3_clear_bindings(handle)
@@ -116,16 +159,20 @@ struct RowsStatement<Row>: Sendable {
         }
     }
 
-    private static func bind(_ value: DatabaseValue, at index: Int32, _ handle: SQLiteStatement, _ db: Database) throws {
+    private static func bind(_ value: DatabaseValue, at index: Int32, _ handle: SQLiteStatement, _ db: Database) throws
+    {
         let code: Int32
         switch value.storage {
         case .null: code = sqlite3_bind_null(handle, index)
         case .int64(let integer): code = sqlite3_bind_int64(handle, index, integer)
         case .double(let real): code = sqlite3_bind_double(handle, index, real)
-        case .string(var text): code = text.withUTF8 { sqlite3_bind_text(handle, index, $0.baseAddress, Int32($0.count), transient) }
+        case .string(var text):
+            code = text.withUTF8 { sqlite3_bind_text(handle, index, $0.baseAddress, Int32($0.count), transient) }
         case .blob(let bytes):
             code = bytes.withUnsafeBytes { raw in
-                raw.isEmpty ? sqlite3_bind_zeroblob(handle, index, 0) : sqlite3_bind_blob(handle, index, raw.baseAddress, Int32(raw.count), transient)
+                raw.isEmpty
+                    ? sqlite3_bind_zeroblob(handle, index, 0)
+                    : sqlite3_bind_blob(handle, index, raw.baseAddress, Int32(raw.count), transient)
             }
         }
         guard code == SQLITE_OK else { throw failure(code, handle, db) }
@@ -133,8 +180,11 @@ struct RowsStatement<Row>: Sendable {
 
     private static func failure(_ code: Int32, _ handle: SQLiteStatement, _ db: Database) -> DatabaseError {
         let message = db.sqliteConnection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
-        return DatabaseError(resultCode: ResultCode(rawValue: code), message: message,
-                             sql: sqlite3_sql(handle).map { String(cString: $0) })
+        return DatabaseError(
+            resultCode: ResultCode(rawValue: code),
+            message: message,
+            sql: sqlite3_sql(handle).map { String(cString: $0) }
+        )
     }
 
     /// SQLite copies what is bound (the values are gone once `execute` returns).

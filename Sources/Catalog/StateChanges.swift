@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 internal import GRDB
 import PhotomillCore
 
@@ -27,21 +40,24 @@ struct StateChanges {
             for state in TaskState.allCases {
                 let delta = deltas[Self.index(kind, state)]
                 guard delta != 0 else { continue }
-                try db.cachedStatement(sql: """
-                    INSERT INTO task_counts (kind, state, n) VALUES (?, ?, ?)
-                    ON CONFLICT (kind, state) DO UPDATE SET n = n + excluded.n
-                    """).execute(arguments: [kind.rawValue, state.rawValue, delta])
+                try db.cachedStatement(
+                    sql: """
+                        INSERT INTO task_counts (kind, state, n) VALUES (?, ?, ?)
+                        ON CONFLICT (kind, state) DO UPDATE SET n = n + excluded.n
+                        """
+                ).execute(arguments: [kind.rawValue, state.rawValue, delta])
             }
         }
     }
 
     private static func index(_ kind: Kind, _ state: TaskState) -> Int {
-        let stateIndex = switch state {
-        case .pending: 0
-        case .leased: 1
-        case .done: 2
-        case .failed: 3
-        }
+        let stateIndex =
+            switch state {
+            case .pending: 0
+            case .leased: 1
+            case .done: 2
+            case .failed: 3
+            }
         return kind.descriptor.index * TaskState.allCases.count + stateIndex
     }
 }

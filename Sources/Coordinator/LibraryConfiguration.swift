@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 
 /// How the coordinator follows its folders (docs/operations.md, "A living library").
@@ -19,7 +32,9 @@ public struct LibraryConfiguration: Sendable, Hashable {
 
     /// The kernel's limit on one user's inotify watches (`fs.inotify.max_user_watches`).
     public static func kernelWatchLimit() -> Int? {
-        guard let text = try? String(contentsOfFile: "/proc/sys/fs/inotify/max_user_watches", encoding: .utf8) else { return nil }
+        guard let text = try? String(contentsOfFile: "/proc/sys/fs/inotify/max_user_watches", encoding: .utf8) else {
+            return nil
+        }
         return Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 

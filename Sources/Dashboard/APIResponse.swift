@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -6,8 +19,11 @@ import NIOCore
 /// Responses of the API: JSON, never cached (every answer is a reading of a moving catalog).
 enum APIResponse {
     static func json(status: HTTPResponse.Status = .ok, _ body: Data) -> Response {
-        Response(status: status, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
-                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+        Response(
+            status: status,
+            headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: body))
+        )
     }
 
     static func json(status: HTTPResponse.Status = .ok, _ value: some Encodable) -> Response {

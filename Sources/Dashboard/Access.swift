@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -17,17 +30,29 @@ import Hummingbird
 struct Access<Context: RequestContext>: RouterMiddleware {
     let token: String?
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         let authority = request.head.authority ?? ""
         if token == nil, !HTTPAddress.isLoopbackAuthority(authority) {
-            return Self.refusal(.misdirectedRequest, "this dashboard answers on loopback only: open it as http://127.0.0.1:PORT/")
+            return Self.refusal(
+                .misdirectedRequest,
+                "this dashboard answers on loopback only: open it as http://127.0.0.1:PORT/"
+            )
         }
         if request.method == .post {
-            if let origin = request.headers[.origin], origin != "http://" + authority && origin != "https://" + authority {
+            if let origin = request.headers[.origin],
+                origin != "http://" + authority && origin != "https://" + authority
+            {
                 return Self.refusal(.forbidden, "an action from another site's page (Origin \(origin)) is refused")
             }
             guard request.headers[.contentType]?.hasPrefix("application/json") == true else {
-                return Self.refusal(.unsupportedMediaType, "send the action's filters as JSON (Content-Type: application/json)")
+                return Self.refusal(
+                    .unsupportedMediaType,
+                    "send the action's filters as JSON (Content-Type: application/json)"
+                )
             }
         }
         return try await next(request, context)
@@ -46,9 +71,16 @@ struct Access<Context: RequestContext>: RouterMiddleware {
 struct BearerToken<Context: RequestContext>: RouterMiddleware {
     let token: String?
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         if let token, !Self.presents(token, request.headers[.authorization]) {
-            var response = APIResponse.error(.unauthorized, "a bearer token is needed (the --http-token-file of the coordinator)")
+            var response = APIResponse.error(
+                .unauthorized,
+                "a bearer token is needed (the --http-token-file of the coordinator)"
+            )
             response.headers[.wwwAuthenticate] = #"Bearer realm="photomill""#
             return response
         }
@@ -58,7 +90,8 @@ struct BearerToken<Context: RequestContext>: RouterMiddleware {
     /// Whether `header` is `Bearer TOKEN`, compared in constant time.
     static func presents(_ token: String, _ header: String?) -> Bool {
         guard let header, header.hasPrefix("Bearer ") else { return false }
-        let given = Array(header.utf8.dropFirst(7)), wanted = Array(token.utf8)
+        let given = Array(header.utf8.dropFirst(7))
+        let wanted = Array(token.utf8)
         guard given.count == wanted.count else { return false }
         return zip(given, wanted).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }

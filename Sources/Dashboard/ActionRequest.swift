@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Catalog
 import Foundation
 import PhotomillCore
@@ -44,14 +57,19 @@ struct ActionRequest: Decodable, Sendable {
                 let present = (try? failedClasses()) ?? [:]
                 guard present[errorClass] != nil else {
                     let listed = present.keys.map(\.rawValue).sorted().joined(separator: ", ")
-                    throw Invalid(message: "class '\(name)' is not an error class of this catalog; failed tasks have: \(listed.isEmpty ? "none" : listed)")
+                    throw Invalid(
+                        message:
+                            "class '\(name)' is not an error class of this catalog; failed tasks have: \(listed.isEmpty ? "none" : listed)"
+                    )
                 }
             }
             filter.errorClass = errorClass
         }
         if let path, !path.isEmpty {
             guard let first = path.first, "/*?[".contains(first) else {
-                throw Invalid(message: "path '\(path)' can never match: catalog paths are absolute, so start the glob with / or *")
+                throw Invalid(
+                    message: "path '\(path)' can never match: catalog paths are absolute, so start the glob with / or *"
+                )
             }
             filter.pathGlob = path
         }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Catalog
 import Foundation
 import Hummingbird
@@ -55,8 +68,13 @@ public final class DashboardServer: Service, @unchecked Sendable {
 
     /// `catalog`: the coordinator's, whose writer takes the actions; the dashboard opens
     /// its own read-only connection to the same file for everything it reads.
-    public init(configuration: Configuration, catalog: Catalog, metrics: MetricsRegistry, views: OperatorViews,
-                logger: Logger) throws(CatalogError) {
+    public init(
+        configuration: Configuration,
+        catalog: Catalog,
+        metrics: MetricsRegistry,
+        views: OperatorViews,
+        logger: Logger
+    ) throws(CatalogError) {
         precondition(configuration.token != nil || configuration.address.isLoopback, "a token off loopback")
         self.configuration = configuration
         writer = catalog
@@ -95,17 +113,24 @@ public final class DashboardServer: Service, @unchecked Sendable {
         return Application(
             router: router(),
             server: .http1(configuration: .init(idleTimeout: .seconds(Self.idleTimeout))),
-            configuration: .init(address: .hostname(address.host, port: address.port), serverName: nil,
-                                 availableConnectionsDelegate: connections),
+            configuration: .init(
+                address: .hostname(address.host, port: address.port),
+                serverName: nil,
+                availableConnectionsDelegate: connections
+            ),
             services: [ThroughputSampler(dashboard: self)],
-            onServerRunning: { channel in onRunning(HTTPAddress(host: address.host, port: channel.localAddress?.port ?? address.port)) },
-            logger: logger)
+            onServerRunning: { channel in
+                onRunning(HTTPAddress(host: address.host, port: channel.localAddress?.port ?? address.port))
+            },
+            logger: logger
+        )
     }
 
     public func run() async throws {
         // Refuses further requests; the queued ones finish on the thread, which then ends.
         defer { worker.close() }
-        let listening = ManagedFlag(), onListening = onListening
+        let listening = ManagedFlag()
+        let onListening = onListening
         do {
             try await application { address in
                 listening.set()
@@ -116,9 +141,12 @@ public final class DashboardServer: Service, @unchecked Sendable {
             guard !listening.isSet else { throw error }
             let failure = DashboardError(address: configuration.address, cause: "\(error)")
             guard configuration.required else {
-                return logger.warning("dashboard off: cannot listen", metadata: [
-                    "http.address": "\(configuration.address)", "error": "\(failure.cause)",
-                ])
+                return logger.warning(
+                    "dashboard off: cannot listen",
+                    metadata: [
+                        "http.address": "\(configuration.address)", "error": "\(failure.cause)",
+                    ]
+                )
             }
             throw failure
         }

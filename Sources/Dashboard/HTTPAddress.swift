@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 
 /// Where the dashboard listens: `--http ADDRESS:PORT` (`127.0.0.1:9380`, `[::1]:9380`,
@@ -21,22 +34,31 @@ public struct HTTPAddress: Sendable, Hashable, CustomStringConvertible {
     }
 
     public init(parsing text: String) throws(ParseError) {
-        let host: Substring, port: Substring
+        let host: Substring
+        let port: Substring
         if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
             host = text[text.index(after: text.startIndex)..<close]
             port = text[text.index(after: close)...].drop { $0 == ":" }
             guard text[text.index(after: close)...].hasPrefix(":") else {
-                throw ParseError(description: "'\(text)' has no port: give ADDRESS:PORT, e.g. [::1]:\(Self.defaultPort)")
+                throw ParseError(
+                    description: "'\(text)' has no port: give ADDRESS:PORT, e.g. [::1]:\(Self.defaultPort)"
+                )
             }
         } else {
             guard let colon = text.lastIndex(of: ":"), !text[..<colon].contains(":") else {
-                throw ParseError(description: "'\(text)' is not ADDRESS:PORT, e.g. 127.0.0.1:\(Self.defaultPort) (IPv6 in brackets: [::1]:\(Self.defaultPort))")
+                throw ParseError(
+                    description:
+                        "'\(text)' is not ADDRESS:PORT, e.g. 127.0.0.1:\(Self.defaultPort) (IPv6 in brackets: [::1]:\(Self.defaultPort))"
+                )
             }
             host = text[..<colon]
             port = text[text.index(after: colon)...]
         }
         guard !host.isEmpty else {
-            throw ParseError(description: "'\(text)' names no address: give e.g. 127.0.0.1:\(port), or 0.0.0.0:\(port) for every interface (with --http-token-file)")
+            throw ParseError(
+                description:
+                    "'\(text)' names no address: give e.g. 127.0.0.1:\(port), or 0.0.0.0:\(port) for every interface (with --http-token-file)"
+            )
         }
         guard let number = Int(port), (0...65_535).contains(number) else {
             throw ParseError(description: "'\(text)': the port must be a number from 0 to 65535 (0: any free port)")

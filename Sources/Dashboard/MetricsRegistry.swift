@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import CoreMetrics
 import Foundation
 import Prometheus
@@ -33,7 +46,10 @@ public final class MetricsRegistry: MetricsFactory, Sendable {
         registry.makeCounter(descriptor: descriptor(label), labels: dimensions)
     }
 
-    public func makeFloatingPointCounter(label: String, dimensions: [(String, String)]) -> any FloatingPointCounterHandler {
+    public func makeFloatingPointCounter(
+        label: String,
+        dimensions: [(String, String)]
+    ) -> any FloatingPointCounterHandler {
         registry.makeCounter(descriptor: descriptor(label), labels: dimensions)
     }
 
@@ -47,8 +63,11 @@ public final class MetricsRegistry: MetricsFactory, Sendable {
     }
 
     public func makeTimer(label: String, dimensions: [(String, String)]) -> any TimerHandler {
-        registry.makeDurationHistogram(descriptor: descriptor(label), labels: dimensions,
-                                       buckets: bounds(label).map { .nanoseconds(Int64(($0 * 1e9).rounded())) })
+        registry.makeDurationHistogram(
+            descriptor: descriptor(label),
+            labels: dimensions,
+            buckets: bounds(label).map { .nanoseconds(Int64(($0 * 1e9).rounded())) }
+        )
     }
 
     public func destroyCounter(_ handler: any CounterHandler) {

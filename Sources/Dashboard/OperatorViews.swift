@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Catalog
 import Foundation
 import PhotomillCore
@@ -19,12 +32,17 @@ public struct OperatorViews: Sendable {
     /// The `library` object of `status --json`: watched, polled, excluded, skipped.
     public var library: @Sendable (LibraryStatus) -> Data = { _ in Data("{}".utf8) }
     /// `scan --no-wait --json`: the rescan asked for.
-    public var scanRequested: @Sendable (_ request: Int64, _ paths: [String]?) -> Data = { request, _ in Data("{\"request\":\(request)}".utf8) }
+    public var scanRequested: @Sendable (_ request: Int64, _ paths: [String]?) -> Data = { request, _ in
+        Data("{\"request\":\(request)}".utf8)
+    }
 
-    public init(status: @escaping @Sendable (CatalogStatus) -> Data, workers: @escaping @Sendable (CatalogStatus) -> Data,
-                failed: @escaping @Sendable ([FailedTask]) -> Data,
-                requeued: @escaping @Sendable ([Kind: Int], Bool) -> Data,
-                paused: @escaping @Sendable ([Kind: Pause], Set<Kind>) -> Data) {
+    public init(
+        status: @escaping @Sendable (CatalogStatus) -> Data,
+        workers: @escaping @Sendable (CatalogStatus) -> Data,
+        failed: @escaping @Sendable ([FailedTask]) -> Data,
+        requeued: @escaping @Sendable ([Kind: Int], Bool) -> Data,
+        paused: @escaping @Sendable ([Kind: Pause], Set<Kind>) -> Data
+    ) {
         self.status = status
         self.workers = workers
         self.failed = failed

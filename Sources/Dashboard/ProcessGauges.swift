@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillCore
 import Prometheus
@@ -8,9 +21,11 @@ import Prometheus
 final class ProcessGauges: Sendable {
     static let help: [String: String] = [
         "process_open_fds": "Open file descriptors of the coordinator process.",
-        "process_max_fds": "The coordinator process's open-file limit (the soft RLIMIT_NOFILE, raised to the hard one at start).",
+        "process_max_fds":
+            "The coordinator process's open-file limit (the soft RLIMIT_NOFILE, raised to the hard one at start).",
         "photomill_http_connections": "HTTP connections the dashboard holds now.",
-        "photomill_http_connections_limit": "HTTP connections the dashboard holds at most; more wait in the kernel's accept queue.",
+        "photomill_http_connections_limit":
+            "HTTP connections the dashboard holds at most; more wait in the kernel's accept queue.",
     ]
 
     private let openDescriptors: Gauge

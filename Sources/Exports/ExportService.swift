@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Catalog
 import Foundation
 import Logging
@@ -82,7 +95,8 @@ public final class ExportService: Service, Sendable {
                 return at - now
             }
             if wait <= 0 {
-                executor.submit { [self] in attempt("cannot write the export manifest") { try exporter.writeManifest() } }
+                executor.submit { [self] in attempt("cannot write the export manifest") { try exporter.writeManifest() }
+                }
                 continue
             }
             try? await Task.sleep(for: .seconds(wait))

@@ -1,6 +1,19 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Catalog
-import PhotomillCore
 import Foundation
+import PhotomillCore
 
 extension Exporter {
     /// Exports the photos whose plists or thumbnail file are missing: those a coordinator
@@ -17,7 +30,8 @@ extension Exporter {
             let missing = page.filter { key in
                 !files.fileExists(atPath: root.appendingPathComponent("metadata/\(key.md5).plist").path)
                     || !files.fileExists(atPath: root.appendingPathComponent("photos/\(key.photoId).plist").path)
-                    || (key.hasThumbnail && !files.fileExists(atPath: root.appendingPathComponent("thumbs/\(key.md5).jpg").path))
+                    || (key.hasThumbnail
+                        && !files.fileExists(atPath: root.appendingPathComponent("thumbs/\(key.md5).jpg").path))
             }
             if !missing.isEmpty {
                 let written = try export(photoIds: missing.map(\.photoId))

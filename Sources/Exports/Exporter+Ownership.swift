@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillCore
 
@@ -7,14 +20,21 @@ extension Exporter {
     /// home folder) is refused before a file is written, so the exports never replace a
     /// file of someone else's, and `removeStale` only ever removes photomill's own files.
     static func checkOwnership(of root: URL) throws(ExportError) {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: root.path), !names.isEmpty else { return }
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: root.path), !names.isEmpty else {
+            return
+        }
         let tag = try? RegularFile.contents(of: root.appendingPathComponent(CacheDirectoryTag.name).path, upTo: 4096)
         if let tag, String(decoding: tag, as: UTF8.self).contains("created by photomill") { return }
         if let manifest = try? RegularFile.contents(of: root.appendingPathComponent("manifest.plist").path),
-           (try? PropertyListDecoder().decode(ExportManifest.self, from: manifest)) != nil {
+            (try? PropertyListDecoder().decode(ExportManifest.self, from: manifest)) != nil
+        {
             return
         }
-        throw ExportError(path: root.path, message: "holds files that are not photomill's exports (no photomill CACHEDIR.TAG or manifest.plist); choose a new or empty folder")
+        throw ExportError(
+            path: root.path,
+            message:
+                "holds files that are not photomill's exports (no photomill CACHEDIR.TAG or manifest.plist); choose a new or empty folder"
+        )
     }
 
     /// Removes, under `metadata/`, `thumbs/` and `photos/`, the files named as photomill
@@ -25,7 +45,8 @@ extension Exporter {
         for folder in Self.folders {
             let url = root.appendingPathComponent(folder)
             for name in (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? [] {
-                let stem = (name as NSString).deletingPathExtension, ext = (name as NSString).pathExtension
+                let stem = (name as NSString).deletingPathExtension
+                let ext = (name as NSString).pathExtension
                 let stale: Bool
                 switch (folder, ext) {
                 case ("metadata", "plist"): stale = Self.isMD5(stem) && !exported.contents.contains(stem)

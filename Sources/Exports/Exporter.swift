@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Catalog
 import Foundation
 import PhotomillCore
@@ -40,7 +53,11 @@ public final class Exporter: Sendable {
             do {
                 try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
             } catch {
-                throw ExportError(path: url.path, message: "cannot create the export folder: \(error.fileSystemReason); choose a folder this user may write")
+                throw ExportError(
+                    path: url.path,
+                    message:
+                        "cannot create the export folder: \(error.fileSystemReason); choose a folder this user may write"
+                )
             }
         }
         try Self.write(Data(CacheDirectoryTag.contents.utf8), to: root.appendingPathComponent(CacheDirectoryTag.name))
@@ -51,7 +68,9 @@ public final class Exporter: Sendable {
     /// their files by yet).
     public func export(photoIds: [Int64]) throws -> Summary {
         var summary = Summary()
-        for chunk in stride(from: 0, to: photoIds.count, by: 500).map({ Array(photoIds[$0..<min($0 + 500, photoIds.count)]) }) {
+        for chunk in stride(from: 0, to: photoIds.count, by: 500).map({
+            Array(photoIds[$0..<min($0 + 500, photoIds.count)])
+        }) {
             var names = ExportedNames()
             try write(catalog.exportRecords(ids: chunk), into: &summary, names: &names)
         }
@@ -112,12 +131,19 @@ public final class Exporter: Sendable {
         while true {
             let page = try catalog.exportKeys(afterPhoto: after, limit: 2000)
             guard let last = page.last else { break }
-            entries += page.map { .init(md5: $0.md5, path: $0.path, hasThumbnail: $0.hasThumbnail, photoId: $0.photoId) }
+            entries += page.map {
+                .init(md5: $0.md5, path: $0.path, hasThumbnail: $0.hasThumbnail, photoId: $0.photoId)
+            }
             after = last.photoId
         }
         let url = root.appendingPathComponent("manifest.plist")
-        if let existing = try? PropertyListDecoder().decode(ExportManifest.self, from: RegularFile.contents(of: url.path)),
-           existing.photos == entries, existing.gpsStripped == stripGPS, existing.formatVersion == ExportManifest.currentFormat {
+        if let existing = try? PropertyListDecoder().decode(
+            ExportManifest.self,
+            from: RegularFile.contents(of: url.path)
+        ),
+            existing.photos == entries, existing.gpsStripped == stripGPS,
+            existing.formatVersion == ExportManifest.currentFormat
+        {
             return false
         }
         let manifest = ExportManifest(generatedAt: Date().formatted(.iso8601), gpsStripped: stripGPS, photos: entries)

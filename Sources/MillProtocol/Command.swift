@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// The command byte, the second frame of every message. The values are part of the wire
 /// format (PROTOCOL.md, "Commands") and never change; a new command takes a new value.
 public enum Command: UInt8, Sendable, Hashable, CaseIterable, CustomStringConvertible {

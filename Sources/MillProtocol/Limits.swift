@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// Size caps applied before any protobuf decoding, so that a hostile or broken peer costs
 /// at most one bounded allocation. Set `ZMQ_MAXMSGSIZE` to `maxFrameBytes` on every socket
 /// so libzmq refuses an oversized frame before it is buffered at all (PROTOCOL.md, "Size

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import SwiftProtobuf
 
@@ -45,7 +58,9 @@ public enum MillCodec {
         let isJobs = first[1].first == Command.job.rawValue
         let most = isJobs ? FieldBounds.batchJobs.upperBound : FieldBounds.batchResults.upperBound
         var batches: [(frames: [Data], count: Int)] = []
-        var start = 0, bytes = 0, blobs = 0
+        var start = 0
+        var bytes = 0
+        var blobs = 0
         func close(at end: Int) {
             guard end > start else { return }
             let run = messages[start..<end]
@@ -140,7 +155,10 @@ public enum MillCodec {
     /// flood of junk costs a few comparisons per message.
     private static func checkEnvelope(_ frames: [Data], limits: Limits) throws(ProtocolViolation) -> Command {
         guard frames.count <= limits.maxFrames else {
-            throw ProtocolViolation(.tooManyFrames, "\(frames.count) frames, more than the limit of \(limits.maxFrames)")
+            throw ProtocolViolation(
+                .tooManyFrames,
+                "\(frames.count) frames, more than the limit of \(limits.maxFrames)"
+            )
         }
         guard let signature = frames.first else { throw ProtocolViolation(.missingFrame, "no frames") }
         guard signature == MillWire.signature else {
@@ -154,25 +172,41 @@ public enum MillCodec {
             throw ProtocolViolation(.missingFrame, command: command, "\(command) has no body frame")
         }
         guard frames[2].count <= limits.maxBodyBytes else {
-            throw ProtocolViolation(.frameTooLarge, command: command,
-                                    "\(command) body is \(frames[2].count) bytes, more than \(limits.maxBodyBytes)")
+            throw ProtocolViolation(
+                .frameTooLarge,
+                command: command,
+                "\(command) body is \(frames[2].count) bytes, more than \(limits.maxBodyBytes)"
+            )
         }
         try checkBlobFrames(frames.dropFirst(MillWire.fixedFrameCount), command: command, limits: limits)
         return command
     }
 
-    private static func checkBlobFrames(_ blobs: some Collection<Data>, command: Command,
-                                        limits: Limits) throws(ProtocolViolation) {
+    private static func checkBlobFrames(
+        _ blobs: some Collection<Data>,
+        command: Command,
+        limits: Limits
+    ) throws(ProtocolViolation) {
         if !command.carriesBlobs && !blobs.isEmpty {
-            throw ProtocolViolation(.unexpectedBlob, command: command, "\(command) takes no blob frames but \(blobs.count) follow")
+            throw ProtocolViolation(
+                .unexpectedBlob,
+                command: command,
+                "\(command) takes no blob frames but \(blobs.count) follow"
+            )
         }
         guard blobs.count <= limits.maxBlobs else {
-            throw ProtocolViolation(.tooManyFrames, command: command,
-                                    "\(blobs.count) blob frames, more than the limit of \(limits.maxBlobs)")
+            throw ProtocolViolation(
+                .tooManyFrames,
+                command: command,
+                "\(blobs.count) blob frames, more than the limit of \(limits.maxBlobs)"
+            )
         }
         for (index, blob) in blobs.enumerated() where blob.count > limits.maxBlobBytes {
-            throw ProtocolViolation(.frameTooLarge, command: command,
-                                    "blob frame \(index) is \(blob.count) bytes, more than \(limits.maxBlobBytes)")
+            throw ProtocolViolation(
+                .frameTooLarge,
+                command: command,
+                "blob frame \(index) is \(blob.count) bytes, more than \(limits.maxBlobBytes)"
+            )
         }
     }
 
@@ -188,13 +222,20 @@ public enum MillCodec {
         return options
     }()
 
-    private static func parse<Body: SwiftProtobuf.Message>(_ body: Data, _ command: Command) throws(ProtocolViolation) -> Body {
+    private static func parse<Body: SwiftProtobuf.Message>(
+        _ body: Data,
+        _ command: Command
+    ) throws(ProtocolViolation) -> Body {
         do {
             return try Body(serializedBytes: body, options: decodingOptions)
         } catch BinaryDecodingError.truncated {
             throw ProtocolViolation(.truncatedBody, command: command, "\(command) body ends inside a field")
         } catch {
-            throw ProtocolViolation(.malformedBody, command: command, "\(command) body is not a \(Body.protoMessageName): \(error)")
+            throw ProtocolViolation(
+                .malformedBody,
+                command: command,
+                "\(command) body is not a \(Body.protoMessageName): \(error)"
+            )
         }
     }
 

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// A message that breaks protocols/PROTOCOL.md. The receiver drops it and counts it by
 /// `reason`; a violation never ends the connection or the process by itself.
 public struct ProtocolViolation: Error, Sendable, Hashable, CustomStringConvertible {

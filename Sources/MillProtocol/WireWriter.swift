@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import SwiftProtobuf
 
@@ -59,7 +72,8 @@ struct WireWriter {
     }
 
     static func varintSize(_ value: UInt64) -> Int {
-        var size = 1, value = value >> 7
+        var size = 1
+        var value = value >> 7
         while value > 0 {
             size += 1
             value >>= 7
@@ -73,7 +87,9 @@ extension Photomill_V1_Job {
     /// job (not the deadlines and parameters of `MillCodec.jobTail`, nor unknown fields).
     var handEncoded: Data? {
         guard deadlines.isEmpty, !hasParameters, unknownFields.data.isEmpty else { return nil }
-        var writer = WireWriter(capacity: 32 + jobID.utf8.count + path.utf8.count + leaseToken.utf8.count + sidecarPath.utf8.count)
+        var writer = WireWriter(
+            capacity: 32 + jobID.utf8.count + path.utf8.count + leaseToken.utf8.count + sidecarPath.utf8.count
+        )
         writer.text(1, jobID)
         writer.varint(2, UInt64(bitPattern: photoID))
         writer.text(3, path)

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import CFFmpeg
 import CTesseract
 import CVips
@@ -21,11 +34,15 @@ public enum ProcessingLibraries {
     /// FFmpeg's release as libavutil names it ("5.1.6-0+deb12u1"), and each library
     /// photomill uses, which may come from other builds: "libavformat 59.27.100", ….
     public static var ffmpeg: (release: String, libraries: [String]) {
-        let libraries = [("libavformat", avformat_version()), ("libavcodec", avcodec_version()),
-                         ("libswscale", swscale_version()), ("libavutil", avutil_version())]
+        let libraries = [
+            ("libavformat", avformat_version()), ("libavcodec", avcodec_version()),
+            ("libswscale", swscale_version()), ("libavutil", avutil_version()),
+        ]
         // AV_VERSION_INT: major << 16 | minor << 8 | micro.
-        return (String(cString: av_version_info()),
-                libraries.map { "\($0.0) \($0.1 >> 16).\($0.1 >> 8 & 0xFF).\($0.1 & 0xFF)" })
+        return (
+            String(cString: av_version_info()),
+            libraries.map { "\($0.0) \($0.1 >> 16).\($0.1 >> 8 & 0xFF).\($0.1 & 0xFF)" }
+        )
     }
 
     /// libexif has no function that tells its version (nor a header macro): the file the

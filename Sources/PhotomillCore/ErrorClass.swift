@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// Why a task failed: a stable, machine-readable name, stored in the catalog
 /// (`tasks.errorClass`, `attempts.errorClass`) as its raw value and sent on the wire as
 /// `error_class`. The wire's set is open (PROTOCOL.md, "Error classes"): a class this code
@@ -81,7 +94,9 @@ extension ErrorClass: RawRepresentable, CustomStringConvertible {
     public var description: String { rawValue }
 
     private static let byName: [String: ErrorClass] = Dictionary(uniqueKeysWithValues: known.map { ($0.rawValue, $0) })
-    private static let formerNames: [String: ErrorClass] = ["changed-since-scan": .fileChanged, "worker-crashed": .workerLost]
+    private static let formerNames: [String: ErrorClass] = [
+        "changed-since-scan": .fileChanged, "worker-crashed": .workerLost,
+    ]
 }
 
 extension ErrorClass: Codable {

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 
 /// A kind of work done on a photo; with the photo, the unit of state, retry and reporting.
@@ -19,18 +32,41 @@ public enum Kind: String, CaseIterable, Sendable, Hashable, Codable, Comparable 
         case .metadata:
             KindDescriptor(index: 1, wireValue: 2, tier: 0, deadline: 60, codeVersion: 2, needs: [])
         case .thumbnail:
-            KindDescriptor(index: 2, wireValue: 3, tier: 1, deadline: 120, codeVersion: 2, needs: [.pixels],
-                           recipeParameters: { "size=\($0.thumbnailSize) q=\($0.thumbnailQuality)" })
+            KindDescriptor(
+                index: 2,
+                wireValue: 3,
+                tier: 1,
+                deadline: 120,
+                codeVersion: 2,
+                needs: [.pixels],
+                recipeParameters: { "size=\($0.thumbnailSize) q=\($0.thumbnailQuality)" }
+            )
         case .ocr:
-            KindDescriptor(index: 3, wireValue: 4, tier: 2, deadline: 300, codeVersion: 2, needs: [.pixels, .language],
-                           title: "OCR", forVideos: false, travelsWithBytes: false,
-                           recipeParameters: { "lang=\($0.ocrLanguage) side=\($0.ocrMaxSide) min=\($0.ocrMinConfidence)" })
+            KindDescriptor(
+                index: 3,
+                wireValue: 4,
+                tier: 2,
+                deadline: 300,
+                codeVersion: 2,
+                needs: [.pixels, .language],
+                title: "OCR",
+                forVideos: false,
+                travelsWithBytes: false,
+                recipeParameters: { "lang=\($0.ocrLanguage) side=\($0.ocrMaxSide) min=\($0.ocrMinConfidence)" }
+            )
         case .similarity:
             // The perceptual hash of the thumbnail's picture (docs/processing.md, "Similar
             // photos"): in the thumbnail's tier, so the two travel in one job and share one
             // decode; the picture's size shapes the hash.
-            KindDescriptor(index: 4, wireValue: 5, tier: 1, deadline: 120, codeVersion: 1, needs: [.pixels],
-                           recipeParameters: { "side=\($0.thumbnailSize)" })
+            KindDescriptor(
+                index: 4,
+                wireValue: 5,
+                tier: 1,
+                deadline: 120,
+                codeVersion: 1,
+                needs: [.pixels],
+                recipeParameters: { "side=\($0.thumbnailSize)" }
+            )
         }
     }
 

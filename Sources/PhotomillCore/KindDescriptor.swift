@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// What a kind of work is, written once per kind in `Kind.descriptor`: the scheduler, the
 /// catalog, the metrics, the wire edge, the CLI's help and filters and the dashboard derive
 /// what they need of a kind from here (docs/architecture.md, "A new kind").
@@ -44,9 +57,18 @@ public struct KindDescriptor: Sendable {
     /// The parameters that shape its result, as its recipe writes them ("size=256 q=80").
     public let recipeParameters: @Sendable (ProcessingParameters) -> String
 
-    public init(index: Int, wireValue: Int, tier: Int, deadline: Double, codeVersion: Int, needs: Needs,
-                title: String? = nil, forVideos: Bool = true, travelsWithBytes: Bool = true,
-                recipeParameters: @escaping @Sendable (ProcessingParameters) -> String = { _ in "" }) {
+    public init(
+        index: Int,
+        wireValue: Int,
+        tier: Int,
+        deadline: Double,
+        codeVersion: Int,
+        needs: Needs,
+        title: String? = nil,
+        forVideos: Bool = true,
+        travelsWithBytes: Bool = true,
+        recipeParameters: @escaping @Sendable (ProcessingParameters) -> String = { _ in "" }
+    ) {
         self.index = index
         self.wireValue = wireValue
         self.tier = tier

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// A photo's 64-bit perceptual hash (the `similarity` kind; docs/processing.md, "Similar
 /// photos"): pictures that look alike have hashes a few bits apart. Bit 63 (the first hex
 /// digit's highest bit) is the first DCT coefficient, row by row, as imagehash writes its

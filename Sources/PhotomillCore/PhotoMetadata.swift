@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// What a photo says about itself: one record from the processor through the wire and the
 /// catalog to the exports. Property names are the public vocabulary of photomill:
 /// `inspect --json`, the catalog's `metadata` columns and the plist exports all use them.

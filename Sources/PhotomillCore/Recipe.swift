@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// A result's recipe, as PROTOCOL.md ("Recipes") defines it: `KIND/VERSION`, then
 /// space-separated `KEY=VALUE` parameters (`thumbnail/2 size=256 q=80`). VERSION numbers
 /// the *definition* of the kind's result in the protocol, not an implementation: a worker

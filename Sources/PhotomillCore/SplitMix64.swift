@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// photomill's one seeded random generator: every sample decision, the mutations of the
 /// fuzz tests, the jitter the scheduler's tests replay. Swift's
 /// `SystemRandomNumberGenerator` cannot be seeded, and what it drives must be the same

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// libvips 8.14 hands the EXIF to libpng in the info that libpng writes both before and
 /// after the image data, so the file gets two eXIf chunks, one after IDAT. The PNG
 /// specification allows one, before IDAT; exiftool warns about both mistakes, and
@@ -18,7 +31,8 @@ enum PNGChunks {
             offset = end
         }
         guard offset == png.count, let exif = chunks.first(where: { $0.type == "eXIf" }),
-              chunks.contains(where: { $0.type == "IDAT" }) else { return png }
+            chunks.contains(where: { $0.type == "IDAT" })
+        else { return png }
 
         var out = Array(png[0..<signature])
         out.reserveCapacity(png.count)

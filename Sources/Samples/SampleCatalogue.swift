@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// The invented cameras, places and sentences samples are made of. Changing any entry
 /// changes every seed's output, so append rather than edit.
 enum SampleCatalogue {
@@ -12,23 +25,55 @@ enum SampleCatalogue {
     }
 
     static let cameras = [
-        Camera(make: "Korvex", model: "K-7 Mark II", lens: "Korvex 24-70mm F2.8 DG",
-               focalLengths: 24...70, fractionalFocalLength: false, apertures: [2.8, 4, 5.6, 8, 11]),
-        Camera(make: "Lumetra", model: "LX-20", lens: nil,
-               focalLengths: 4.5...27, fractionalFocalLength: true, apertures: [3.3, 4, 5.6]),
-        Camera(make: "Nordlicht Optik", model: "NL-5 Pro", lens: "Nordlicht 35mm f/1.4",
-               focalLengths: 35...35, fractionalFocalLength: false, apertures: [1.4, 2, 2.8, 5.6]),
-        Camera(make: "Fennec", model: "Fennec Phone 12", lens: "Fennec Phone 12 back camera 4.25mm f/1.8",
-               focalLengths: 4.25...4.25, fractionalFocalLength: true, apertures: [1.8]),
-        Camera(make: "Sable Optics", model: "S1 Mini", lens: "Sable 18-55mm F3.5-5.6",
-               focalLengths: 18...55, fractionalFocalLength: false, apertures: [3.5, 5.6, 8]),
+        Camera(
+            make: "Korvex",
+            model: "K-7 Mark II",
+            lens: "Korvex 24-70mm F2.8 DG",
+            focalLengths: 24...70,
+            fractionalFocalLength: false,
+            apertures: [2.8, 4, 5.6, 8, 11]
+        ),
+        Camera(
+            make: "Lumetra",
+            model: "LX-20",
+            lens: nil,
+            focalLengths: 4.5...27,
+            fractionalFocalLength: true,
+            apertures: [3.3, 4, 5.6]
+        ),
+        Camera(
+            make: "Nordlicht Optik",
+            model: "NL-5 Pro",
+            lens: "Nordlicht 35mm f/1.4",
+            focalLengths: 35...35,
+            fractionalFocalLength: false,
+            apertures: [1.4, 2, 2.8, 5.6]
+        ),
+        Camera(
+            make: "Fennec",
+            model: "Fennec Phone 12",
+            lens: "Fennec Phone 12 back camera 4.25mm f/1.8",
+            focalLengths: 4.25...4.25,
+            fractionalFocalLength: true,
+            apertures: [1.8]
+        ),
+        Camera(
+            make: "Sable Optics",
+            model: "S1 Mini",
+            lens: "Sable 18-55mm F3.5-5.6",
+            focalLengths: 18...55,
+            fractionalFocalLength: false,
+            apertures: [3.5, 5.6, 8]
+        ),
     ]
 
     static let phone = cameras[3]
     static let scanner = (make: "Papyra", model: "DocuScan 500")
 
-    static let exposureTimes: [Double] = [1.0 / 4000, 1.0 / 1000, 1.0 / 500, 1.0 / 250, 1.0 / 125, 1.0 / 60,
-                                          1.0 / 30, 1.0 / 8, 0.3, 1, 2.5]
+    static let exposureTimes: [Double] = [
+        1.0 / 4000, 1.0 / 1000, 1.0 / 500, 1.0 / 250, 1.0 / 125, 1.0 / 60,
+        1.0 / 30, 1.0 / 8, 0.3, 1, 2.5,
+    ]
     static let isos = [100, 200, 400, 800, 1600, 3200]
 
     struct Place {

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotoProcessing
 import PhotomillCore
@@ -25,11 +38,17 @@ extension SampleGenerator {
         }
 
         guard spec.width > 0, spec.height > 0, (1...8).contains(spec.orientation) else {
-            throw SampleError(file: spec.file, message: "\(spec.width)×\(spec.height), orientation \(spec.orientation) is not an image")
+            throw SampleError(
+                file: spec.file,
+                message: "\(spec.width)×\(spec.height), orientation \(spec.orientation) is not an image"
+            )
         }
         guard spec.format != .heic || spec.orientation == 1 else {
             // The file would claim a turn that HEIF readers (libheif, hence libvips) never apply.
-            throw SampleError(file: spec.file, message: "HEIC samples are stored upright; orientation \(spec.orientation) would be ignored by readers")
+            throw SampleError(
+                file: spec.file,
+                message: "HEIC samples are stored upright; orientation \(spec.orientation) would be ignored by readers"
+            )
         }
         let upright: RGBImage
         let size = spec.uprightSize
@@ -51,7 +70,9 @@ extension SampleGenerator {
     }
 
     func encode(_ image: RGBImage, format: SampleFormat, exif: ExifFields) throws(VipsError) -> [UInt8] {
-        let embedded = exif.isEmpty ? nil : ImageEncoder.Exif(payload: ExifWriter.payload(exif), orientation: exif.orientation ?? 1)
+        let embedded =
+            exif.isEmpty
+            ? nil : ImageEncoder.Exif(payload: ExifWriter.payload(exif), orientation: exif.orientation ?? 1)
         switch format {
         case .tiff:
             return ExifWriter.tiff(image, fields: exif)

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotoProcessing
 import PhotomillCore
@@ -93,12 +106,13 @@ public struct SampleGenerator: Sendable {
         let photo = counters.photos
         counters.photos += 1
         // Three in twelve are not JPEG, placed so that a short run meets each of them.
-        let format: SampleFormat = switch photo % 12 {
-        case 1: .heic
-        case 4: .png
-        case 7: .tiff
-        default: .jpeg
-        }
+        let format: SampleFormat =
+            switch photo % 12 {
+            case 1: .heic
+            case 4: .png
+            case 7: .tiff
+            default: .jpeg
+            }
         // libvips' HEIF loader applies the file's transformations itself and ignores
         // EXIF orientation (as HEIF requires), so HEIC samples are stored upright.
         let orientation: Int
@@ -124,8 +138,15 @@ public struct SampleGenerator: Sendable {
 
         let upright = photoSize(photo: photo, format: format, rng: &rng)
         let stored = orientation >= 5 ? (upright.height, upright.width) : upright
-        return SampleSpec(file: String(format: "IMG_%04d.%@", number, format.fileExtension), format: format,
-                          width: stored.0, height: stored.1, orientation: orientation, exif: exif, scene: rng.next())
+        return SampleSpec(
+            file: String(format: "IMG_%04d.%@", number, format.fileExtension),
+            format: format,
+            width: stored.0,
+            height: stored.1,
+            orientation: orientation,
+            exif: exif,
+            scene: rng.next()
+        )
     }
 
     /// A sheet on a scanner (PNG, upright) or a phone photo of one (JPEG, often turned).
@@ -156,9 +177,16 @@ public struct SampleGenerator: Sendable {
         // high, comfortably above what tesseract needs.
         let upright = (width: 1240, height: 1754)
         let stored = orientation >= 5 ? (upright.height, upright.width) : upright
-        return SampleSpec(file: String(format: "SCAN_%04d.%@", number, format.fileExtension), format: format,
-                          width: stored.0, height: stored.1, orientation: orientation, exif: exif,
-                          text: chosen.joined(separator: " "), scene: rng.next())
+        return SampleSpec(
+            file: String(format: "SCAN_%04d.%@", number, format.fileExtension),
+            format: format,
+            width: stored.0,
+            height: stored.1,
+            orientation: orientation,
+            exif: exif,
+            text: chosen.joined(separator: " "),
+            scene: rng.next()
+        )
     }
 
     private func brokenSpec(_ kind: String, number: Int, rng: inout SplitMix64) -> SampleSpec {
@@ -172,8 +200,16 @@ public struct SampleGenerator: Sendable {
         // The header survives the cut, so the EXIF is still readable.
         var exif = cameraFields(rng.pick(SampleCatalogue.cameras), rng: &rng)
         exif.orientation = 1
-        return SampleSpec(file: file, format: .jpeg, width: 1024, height: 768, orientation: 1, exif: exif,
-                          broken: kind, scene: rng.next())
+        return SampleSpec(
+            file: file,
+            format: .jpeg,
+            width: 1024,
+            height: 768,
+            orientation: 1,
+            exif: exif,
+            broken: kind,
+            scene: rng.next()
+        )
     }
 
     private func cameraFields(_ camera: SampleCatalogue.Camera, rng: inout SplitMix64) -> ExifFields {
@@ -191,9 +227,15 @@ public struct SampleGenerator: Sendable {
     }
 
     private func date(rng: inout SplitMix64) -> String {
-        String(format: "%04d:%02d:%02d %02d:%02d:%02d",
-               rng.int(in: 2008...2025), rng.int(in: 1...12), rng.int(in: 1...28),
-               rng.int(in: 6...20), rng.int(in: 0...59), rng.int(in: 0...59))
+        String(
+            format: "%04d:%02d:%02d %02d:%02d:%02d",
+            rng.int(in: 2008...2025),
+            rng.int(in: 1...12),
+            rng.int(in: 1...28),
+            rng.int(in: 6...20),
+            rng.int(in: 0...59),
+            rng.int(in: 0...59)
+        )
     }
 
     /// Upright size: mostly 1–3 MP, one photo in five about 0.3 MP, and one in eight

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotoProcessing
 import PhotomillCore
@@ -9,11 +22,18 @@ extension SampleScene {
     ///
     /// `text` is plain text (markup characters are escaped); `font` is a Pango font
     /// description, sized in points at `dpi`.
-    public static func textPage(_ text: String, width: Int, height: Int? = nil,
-                                font: String = "DejaVu Sans 12", dpi: Int = 300) throws(SampleError) -> RGBImage {
+    public static func textPage(
+        _ text: String,
+        width: Int,
+        height: Int? = nil,
+        font: String = "DejaVu Sans 12",
+        dpi: Int = 300
+    ) throws(SampleError) -> RGBImage {
         let margin = max(8, width / 12)
         let textWidth = width - 2 * margin
-        guard textWidth > 0 else { throw SampleError(file: nil, message: "a text page \(width) pixels wide has no room for text") }
+        guard textWidth > 0 else {
+            throw SampleError(file: nil, message: "a text page \(width) pixels wide has no room for text")
+        }
         let mask: (width: Int, height: Int, ink: [UInt8])
         do {
             mask = try ImageEncoder.textMask(escapeMarkup(text), font: font, width: textWidth, dpi: dpi)
@@ -32,7 +52,8 @@ extension SampleScene {
         let maskWidth = mask.width
         ink.withUnsafeBufferPointer { inkBuffer in
             pixels.withUnsafeMutableBufferPointer { buffer in
-                let source = inkBuffer.baseAddress!, target = buffer.baseAddress!
+                let source = inkBuffer.baseAddress!
+                let target = buffer.baseAddress!
                 for y in 0..<rows {
                     var i = ((y + margin) * width + margin) * 3
                     var s = y * maskWidth

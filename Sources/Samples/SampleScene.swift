@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotoProcessing
 import PhotomillCore
@@ -25,7 +38,8 @@ public struct SampleScene: Sendable, Hashable {
         precondition(width > 0 && height > 0, "empty scene")
         var rng = SplitMix64(seed: seed)
         var canvas = Canvas(width: width, height: height, noiseSeed: UInt32(truncatingIfNeeded: rng.next()))
-        let w = Double(width), h = Double(height)
+        let w = Double(width)
+        let h = Double(height)
 
         let light = rng.pick(Light.all)
         let horizonBase = h * rng.double(in: 0.45..<0.65)
@@ -34,14 +48,20 @@ public struct SampleScene: Sendable, Hashable {
         let (phase1, phase2) = (rng.double(in: 0..<6.3), rng.double(in: 0..<6.3))
         let horizon = (0..<width).map { x -> Int in
             let t = Double(x) / w * 2 * .pi
-            return Int(horizonBase - amplitude1 * sin(t * frequency1 + phase1) - amplitude2 * sin(t * frequency2 + phase2))
+            return Int(
+                horizonBase - amplitude1 * sin(t * frequency1 + phase1) - amplitude2 * sin(t * frequency2 + phase2)
+            )
         }
         canvas.fillLandscape(horizon: horizon, horizonBase: Int(horizonBase), light: light)
 
         let shortSide = min(w, h)
         let sunRadius = shortSide * rng.double(in: 0.04..<0.08)
-        canvas.fillCircle(x: w * rng.double(in: 0.3..<0.7), y: horizonBase * rng.double(in: 0.3..<0.6),
-                          radius: sunRadius, colour: light.sun)
+        canvas.fillCircle(
+            x: w * rng.double(in: 0.3..<0.7),
+            y: horizonBase * rng.double(in: 0.3..<0.6),
+            radius: sunRadius,
+            colour: light.sun
+        )
 
         for _ in 0..<rng.int(in: 1...3) {
             let left = w * rng.double(in: 0.1..<0.8)
@@ -51,11 +71,14 @@ public struct SampleScene: Sendable, Hashable {
             let colour = rng.pick(Self.buildingColours)
             canvas.fillRect(x0: left, y0: top, x1: left + buildingWidth, y1: ground, colour: colour)
             // Windows: a darker grid, so the building has edges a JPEG must keep.
-            let rows = 2 + rng.int(in: 0...3), columns = 2 + rng.int(in: 0...2)
-            let cellW = buildingWidth / Double(columns), cellH = (ground - top) / Double(rows + 1)
+            let rows = 2 + rng.int(in: 0...3)
+            let columns = 2 + rng.int(in: 0...2)
+            let cellW = buildingWidth / Double(columns)
+            let cellH = (ground - top) / Double(rows + 1)
             for row in 0..<rows {
                 for column in 0..<columns {
-                    let x = left + cellW * (Double(column) + 0.25), y = top + cellH * (Double(row) + 0.5)
+                    let x = left + cellW * (Double(column) + 0.25)
+                    let y = top + cellH * (Double(row) + 0.5)
                     canvas.fillRect(x0: x, y0: y, x1: x + cellW * 0.5, y1: y + cellH * 0.5, colour: Colour(60, 64, 80))
                 }
             }
@@ -64,8 +87,13 @@ public struct SampleScene: Sendable, Hashable {
             let x = w * rng.double(in: 0.05..<0.95)
             let base = Double(horizon[min(width - 1, Int(x))]) + h * rng.double(in: 0.05..<0.3)
             let crown = shortSide * rng.double(in: 0.04..<0.09)
-            canvas.fillRect(x0: x - crown * 0.15, y0: base - crown * 1.5, x1: x + crown * 0.15, y1: base,
-                            colour: Colour(92, 64, 40))
+            canvas.fillRect(
+                x0: x - crown * 0.15,
+                y0: base - crown * 1.5,
+                x1: x + crown * 0.15,
+                y1: base,
+                colour: Colour(92, 64, 40)
+            )
             canvas.fillCircle(x: x, y: base - crown * 1.8, radius: crown, colour: rng.pick(Self.treeColours))
         }
 
@@ -81,7 +109,8 @@ public struct SampleScene: Sendable, Hashable {
     /// orientation shows `upright`. For 5…8 the stored image is height × width.
     public static func stored(_ upright: RGBImage, orientation: Int) -> RGBImage {
         precondition((1...8).contains(orientation), "EXIF orientation \(orientation) is not 1…8")
-        let W = upright.width, H = upright.height
+        let W = upright.width
+        let H = upright.height
         // Stored (x, y) shows upright (ux, uy) = (a0 + a1·x + a2·y, b0 + b1·x + b2·y).
         let (a0, a1, a2, b0, b1, b2): (Int, Int, Int, Int, Int, Int)
         switch orientation {
@@ -102,7 +131,8 @@ public struct SampleScene: Sendable, Hashable {
         let step = (b1 * W + a1) * 3
         upright.pixels.withUnsafeBufferPointer { source in
             out.withUnsafeMutableBufferPointer { target in
-                let src = source.baseAddress!, dst = target.baseAddress!
+                let src = source.baseAddress!
+                let dst = target.baseAddress!
                 var d = 0
                 for y in 0..<sh {
                     var s = ((b0 + b2 * y) * W + a0 + a2 * y) * 3
@@ -119,7 +149,9 @@ public struct SampleScene: Sendable, Hashable {
         return RGBImage(width: sw, height: sh, pixels: out)
     }
 
-    static let buildingColours = [Colour(178, 160, 140), Colour(150, 150, 158), Colour(196, 120, 96), Colour(220, 208, 180)]
+    static let buildingColours = [
+        Colour(178, 160, 140), Colour(150, 150, 158), Colour(196, 120, 96), Colour(220, 208, 180),
+    ]
     static let treeColours = [Colour(40, 96, 48), Colour(58, 110, 40), Colour(30, 80, 60)]
 }
 
@@ -134,7 +166,11 @@ struct Colour {
 
     func mixed(with other: Colour, _ t: Double) -> Colour {
         let t = min(1, max(0, t))
-        return Colour(r + Int(Double(other.r - r) * t), g + Int(Double(other.g - g) * t), b + Int(Double(other.b - b) * t))
+        return Colour(
+            r + Int(Double(other.r - r) * t),
+            g + Int(Double(other.g - g) * t),
+            b + Int(Double(other.b - b) * t)
+        )
     }
 }
 
@@ -143,14 +179,34 @@ struct Light {
     var skyTop: Colour, skyHorizon: Colour, farGround: Colour, nearGround: Colour, sun: Colour
 
     static let all = [
-        Light(skyTop: Colour(40, 90, 190), skyHorizon: Colour(170, 205, 235),
-              farGround: Colour(110, 150, 80), nearGround: Colour(60, 110, 40), sun: Colour(250, 245, 210)),
-        Light(skyTop: Colour(60, 50, 120), skyHorizon: Colour(245, 150, 80),
-              farGround: Colour(90, 80, 60), nearGround: Colour(50, 45, 35), sun: Colour(250, 200, 120)),
-        Light(skyTop: Colour(150, 155, 165), skyHorizon: Colour(205, 205, 210),
-              farGround: Colour(120, 130, 100), nearGround: Colour(80, 90, 70), sun: Colour(225, 225, 225)),
-        Light(skyTop: Colour(90, 150, 210), skyHorizon: Colour(220, 230, 240),
-              farGround: Colour(190, 170, 120), nearGround: Colour(160, 130, 90), sun: Colour(250, 250, 235)),
+        Light(
+            skyTop: Colour(40, 90, 190),
+            skyHorizon: Colour(170, 205, 235),
+            farGround: Colour(110, 150, 80),
+            nearGround: Colour(60, 110, 40),
+            sun: Colour(250, 245, 210)
+        ),
+        Light(
+            skyTop: Colour(60, 50, 120),
+            skyHorizon: Colour(245, 150, 80),
+            farGround: Colour(90, 80, 60),
+            nearGround: Colour(50, 45, 35),
+            sun: Colour(250, 200, 120)
+        ),
+        Light(
+            skyTop: Colour(150, 155, 165),
+            skyHorizon: Colour(205, 205, 210),
+            farGround: Colour(120, 130, 100),
+            nearGround: Colour(80, 90, 70),
+            sun: Colour(225, 225, 225)
+        ),
+        Light(
+            skyTop: Colour(90, 150, 210),
+            skyHorizon: Colour(220, 230, 240),
+            farGround: Colour(190, 170, 120),
+            nearGround: Colour(160, 130, 90),
+            sun: Colour(250, 250, 235)
+        ),
     ]
 }
 
@@ -171,15 +227,19 @@ struct Canvas {
     /// Sky above `horizon[x]`, ground below; colours follow rows, so per pixel there is
     /// only a comparison, the noise step and three stores.
     mutating func fillLandscape(horizon: [Int], horizonBase: Int, light: Light) {
-        let width = width, height = height
+        let width = width
+        let height = height
         var noise = noise
         horizon.withUnsafeBufferPointer { horizonBuffer in
             pixels.withUnsafeMutableBufferPointer { buffer in
-                let p = buffer.baseAddress!, line = horizonBuffer.baseAddress!
+                let p = buffer.baseAddress!
+                let line = horizonBuffer.baseAddress!
                 for y in 0..<height {
                     let sky = light.skyTop.mixed(with: light.skyHorizon, Double(y) / Double(max(1, horizonBase)))
-                    let ground = light.farGround.mixed(with: light.nearGround,
-                                                       Double(y - horizonBase) / Double(max(1, height - horizonBase)))
+                    let ground = light.farGround.mixed(
+                        with: light.nearGround,
+                        Double(y - horizonBase) / Double(max(1, height - horizonBase))
+                    )
                     var i = y * width * 3
                     for x in 0..<width {
                         let c = y < line[x] ? sky : ground
@@ -199,7 +259,8 @@ struct Canvas {
 
     /// Clipped to the canvas; coordinates are edges, so x1 is excluded.
     private func span(_ a: Double, _ b: Double, limit: Int) -> Range<Int>? {
-        let lower = max(0, Int(a.rounded())), upper = min(limit, Int(b.rounded()))
+        let lower = max(0, Int(a.rounded()))
+        let upper = min(limit, Int(b.rounded()))
         return lower < upper ? lower..<upper : nil
     }
 

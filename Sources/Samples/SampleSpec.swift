@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotoProcessing
 import PhotomillCore
@@ -46,8 +59,17 @@ public struct SampleSpec: Sendable, Hashable, Codable {
     /// Seed of the picture (see `SampleScene`).
     public var scene: UInt64
 
-    public init(file: String, format: SampleFormat, width: Int, height: Int, orientation: Int = 1,
-                exif: ExifFields = ExifFields(), text: String? = nil, broken: String? = nil, scene: UInt64 = 0) {
+    public init(
+        file: String,
+        format: SampleFormat,
+        width: Int,
+        height: Int,
+        orientation: Int = 1,
+        exif: ExifFields = ExifFields(),
+        text: String? = nil,
+        broken: String? = nil,
+        scene: UInt64 = 0
+    ) {
         self.file = file
         self.format = format
         self.width = width

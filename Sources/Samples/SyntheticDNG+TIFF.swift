@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 
 extension SyntheticDNG {
@@ -11,10 +24,16 @@ extension SyntheticDNG {
         func directories(subIFDs: [Int], data: [Int], raw: Int) -> [[TIFFEntry]] {
             let rawIFD = rawEntries(stripOffset: raw, rawBytes: rawBytes)
             guard !previews.isEmpty else { return [rawIFD + dngEntries()] }
-            let stored = previews.indices.map { previewEntries(previews[$0], offset: data[$0], length: previewBytes[$0].count) }
+            let stored = previews.indices.map {
+                previewEntries(previews[$0], offset: data[$0], length: previewBytes[$0].count)
+            }
             return [stored[0] + dngEntries() + [.long(330, subIFDs.map(UInt32.init))], rawIFD] + stored.dropFirst()
         }
-        let measured = directories(subIFDs: Array(repeating: 0, count: previews.count), data: Array(repeating: 0, count: previews.count), raw: 0)
+        let measured = directories(
+            subIFDs: Array(repeating: 0, count: previews.count),
+            data: Array(repeating: 0, count: previews.count),
+            raw: 0
+        )
         var subIFDs: [Int] = []
         var end = 8 + TIFFEntry.encodedLength(measured[0])
         for directory in measured.dropFirst() {
@@ -45,20 +64,20 @@ extension SyntheticDNG {
     /// The raw image: 16-bit samples in one strip, a 2×2 RGGB colour filter array.
     private func rawEntries(stripOffset: Int, rawBytes: Int) -> [TIFFEntry] {
         [
-            .long(254, [0]),                                   // NewSubfileType: full-resolution image
-            .long(256, [UInt32(width)]),                       // ImageWidth
-            .long(257, [UInt32(height)]),                      // ImageLength
-            .short(258, [16]),                                 // BitsPerSample
-            .short(259, [1]),                                  // Compression: none
-            .short(262, [32803]),                              // PhotometricInterpretation: CFA
-            .long(273, [UInt32(stripOffset)]),                 // StripOffsets
-            .short(277, [1]),                                  // SamplesPerPixel
-            .long(278, [UInt32(height)]),                      // RowsPerStrip
-            .long(279, [UInt32(rawBytes)]),                    // StripByteCounts
-            .short(284, [1]),                                  // PlanarConfiguration: chunky
-            .short(33421, [2, 2]),                             // CFARepeatPatternDim
-            .bytes(33422, [0, 1, 1, 2]),                       // CFAPattern: R G / G B
-            .long(50717, [65535]),                             // WhiteLevel
+            .long(254, [0]),  // NewSubfileType: full-resolution image
+            .long(256, [UInt32(width)]),  // ImageWidth
+            .long(257, [UInt32(height)]),  // ImageLength
+            .short(258, [16]),  // BitsPerSample
+            .short(259, [1]),  // Compression: none
+            .short(262, [32803]),  // PhotometricInterpretation: CFA
+            .long(273, [UInt32(stripOffset)]),  // StripOffsets
+            .short(277, [1]),  // SamplesPerPixel
+            .long(278, [UInt32(height)]),  // RowsPerStrip
+            .long(279, [UInt32(rawBytes)]),  // StripByteCounts
+            .short(284, [1]),  // PlanarConfiguration: chunky
+            .short(33421, [2, 2]),  // CFARepeatPatternDim
+            .bytes(33422, [0, 1, 1, 2]),  // CFAPattern: R G / G B
+            .long(50717, [65535]),  // WhiteLevel
         ]
     }
 
@@ -68,12 +87,12 @@ extension SyntheticDNG {
         let jpeg = preview.encoding == .jpeg
         let size = size(of: preview)
         return [
-            .long(254, [1]),                                   // NewSubfileType: reduced-resolution preview
+            .long(254, [1]),  // NewSubfileType: reduced-resolution preview
             .long(256, [UInt32(size.width)]),
             .long(257, [UInt32(size.height)]),
             .short(258, [8, 8, 8]),
-            .short(259, [jpeg ? 7 : 1]),                       // Compression: JPEG or none
-            .short(262, [jpeg ? 6 : 2]),                       // PhotometricInterpretation: YCbCr or RGB
+            .short(259, [jpeg ? 7 : 1]),  // Compression: JPEG or none
+            .short(262, [jpeg ? 6 : 2]),  // PhotometricInterpretation: YCbCr or RGB
             .long(273, [UInt32(offset)]),
             .short(277, [3]),
             .long(278, [UInt32(size.height)]),
@@ -86,19 +105,21 @@ extension SyntheticDNG {
     /// and a ColorMatrix1 that is the XYZ(D65)→linear-sRGB matrix, so that camera RGB
     /// *is* linear sRGB and the quadrants decode to the colours they were written with.
     private func dngEntries() -> [TIFFEntry] {
-        let xyzToSRGB: [Double] = [3.240479, -1.537150, -0.498535,
-                                   -0.969256, 1.875992, 0.041556,
-                                   0.055648, -0.204043, 1.057311]
+        let xyzToSRGB: [Double] = [
+            3.240479, -1.537150, -0.498535,
+            -0.969256, 1.875992, 0.041556,
+            0.055648, -0.204043, 1.057311,
+        ]
         return [
-            .ascii(271, make),                                  // Make
-            .ascii(272, model),                                 // Model
-            .short(274, [UInt16(orientation)]),                 // Orientation
-            .bytes(50706, [1, 4, 0, 0]),                        // DNGVersion 1.4
-            .bytes(50707, [1, 1, 0, 0]),                        // DNGBackwardVersion 1.1
-            .ascii(50708, "\(make) \(model)"),                  // UniqueCameraModel
+            .ascii(271, make),  // Make
+            .ascii(272, model),  // Model
+            .short(274, [UInt16(orientation)]),  // Orientation
+            .bytes(50706, [1, 4, 0, 0]),  // DNGVersion 1.4
+            .bytes(50707, [1, 1, 0, 0]),  // DNGBackwardVersion 1.1
+            .ascii(50708, "\(make) \(model)"),  // UniqueCameraModel
             .signedRationals(50721, xyzToSRGB.map { (Int32(($0 * 1_000_000).rounded()), 1_000_000) }),  // ColorMatrix1
-            .rationals(50728, [(1, 1), (1, 1), (1, 1)]),        // AsShotNeutral: grey is grey
-            .short(50778, [21]),                                // CalibrationIlluminant1: D65
+            .rationals(50728, [(1, 1), (1, 1), (1, 1)]),  // AsShotNeutral: grey is grey
+            .short(50778, [21]),  // CalibrationIlluminant1: D65
         ]
     }
 }
@@ -132,8 +153,12 @@ struct TIFFEntry {
     }
 
     static func signedRationals(_ tag: UInt16, _ values: [(Int32, Int32)]) -> TIFFEntry {
-        TIFFEntry(tag: tag, type: 10, count: values.count,
-                  value: values.flatMap { le(UInt32(bitPattern: $0.0)) + le(UInt32(bitPattern: $0.1)) })
+        TIFFEntry(
+            tag: tag,
+            type: 10,
+            count: values.count,
+            value: values.flatMap { le(UInt32(bitPattern: $0.0)) + le(UInt32(bitPattern: $0.1)) }
+        )
     }
 
     /// Bytes of the directory: count, 12-byte entries in tag order, a zero next-IFD

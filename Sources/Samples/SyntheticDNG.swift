@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotoProcessing
 import PhotomillCore
@@ -71,7 +84,10 @@ public struct SyntheticDNG: Sendable {
     /// samples) never exists in memory at once.
     public func write(to url: URL) throws(SampleError) {
         guard width >= 64, height >= 64, width % 2 == 0, height % 2 == 0 else {
-            throw SampleError(file: url.path, message: "\(width)×\(height): a synthetic DNG needs even sides of at least 64 pixels")
+            throw SampleError(
+                file: url.path,
+                message: "\(width)×\(height): a synthetic DNG needs even sides of at least 64 pixels"
+            )
         }
         guard (1...8).contains(orientation) else {
             throw SampleError(file: url.path, message: "orientation \(orientation) is not 1…8")
@@ -86,7 +102,8 @@ public struct SyntheticDNG: Sendable {
         let head = try header(previewBytes: encoded, rawBytes: rawBytes, file: url.path)
 
         guard FileManager.default.createFile(atPath: url.path, contents: nil),
-              let handle = try? FileHandle(forWritingTo: url) else {
+            let handle = try? FileHandle(forWritingTo: url)
+        else {
             throw SampleError(file: url.path, message: "cannot create the file")
         }
         do {
@@ -141,8 +158,10 @@ public struct SyntheticDNG: Sendable {
             var row = [UInt8]()
             row.reserveCapacity(rowBytes)
             for x in 0..<size.width {
-                let quadrant: Quadrant = x < size.width / 2 ? (lowerHalf ? .bottomLeft : .topLeft)
-                                                            : (lowerHalf ? .bottomRight : .topRight)
+                let quadrant: Quadrant =
+                    x < size.width / 2
+                    ? (lowerHalf ? .bottomLeft : .topLeft)
+                    : (lowerHalf ? .bottomRight : .topRight)
                 row.append(contentsOf: quadrant.sRGB)
             }
             let rows = lowerHalf ? size.height - size.height / 2 : size.height / 2
@@ -166,10 +185,10 @@ extension SyntheticDNG {
         /// so these are also linear sRGB; none reaches 1, so nothing clips.
         public var linear: [Double] {
             switch self {
-            case .topLeft: [0.80, 0.03, 0.03]       // red
-            case .topRight: [0.03, 0.80, 0.03]      // green
-            case .bottomLeft: [0.03, 0.03, 0.80]    // blue
-            case .bottomRight: [0.85, 0.85, 0.85]   // white
+            case .topLeft: [0.80, 0.03, 0.03]  // red
+            case .topRight: [0.03, 0.80, 0.03]  // green
+            case .bottomLeft: [0.03, 0.03, 0.80]  // blue
+            case .bottomRight: [0.85, 0.85, 0.85]  // white
             }
         }
 

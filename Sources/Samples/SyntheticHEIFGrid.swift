@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotoProcessing
 import PhotomillCore
@@ -49,14 +62,19 @@ public struct SyntheticHEIFGrid: Sendable {
     /// The file's bytes; `name` is what errors call it.
     public func bytes(name: String = "grid.heic") throws(SampleError) -> [UInt8] {
         guard width > 0, height > 0, (16...4096).contains(tileSize), columns <= 256, rows <= 256 else {
-            throw SampleError(file: name, message: "\(width)×\(height) in tiles of \(tileSize) is not a grid a HEIF can hold")
+            throw SampleError(
+                file: name,
+                message: "\(width)×\(height) in tiles of \(tileSize) is not a grid a HEIF can hold"
+            )
         }
         let picture = picture
         do {
             var tiles: [[UInt8]] = []
             for row in 0..<rows {
                 for column in 0..<columns {
-                    tiles.append(try ImageEncoder.heic(tile(of: picture, column: column, row: row), quality: quality, exif: nil))
+                    tiles.append(
+                        try ImageEncoder.heic(tile(of: picture, column: column, row: row), quality: quality, exif: nil)
+                    )
                 }
             }
             let exif = exifOrientation.map { orientation in
@@ -67,12 +85,26 @@ public struct SyntheticHEIFGrid: Sendable {
             var thumbnail: [UInt8]?
             if let side = thumbnailSide {
                 let scale = Double(side) / Double(max(width, height))
-                thumbnail = try ImageEncoder.heic(SampleScene(seed: scene).render(width: max(1, Int(Double(width) * scale)),
-                                                                                  height: max(1, Int(Double(height) * scale))),
-                                                  quality: quality, exif: nil)
+                thumbnail = try ImageEncoder.heic(
+                    SampleScene(seed: scene).render(
+                        width: max(1, Int(Double(width) * scale)),
+                        height: max(1, Int(Double(height) * scale))
+                    ),
+                    quality: quality,
+                    exif: nil
+                )
             }
-            return try HEIFGridFile.assemble(tiles: tiles, columns: columns, rows: rows, width: width, height: height,
-                                             rotation: rotation, mirrorAxis: mirrorAxis, exif: exif, thumbnail: thumbnail)
+            return try HEIFGridFile.assemble(
+                tiles: tiles,
+                columns: columns,
+                rows: rows,
+                width: width,
+                height: height,
+                rotation: rotation,
+                mirrorAxis: mirrorAxis,
+                exif: exif,
+                thumbnail: thumbnail
+            )
         } catch let error as VipsError {
             throw SampleError(file: name, message: "cannot encode a tile: \(error.message)")
         } catch {

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotoProcessing
 import PhotomillCore
@@ -55,9 +68,14 @@ public struct WorkerConfiguration: Sendable {
         }
     }
 
-    public init(endpoint: String, slots: Int = ProcessInfo.processInfo.activeProcessorCount,
-                kinds: Set<Kind> = Set(Kind.allCases), ocrLanguages: [String] = ["eng"],
-                pathRoots: [String] = [], pathMap: [(from: String, to: String)] = []) {
+    public init(
+        endpoint: String,
+        slots: Int = ProcessInfo.processInfo.activeProcessorCount,
+        kinds: Set<Kind> = Set(Kind.allCases),
+        ocrLanguages: [String] = ["eng"],
+        pathRoots: [String] = [],
+        pathMap: [(from: String, to: String)] = []
+    ) {
         self.endpoint = endpoint
         self.slots = slots
         self.kinds = kinds

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import CZeroMQ
 
 /// A libzmq context: the I/O threads and the inproc namespace that sockets share.
@@ -17,7 +30,9 @@ public final class ZMQContext: @unchecked Sendable {
             throw ZMQError(code: .invalidArgument, operation: "context ioThreads \(ioThreads)")
         }
         guard let handle = zmq_ctx_new() else { throw ZMQError.last("zmq_ctx_new") }
-        for (option, value, name) in [(ZMQ_IO_THREADS, threads, "ioThreads"), (ZMQ_MAX_SOCKETS, Int32(clamping: maxSockets ?? 0), "maxSockets")]
+        for (option, value, name) in [
+            (ZMQ_IO_THREADS, threads, "ioThreads"), (ZMQ_MAX_SOCKETS, Int32(clamping: maxSockets ?? 0), "maxSockets"),
+        ]
         where option == ZMQ_IO_THREADS || maxSockets != nil {
             guard zmq_ctx_set(handle, option, value) == 0 else {
                 let error = ZMQError.last("context \(name) \(value)")

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import CZeroMQ
 
 /// CURVE (CurveZMQ) keys as libzmq uses them: 32-byte keys written as 40 Z85 characters.
@@ -18,8 +31,11 @@ public enum Curve {
     /// The public key that belongs to a Z85 secret key.
     public static func publicKey(fromSecret secretKey: String) throws(ZMQError) -> String {
         guard secretKey.utf8.count == keyLength else {
-            throw ZMQError(code: .invalidArgument, operation: "curve public key",
-                           reason: "a Z85 secret key has \(keyLength) characters, got \(secretKey.utf8.count)")
+            throw ZMQError(
+                code: .invalidArgument,
+                operation: "curve public key",
+                reason: "a Z85 secret key has \(keyLength) characters, got \(secretKey.utf8.count)"
+            )
         }
         var publicKey = [CChar](repeating: 0, count: keyLength + 1)
         guard zmq_curve_public(&publicKey, secretKey) == 0 else { throw ZMQError.last("curve public key") }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import CZeroMQ
 import Foundation
 
@@ -27,12 +40,15 @@ final class Message: @unchecked Sendable {
         let start = owner.data.withUnsafeBytes { UnsafeMutableRawPointer(mutating: $0.baseAddress) }
         let retained = Unmanaged.passRetained(owner)
         let rc = zmq_msg_init_data(
-            pointer, start, data.count,
+            pointer,
+            start,
+            data.count,
             { _, hint in
                 guard let hint else { return }
                 Unmanaged<FrameBytes>.fromOpaque(hint).release()
             },
-            retained.toOpaque())
+            retained.toOpaque()
+        )
         guard rc == 0 else {
             let error = ZMQError.last("send: zmq_msg_init_data")
             // libzmq did not take the bytes, so it will never call back.

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import CZeroMQ
 import Foundation
 
@@ -46,9 +59,12 @@ public struct MonitorEvent: Sendable, Hashable {
     init(number: UInt16, value: UInt32, endpoint: String) {
         let kinds: [Int32: Kind] = [
             ZMQ_EVENT_CONNECT_DELAYED: .connectDelayed, ZMQ_EVENT_CONNECTED: .connected,
-            ZMQ_EVENT_CONNECT_RETRIED: .connectRetried, ZMQ_EVENT_CLOSED: .closed, ZMQ_EVENT_DISCONNECTED: .disconnected,
-            ZMQ_EVENT_HANDSHAKE_SUCCEEDED: .handshakeSucceeded, ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL: .handshakeFailedNoDetail,
-            ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL: .handshakeFailedProtocol, ZMQ_EVENT_HANDSHAKE_FAILED_AUTH: .handshakeFailedAuth,
+            ZMQ_EVENT_CONNECT_RETRIED: .connectRetried, ZMQ_EVENT_CLOSED: .closed,
+            ZMQ_EVENT_DISCONNECTED: .disconnected,
+            ZMQ_EVENT_HANDSHAKE_SUCCEEDED: .handshakeSucceeded,
+            ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL: .handshakeFailedNoDetail,
+            ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL: .handshakeFailedProtocol,
+            ZMQ_EVENT_HANDSHAKE_FAILED_AUTH: .handshakeFailedAuth,
         ]
         self.init(kind: kinds[Int32(number)] ?? .other(number), value: value, endpoint: endpoint)
     }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import CZeroMQ
 import Foundation
 
@@ -17,7 +30,10 @@ extension ZMQSocket {
     /// its connection (zmq_msg_gets): "User-Id" is what the ZAP handler answered for the
     /// peer (photomill: its Z85 public key), "Peer-Address" its IP address. Nil when the
     /// connection has no such property.
-    public func receive(dontWait: Bool = false, property name: String?) throws(ZMQError) -> (frames: [Data], property: String?)? {
+    public func receive(
+        dontWait: Bool = false,
+        property name: String?
+    ) throws(ZMQError) -> (frames: [Data], property: String?)? {
         let handle = try liveHandle("receive")
         let limit = maxFrames ?? .max
         var frames: [Data] = []

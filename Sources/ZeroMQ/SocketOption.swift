@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import CZeroMQ
 import Foundation
 
@@ -19,11 +32,15 @@ extension SocketOption where Value == Int {
             read: { handle throws(ZMQError) in Int(try RawOption.scalar(Int32.self, handle, code, name)) },
             write: { handle, value throws(ZMQError) in
                 guard let raw = Int32(exactly: value) else {
-                    throw ZMQError(code: .invalidArgument, operation: "setsockopt \(name) \(value)",
-                                   reason: "value does not fit a C int")
+                    throw ZMQError(
+                        code: .invalidArgument,
+                        operation: "setsockopt \(name) \(value)",
+                        reason: "value does not fit a C int"
+                    )
                 }
                 try RawOption.setScalar(raw, handle, code, name)
-            })
+            }
+        )
     }
 }
 
@@ -33,7 +50,9 @@ extension SocketOption where Value == Bool {
         Self(
             name: name,
             read: { handle throws(ZMQError) in try RawOption.scalar(Int32.self, handle, code, name) != 0 },
-            write: { handle, value throws(ZMQError) in try RawOption.setScalar(Int32(value ? 1 : 0), handle, code, name) })
+            write: { handle, value throws(ZMQError) in try RawOption.setScalar(Int32(value ? 1 : 0), handle, code, name)
+            }
+        )
     }
 }
 
@@ -42,7 +61,8 @@ extension SocketOption where Value == Int64 {
         Self(
             name: name,
             read: { handle throws(ZMQError) in try RawOption.scalar(Int64.self, handle, code, name) },
-            write: { handle, value throws(ZMQError) in try RawOption.setScalar(value, handle, code, name) })
+            write: { handle, value throws(ZMQError) in try RawOption.setScalar(value, handle, code, name) }
+        )
     }
 }
 
@@ -52,7 +72,8 @@ extension SocketOption where Value == Data {
         Self(
             name: name,
             read: { handle throws(ZMQError) in Data(try RawOption.bytes(handle, code, name, capacity: capacity)) },
-            write: { handle, value throws(ZMQError) in try RawOption.setBytes(value, handle, code, name) })
+            write: { handle, value throws(ZMQError) in try RawOption.setBytes(value, handle, code, name) }
+        )
     }
 }
 
@@ -70,39 +91,64 @@ extension SocketOption where Value == String {
             write: { handle, value throws(ZMQError) in
                 let bytes = Array(value.utf8)
                 if let lengths, !lengths.contains(bytes.count) {
-                    let expected = lengths.count == 1 ? "\(lengths.lowerBound)" : "\(lengths.lowerBound) to \(lengths.upperBound)"
-                    throw ZMQError(code: .invalidArgument, operation: "setsockopt \(name)",
-                                   reason: "expected \(expected) bytes, got \(bytes.count)")
+                    let expected =
+                        lengths.count == 1 ? "\(lengths.lowerBound)" : "\(lengths.lowerBound) to \(lengths.upperBound)"
+                    throw ZMQError(
+                        code: .invalidArgument,
+                        operation: "setsockopt \(name)",
+                        reason: "expected \(expected) bytes, got \(bytes.count)"
+                    )
                 }
                 try RawOption.setBytes(bytes, handle, code, name)
-            })
+            }
+        )
     }
 }
 
 /// zmq_getsockopt / zmq_setsockopt on plain bytes.
 enum RawOption {
-    static func scalar<T: FixedWidthInteger>(_: T.Type, _ handle: UnsafeMutableRawPointer, _ code: Int32, _ name: String) throws(ZMQError) -> T {
+    static func scalar<T: FixedWidthInteger>(
+        _: T.Type,
+        _ handle: UnsafeMutableRawPointer,
+        _ code: Int32,
+        _ name: String
+    ) throws(ZMQError) -> T {
         var value = T.zero
         var size = MemoryLayout<T>.size
         guard zmq_getsockopt(handle, code, &value, &size) == 0 else { throw ZMQError.last("getsockopt \(name)") }
         return value
     }
 
-    static func setScalar<T: FixedWidthInteger>(_ value: T, _ handle: UnsafeMutableRawPointer, _ code: Int32, _ name: String) throws(ZMQError) {
+    static func setScalar<T: FixedWidthInteger>(
+        _ value: T,
+        _ handle: UnsafeMutableRawPointer,
+        _ code: Int32,
+        _ name: String
+    ) throws(ZMQError) {
         var value = value
         guard zmq_setsockopt(handle, code, &value, MemoryLayout<T>.size) == 0 else {
             throw ZMQError.last("setsockopt \(name) \(value)")
         }
     }
 
-    static func bytes(_ handle: UnsafeMutableRawPointer, _ code: Int32, _ name: String, capacity: Int) throws(ZMQError) -> [UInt8] {
+    static func bytes(
+        _ handle: UnsafeMutableRawPointer,
+        _ code: Int32,
+        _ name: String,
+        capacity: Int
+    ) throws(ZMQError) -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: capacity)
         var size = capacity
         guard zmq_getsockopt(handle, code, &buffer, &size) == 0 else { throw ZMQError.last("getsockopt \(name)") }
         return Array(buffer.prefix(size))
     }
 
-    static func setBytes(_ bytes: some ContiguousBytes, _ handle: UnsafeMutableRawPointer, _ code: Int32, _ name: String) throws(ZMQError) {
+    static func setBytes(
+        _ bytes: some ContiguousBytes,
+        _ handle: UnsafeMutableRawPointer,
+        _ code: Int32,
+        _ name: String
+    ) throws(ZMQError) {
         let rc = bytes.withUnsafeBytes { zmq_setsockopt(handle, code, $0.baseAddress, $0.count) }
         guard rc == 0 else { throw ZMQError.last("setsockopt \(name)") }
     }

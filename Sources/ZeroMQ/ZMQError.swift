@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import CZeroMQ
 
 /// A failed libzmq call: the errno it left, libzmq's text for it, and the operation (with
@@ -36,9 +49,11 @@ public struct ZMQError: Error, Sendable, Hashable, CustomStringConvertible {
     /// identifies it; `discardedFrameCount` says how many frames were thrown away.
     public static func tooManyFrames(_ count: Int, limit: Int) -> ZMQError {
         ZMQError(
-            code: .messageTooLarge, operation: "receive",
+            code: .messageTooLarge,
+            operation: "receive",
             reason: "message of \(count) frames exceeds maxFrames \(limit) and was discarded",
-            discardedFrameCount: count)
+            discardedFrameCount: count
+        )
     }
 
     /// The error for the errno libzmq just set. Call it straight after the failing call;

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Catalog
 import Foundation
 import PhotomillCore
@@ -45,7 +58,8 @@ struct BytesBench {
     /// The bare libzmq CURVE stream, MB/s.
     func curveStream(seconds: Double = 4, messageMB: Int = 32) throws -> Double {
         let context = try ZMQContext()
-        let server = try Curve.generateKeyPair(), client = try Curve.generateKeyPair()
+        let server = try Curve.generateKeyPair()
+        let client = try Curve.generateKeyPair()
         let router = try ZMQSocket(context: context, type: .router)
         defer { router.close() }
         try router.set(.linger, to: 0)
@@ -97,7 +111,9 @@ struct BytesBench {
         for index in 0..<files {
             var bytes = [UInt8](repeating: 0, count: fileMB << 20)
             bytes.withUnsafeMutableBytes { raw in
-                for offset in stride(from: 0, to: raw.count, by: 8) { raw.storeBytes(of: generator.next(), toByteOffset: offset, as: UInt64.self) }
+                for offset in stride(from: 0, to: raw.count, by: 8) {
+                    raw.storeBytes(of: generator.next(), toByteOffset: offset, as: UInt64.self)
+                }
             }
             // A JPEG's first bytes, so that the scan takes it for a photo.
             bytes.replaceSubrange(0..<4, with: [0xFF, 0xD8, 0xFF, 0xE0])
@@ -109,8 +125,15 @@ struct BytesBench {
     /// A coordinator and `workers` workers over tcp loopback with CURVE (or in plaintext,
     /// `--insecure`, when not `curve`), on `folder`; the workers read the files themselves
     /// (`byPath`) or get them as bytes.
-    func cluster(_ folder: URL, kinds: String, workers: Int, slots: Int, byPath: Bool, curve: Bool = true,
-                 in directory: URL) throws -> Cluster {
+    func cluster(
+        _ folder: URL,
+        kinds: String,
+        workers: Int,
+        slots: Int,
+        byPath: Bool,
+        curve: Bool = true,
+        in directory: URL
+    ) throws -> Cluster {
         let run = directory.appendingPathComponent("cluster-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: run, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: run) }
@@ -120,58 +143,100 @@ struct BytesBench {
         let catalog = run.appendingPathComponent("catalog.sqlite").path
         let port = 20_000 + Int.random(in: 0..<20_000)
         let endpoint = "tcp://127.0.0.1:\(port)"
-        let coordinatorSecurity = curve ? ["--key", run.path + "/c.key", "--allow", run.path + "/w.pub"] : ["--insecure"]
+        let coordinatorSecurity =
+            curve ? ["--key", run.path + "/c.key", "--allow", run.path + "/w.pub"] : ["--insecure"]
         // Its log at info, for the address of its /metrics ("dashboard listening").
         let log = run.appendingPathComponent("coordinator.log")
-        let coordinator = try background([photomill, "coordinator", "--bind", endpoint] + coordinatorSecurity
-                                         + ["--catalog", catalog, "--no-exports", "--kinds", kinds, "--http", "127.0.0.1:0",
-                                            "--log-level", "info", folder.path], stderr: log)
-        defer { if coordinator.isRunning { coordinator.terminate(); coordinator.waitUntilExit() } }
+        let coordinator = try background(
+            [photomill, "coordinator", "--bind", endpoint] + coordinatorSecurity
+                + [
+                    "--catalog", catalog, "--no-exports", "--kinds", kinds, "--http", "127.0.0.1:0",
+                    "--log-level", "info", folder.path,
+                ],
+            stderr: log
+        )
+        defer {
+            if coordinator.isRunning {
+                coordinator.terminate()
+                coordinator.waitUntilExit()
+            }
+        }
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".jpg") }
         var view: Catalog?
         let start = MonotonicInstant.now()
         while try (view?.status().photos ?? 0) < names.count {
-            guard coordinator.isRunning, MonotonicInstant.now() - start < 120 else { throw BenchError("the coordinator did not scan \(folder.path)") }
-            if view == nil, FileManager.default.fileExists(atPath: catalog) { view = try? Catalog(path: catalog, mode: .readOnly) }
+            guard coordinator.isRunning, MonotonicInstant.now() - start < 120 else {
+                throw BenchError("the coordinator did not scan \(folder.path)")
+            }
+            if view == nil, FileManager.default.fileExists(atPath: catalog) {
+                view = try? Catalog(path: catalog, mode: .readOnly)
+            }
             usleep(50_000)
         }
         let workerProcesses = try (0..<workers).map { _ in
-            try background([photomill, "worker", "--connect", endpoint]
-                           + (curve ? ["--key", run.path + "/w.key", "--server-key", run.path + "/c.pub"] : ["--insecure"])
-                           + ["--slots", String(slots), "--kinds", kinds, "--log-level", "error"]
-                           + (byPath ? ["--root", folder.path] : []))
+            try background(
+                [photomill, "worker", "--connect", endpoint]
+                    + (curve ? ["--key", run.path + "/w.key", "--server-key", run.path + "/c.pub"] : ["--insecure"])
+                    + ["--slots", String(slots), "--kinds", kinds, "--log-level", "error"]
+                    + (byPath ? ["--root", folder.path] : [])
+            )
         }
-        defer { for worker in workerProcesses where worker.isRunning { worker.terminate(); worker.waitUntilExit() } }
+        defer {
+            for worker in workerProcesses where worker.isRunning {
+                worker.terminate()
+                worker.waitUntilExit()
+            }
+        }
         let tasks = names.count * kinds.split(separator: ",").count
         while try (view?.status().total(.done) ?? 0) < tasks {
-            guard coordinator.isRunning, workerProcesses.allSatisfy(\.isRunning), MonotonicInstant.now() - start < 1200 else {
+            guard coordinator.isRunning, workerProcesses.allSatisfy(\.isRunning), MonotonicInstant.now() - start < 1200
+            else {
                 throw BenchError("the cluster stopped before \(tasks) tasks were done")
             }
             usleep(50_000)
         }
-        let row = try PythonSQLite.rows(catalog, """
+        let row = try PythonSQLite.rows(
+            catalog,
+            """
             SELECT MIN(startedAt), MAX(endedAt), MAX(CASE WHEN kind = 'hash' THEN endedAt END) FROM attempts WHERE outcome = 'done'
-            """)
+            """
+        )
         guard let values = row.first, values.count == 3, let first = Double(values[0]), let last = Double(values[1]),
-              let lastHash = Double(values[2]) else {
+            let lastHash = Double(values[2])
+        else {
             throw BenchError("no done attempts in \(catalog)")
         }
-        let bytes = try names.reduce(0) { $0 + ((try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent($1).path)[.size] as? Int) ?? 0) }
-        return Cluster(megabytes: Double(bytes) / 1e6, files: names.count, seconds: last - first, lastHashSeconds: lastHash - first,
-                       megabytesSent: try counter("photomill_file_bytes_sent_total", log: log) / 1e6)
+        let bytes = try names.reduce(0) {
+            $0
+                + ((try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent($1).path)[.size]
+                    as? Int) ?? 0)
+        }
+        return Cluster(
+            megabytes: Double(bytes) / 1e6,
+            files: names.count,
+            seconds: last - first,
+            lastHashSeconds: lastHash - first,
+            megabytesSent: try counter("photomill_file_bytes_sent_total", log: log) / 1e6
+        )
     }
 
     /// A counter of the coordinator's /metrics, at the address its log gives.
     private func counter(_ name: String, log: URL) throws -> Double {
         let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-        guard let url = text.split(separator: "\n").first(where: { $0.contains("dashboard listening") })?
-            .split(separator: " ").first(where: { $0.hasPrefix("http.url=") }),
-            let port = Int(url.split(separator: ":").last?.filter(\.isNumber) ?? "") else {
+        guard
+            let url = text.split(separator: "\n").first(where: { $0.contains("dashboard listening") })?
+                .split(separator: " ").first(where: { $0.hasPrefix("http.url=") }),
+            let port = Int(url.split(separator: ":").last?.filter(\.isNumber) ?? "")
+        else {
             throw BenchError("the coordinator's log names no dashboard: \(log.path)")
         }
         let answer = try HTTPProbe.get(port: port, path: "/metrics")
-        guard let line = answer.text.split(separator: "\n").first(where: { $0.hasPrefix(name + " ") || $0.hasPrefix(name + "{") }),
-              let value = Double(line.split(separator: " ").last ?? "") else {
+        guard
+            let line = answer.text.split(separator: "\n").first(where: {
+                $0.hasPrefix(name + " ") || $0.hasPrefix(name + "{")
+            }),
+            let value = Double(line.split(separator: " ").last ?? "")
+        else {
             throw BenchError("/metrics has no \(name)")
         }
         return value

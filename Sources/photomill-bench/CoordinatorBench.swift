@@ -1,8 +1,21 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Catalog
 import Coordinator
 import Foundation
-import PhotomillCore
 import Logging
+import PhotomillCore
 import ZeroMQ
 
 /// The coordinator alone: a catalog of `tasks` pending hash tasks, an in-process
@@ -41,9 +54,16 @@ struct CoordinatorBench {
         let bound = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var endpoints: [String] = []
         let registry = http ? BenchDashboard.registry() : nil
-        let service = CoordinatorService(configuration: configuration, catalog: catalog,
-                                         metrics: registry.map { CoordinatorMetrics(factory: $0) },
-                                         hooks: .init(bound: { endpoints = $0; bound.signal() }), logger: logger)
+        let service = CoordinatorService(
+            configuration: configuration,
+            catalog: catalog,
+            metrics: registry.map { CoordinatorMetrics(factory: $0) },
+            hooks: .init(bound: {
+                endpoints = $0
+                bound.signal()
+            }),
+            logger: logger
+        )
         let dashboard = try registry.map { try BenchDashboard(registry: $0, catalog: catalog) }
         let coordinator = OwnedThread(name: "pm-coordinator") { () -> (cpu: Double, failure: (any Error)?) in
             let before = threadCPUSeconds()
@@ -76,7 +96,13 @@ struct CoordinatorBench {
         guard let first = echoes.compactMap(\.firstJob).min(), let last = echoes.compactMap(\.lastAck).max() else {
             throw BenchError("the echo workers got no job or no ACK")
         }
-        return Figures(committed: echoes.reduce(0) { $0 + $1.totalCommitted }, seconds: last - first, coordinatorCPUSeconds: cpu,
-                       processCPUSeconds: processCPU, threadCPUSeconds: threads, scrapeSeconds: scrapes)
+        return Figures(
+            committed: echoes.reduce(0) { $0 + $1.totalCommitted },
+            seconds: last - first,
+            coordinatorCPUSeconds: cpu,
+            processCPUSeconds: processCPU,
+            threadCPUSeconds: threads,
+            scrapeSeconds: scrapes
+        )
     }
 }

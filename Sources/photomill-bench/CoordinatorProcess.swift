@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 
 /// `photomill coordinator` as a process of its own, bound to an ipc socket in the bench's
@@ -18,14 +31,19 @@ final class CoordinatorProcess {
         let socket = directory.appendingPathComponent("\(name).sock").path
         endpoint = "ipc://" + socket
         process.executableURL = URL(fileURLWithPath: photomill)
-        process.arguments = ["coordinator", "--bind", endpoint, "--catalog", catalog.path, "--no-exports",
-                             "--log-level", "error"] + arguments + [empty.path]
+        process.arguments =
+            [
+                "coordinator", "--bind", endpoint, "--catalog", catalog.path, "--no-exports",
+                "--log-level", "error",
+            ] + arguments + [empty.path]
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         sampler = RSSSampler(root: process.processIdentifier)
         sampler.start()
         while !FileManager.default.fileExists(atPath: socket) {
-            guard process.isRunning else { throw BenchError("photomill coordinator exited (\(process.terminationStatus)) before binding") }
+            guard process.isRunning else {
+                throw BenchError("photomill coordinator exited (\(process.terminationStatus)) before binding")
+            }
             usleep(10_000)
         }
     }
@@ -36,7 +54,9 @@ final class CoordinatorProcess {
         process.terminate()
         process.waitUntilExit()
         sampler.stop()
-        guard process.terminationStatus == 0 else { throw BenchError("photomill coordinator exited \(process.terminationStatus)") }
+        guard process.terminationStatus == 0 else {
+            throw BenchError("photomill coordinator exited \(process.terminationStatus)")
+        }
         return sampler.rootPeak
     }
 

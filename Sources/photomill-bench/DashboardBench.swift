@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Catalog
 import Coordinator
 import Dashboard
@@ -26,8 +39,13 @@ final class BenchDashboard: @unchecked Sendable {
         var logger = Logger(label: "bench.dashboard")
         // Stopping by cancellation logs the server's children as cancelled: not news here.
         logger.logLevel = .critical
-        server = try DashboardServer(configuration: .init(address: HTTPAddress(host: "127.0.0.1", port: 0), token: nil, required: true),
-                                     catalog: catalog, metrics: registry, views: Self.views, logger: logger)
+        server = try DashboardServer(
+            configuration: .init(address: HTTPAddress(host: "127.0.0.1", port: 0), token: nil, required: true),
+            catalog: catalog,
+            metrics: registry,
+            views: Self.views,
+            logger: logger
+        )
         let listening = DispatchSemaphore(value: 0)
         server.onListening = { [self] address in
             port = address.port
@@ -51,11 +69,14 @@ final class BenchDashboard: @unchecked Sendable {
 
     /// JSON of the same size class as the CLI's (the executable's views are not in reach).
     private static let views = OperatorViews(
-        status: { status in json(["photos": status.photos, "pending": status.total(.pending), "done": status.total(.done)]) },
+        status: { status in
+            json(["photos": status.photos, "pending": status.total(.pending), "done": status.total(.done)])
+        },
         workers: { status in json(["workers": status.workers.count]) },
         failed: { failures in json(["failed": failures.count]) },
         requeued: { counts, _ in json(["tasks": counts.values.reduce(0, +)]) },
-        paused: { paused, _ in json(["paused": paused.count]) })
+        paused: { paused, _ in json(["paused": paused.count]) }
+    )
 
     private static func json(_ value: [String: Int]) -> Data { (try? JSONEncoder().encode(value)) ?? Data() }
 }
@@ -85,9 +106,16 @@ struct DashboardBench {
         var figures = Figures(off: [], on: [], scrapeSeconds: [])
         for round in 0..<rounds {
             for http in [false, true] {
-                var bench = CoordinatorBench(tasks: tasks, workers: workers, slots: slots, endpoint: endpoint("dashboard-\(round)-\(http)"))
+                var bench = CoordinatorBench(
+                    tasks: tasks,
+                    workers: workers,
+                    slots: slots,
+                    endpoint: endpoint("dashboard-\(round)-\(http)")
+                )
                 bench.http = http
-                let measured = try bench.run(in: directory.appendingPathComponent("round-\(round)-\(http)", isDirectory: true))
+                let measured = try bench.run(
+                    in: directory.appendingPathComponent("round-\(round)-\(http)", isDirectory: true)
+                )
                 let loop = measured.coordinatorCPUSeconds / Double(measured.committed) * 1e6
                 let committer = (measured.threadCPUSeconds["pm-committer"] ?? 0) / Double(measured.committed) * 1e6
                 if http {

@@ -1,6 +1,19 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
-import PhotomillCore
 import MillProtocol
+import PhotomillCore
 import ZeroMQ
 
 /// What is left of workers when the work costs nothing: one thread serving one or many
@@ -183,12 +196,12 @@ final class EchoWorker: @unchecked Sendable {
     /// A RESULT body answering the JOB encoded in `job`: each kind's hashes of an empty file.
     private func answer(_ job: [UInt8]) -> [UInt8] {
         let fields = Self.fields(job)
-        if let onJob { onJob(String(decoding: fields[3]?.first ?? [], as: UTF8.self)) }   // path
+        if let onJob { onJob(String(decoding: fields[3]?.first ?? [], as: UTF8.self)) }  // path
         var body: [UInt8] = []
         body.reserveCapacity(64 + 128 * (fields[6]?.count ?? 1))
         Self.append(field: 1, Array(fields[1]?.first ?? []), to: &body)  // job_id
         Self.append(field: 2, Array(fields[7]?.first ?? []), to: &body)  // lease_token
-        for packed in fields[6] ?? [] {                                  // kinds, packed
+        for packed in fields[6] ?? [] {  // kinds, packed
             for kind in packed { Self.append(field: 3, Self.kindResult(kind), to: &body) }
         }
         return body
@@ -203,14 +216,18 @@ final class EchoWorker: @unchecked Sendable {
         append(field: 1, Array("d41d8cd98f00b204e9800998ecf8427e".utf8), to: &hashes)
         append(field: 2, Array("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855".utf8), to: &hashes)
         append(field: 3, hashes, to: &entry)
-        entry += [15 << 3, 5]                                            // processing_us, a varint
+        entry += [15 << 3, 5]  // processing_us, a varint
         return entry
     }
 
     /// Appends a length-delimited field (wire type 2) of fewer than 16,384 bytes.
     private static func append(field: UInt8, _ bytes: [UInt8], to body: inout [UInt8]) {
         body.append(field << 3 | 2)
-        if bytes.count < 0x80 { body.append(UInt8(bytes.count)) } else { body += [UInt8(bytes.count & 0x7F) | 0x80, UInt8(bytes.count >> 7)] }
+        if bytes.count < 0x80 {
+            body.append(UInt8(bytes.count))
+        } else {
+            body += [UInt8(bytes.count & 0x7F) | 0x80, UInt8(bytes.count >> 7)]
+        }
         body += bytes
     }
 
@@ -220,7 +237,8 @@ final class EchoWorker: @unchecked Sendable {
         var found: [UInt64: [ArraySlice<UInt8>]] = [:]
         var index = 0
         func varint() -> UInt64 {
-            var value: UInt64 = 0, shift: UInt64 = 0
+            var value: UInt64 = 0
+            var shift: UInt64 = 0
             while index < bytes.count {
                 let byte = bytes[index]
                 index += 1

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillCore
 
@@ -22,11 +35,17 @@ enum HTTPProbe {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = UInt16(port).bigEndian
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
-        guard connected == 0 else { throw BenchError("connect to 127.0.0.1:\(port): \(String(cString: strerror(errno)))") }
+        guard connected == 0 else {
+            throw BenchError("connect to 127.0.0.1:\(port): \(String(cString: strerror(errno)))")
+        }
         let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n".utf8)
-        guard write(fd, request, request.count) == request.count else { throw BenchError("write: \(String(cString: strerror(errno)))") }
+        guard write(fd, request, request.count) == request.count else {
+            throw BenchError("write: \(String(cString: strerror(errno)))")
+        }
         var response: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
@@ -36,8 +55,12 @@ enum HTTPProbe {
         }
         let head = String(decoding: response.prefix(12), as: UTF8.self)
         let status = Int(head.split(separator: " ").dropFirst().first ?? "") ?? 0
-        return Answer(status: status, bytes: response.count, seconds: MonotonicInstant.now() - started,
-                      text: String(decoding: response, as: UTF8.self))
+        return Answer(
+            status: status,
+            bytes: response.count,
+            seconds: MonotonicInstant.now() - started,
+            text: String(decoding: response, as: UTF8.self)
+        )
     }
 }
 
@@ -59,9 +82,14 @@ final class DashboardLoad: @unchecked Sendable {
                 do {
                     let scrape = try Self.expectOK(HTTPProbe.get(port: port, path: "/metrics"), "/metrics")
                     lock.withLock { metricsSeconds.append(scrape.seconds) }
-                    if tick % 2 == 0 { _ = try Self.expectOK(HTTPProbe.get(port: port, path: "/api/v1/status"), "status") }
+                    if tick % 2 == 0 {
+                        _ = try Self.expectOK(HTTPProbe.get(port: port, path: "/api/v1/status"), "status")
+                    }
                     if tick % 5 == 0 {
-                        _ = try Self.expectOK(HTTPProbe.get(port: port, path: "/api/v1/failed?limit=20&order=newest"), "failed")
+                        _ = try Self.expectOK(
+                            HTTPProbe.get(port: port, path: "/api/v1/failed?limit=20&order=newest"),
+                            "failed"
+                        )
                         _ = try Self.expectOK(HTTPProbe.get(port: port, path: "/api/v1/throughput"), "throughput")
                     }
                 } catch {

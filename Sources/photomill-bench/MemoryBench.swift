@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Catalog
 import Foundation
 import PhotomillCore
@@ -33,7 +46,9 @@ struct MemoryBench {
 
         let start = MonotonicInstant.now()
         let context = try ZMQContext()
-        let echoes = (0..<workers).map { EchoWorker(endpoint: coordinator.endpoint, id: "memory-echo-\($0)", slots: slots) }
+        let echoes = (0..<workers).map {
+            EchoWorker(endpoint: coordinator.endpoint, id: "memory-echo-\($0)", slots: slots)
+        }
         for echo in echoes { echo.start(context: context) }
         let catalog = try Catalog(path: url.path)
         while try catalog.status().count(.hash, .done) < tasks {
@@ -57,11 +72,14 @@ struct MemoryBench {
         // States changed behind the catalog's back: its counts (docs/catalog.md,
         // task_counts) are made again, or the coordinator and the wait below would go by
         // the old ones.
-        try PythonSQLite.execute(url.path, """
+        try PythonSQLite.execute(
+            url.path,
+            """
             UPDATE photos SET md5 = printf('%032x', id), sha256 = printf('%064x', id) WHERE id <= \(last);
             UPDATE tasks SET state = 'done', attempts = 1, recipe = 'echo' WHERE photoId <= \(last);
             INSERT INTO attempts (photoId, kind, worker, leaseToken, startedAt, endedAt, outcome)
                 SELECT photoId, kind, 'history', 'h' || photoId, 0, 0, 'done' FROM tasks WHERE photoId <= \(last);
-            """ + recountTasks)
+            """ + recountTasks
+        )
     }
 }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Catalog
 import Foundation
 
@@ -21,8 +34,12 @@ struct OCRBench {
         let catalogPath = scratch.appendingPathComponent("ocr.sqlite").path
         // With the hash (about a millisecond a page), so that the catalog's export records,
         // which are keyed by content, hold the text.
-        let ours = try checked(Spawn.run([photomill, "run", set.directory.path, "--workers", String(cores), "--slots", "1",
-                                          "--kinds", "hash,ocr", "--no-exports", "--catalog", catalogPath]))
+        let ours = try checked(
+            Spawn.run([
+                photomill, "run", set.directory.path, "--workers", String(cores), "--slots", "1",
+                "--kinds", "hash,ocr", "--no-exports", "--catalog", catalogPath,
+            ])
+        )
         var recognised: [String: String] = [:]
         var after: Int64 = 0
         let catalog = try Catalog(path: catalogPath, mode: .readOnly)
@@ -37,23 +54,34 @@ struct OCRBench {
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
         let list = scratch.appendingPathComponent("pages.txt")
         try set.files.joined(separator: "\n").write(to: list, atomically: true, encoding: .utf8)
-        let theirs = try checked(Spawn.shell("parallel --will-cite -j \(cores) -a '\(list.path)' 'tesseract {} \(output.path)/{/.} -l eng' >/dev/null",
-                                             environment: ["OMP_THREAD_LIMIT": "1"]))
+        let theirs = try checked(
+            Spawn.shell(
+                "parallel --will-cite -j \(cores) -a '\(list.path)' 'tesseract {} \(output.path)/{/.} -l eng' >/dev/null",
+                environment: ["OMP_THREAD_LIMIT": "1"]
+            )
+        )
         var tesseract: [String: String] = [:]
         for file in set.files {
             let name = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
-            tesseract[file] = (try? String(contentsOfFile: output.appendingPathComponent(name + ".txt").path, encoding: .utf8)) ?? ""
+            tesseract[file] =
+                (try? String(contentsOfFile: output.appendingPathComponent(name + ".txt").path, encoding: .utf8)) ?? ""
         }
-        return Figures(photomill: ours, photomillErrorRate: errorRate(recognised),
-                       tesseract: theirs, tesseractErrorRate: errorRate(tesseract))
+        return Figures(
+            photomill: ours,
+            photomillErrorRate: errorRate(recognised),
+            tesseract: theirs,
+            tesseractErrorRate: errorRate(tesseract)
+        )
     }
 
     /// Edits needed to turn the recognised text into the printed text, over the printed
     /// text's length, summed over all pages (whitespace runs count as one space).
     private func errorRate(_ recognised: [String: String]) -> Double {
-        var edits = 0, length = 0
+        var edits = 0
+        var length = 0
         for (file, expected) in set.expectedText {
-            let truth = normalized(expected), found = normalized(recognised[file] ?? "")
+            let truth = normalized(expected)
+            let found = normalized(recognised[file] ?? "")
             edits += levenshtein(Array(found.unicodeScalars), Array(truth.unicodeScalars))
             length += truth.unicodeScalars.count
         }

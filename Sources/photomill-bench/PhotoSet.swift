@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 
 /// The files a benchmark runs on: JPEGs of a folder the user gives, or photos that
@@ -9,7 +22,8 @@ struct PhotoSet {
     var expectedText: [String: String] = [:]
 
     var megabytes: Double {
-        Double(files.reduce(0) { $0 + ((try? FileManager.default.attributesOfItem(atPath: $1)[.size] as? Int) ?? 0) }) / 1e6
+        Double(files.reduce(0) { $0 + ((try? FileManager.default.attributesOfItem(atPath: $1)[.size] as? Int) ?? 0) })
+            / 1e6
     }
 
     static func folder(_ path: String) throws -> PhotoSet {
@@ -26,7 +40,9 @@ struct PhotoSet {
         let target = directory.appendingPathComponent("photos")
         try generate(photomill, ["--count", String(count), "--seed", "12", "--photo-size", "4000x3000"], into: target)
         let specs = try specifications(target)
-        let files = specs.filter { $0["broken"] == nil }.compactMap { $0["file"] as? String }.map { target.appendingPathComponent($0).path }
+        let files = specs.filter { $0["broken"] == nil }.compactMap { $0["file"] as? String }.map {
+            target.appendingPathComponent($0).path
+        }
         try keepOnly(files, in: target)
         return PhotoSet(directory: target, files: files)
     }
@@ -54,7 +70,10 @@ struct PhotoSet {
         let kept = Set(files)
         for name in try FileManager.default.contentsOfDirectory(atPath: folder.path)
         where !kept.contains(folder.appendingPathComponent(name).path) {
-            try FileManager.default.moveItem(at: folder.appendingPathComponent(name), to: others.appendingPathComponent(name))
+            try FileManager.default.moveItem(
+                at: folder.appendingPathComponent(name),
+                to: others.appendingPathComponent(name)
+            )
         }
     }
 

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 
 /// hash + metadata + thumbnail over one set of photos, five ways: photomill with 1 and 2
@@ -34,30 +47,53 @@ struct ProcessingBench {
         try FileManager.default.createDirectory(at: thumbs, withIntermediateDirectories: true)
         let one = try best(\.measured.seconds) { try cluster(workers: 1) }.measured
         let two = try best(\.measured.seconds) { try cluster(workers: 2) }
-        let inspect = try best(\.seconds) { try checked(Spawn.run([photomill, "inspect", "--kinds", "hash,metadata,thumbnail", "--json"] + set.files)) }
+        let inspect = try best(\.seconds) {
+            try checked(Spawn.run([photomill, "inspect", "--kinds", "hash,metadata,thumbnail", "--json"] + set.files))
+        }
         // GNU parallel, one file per job: what a user writes to "use all cores".
         let perFile = try best(\.seconds) {
-            try checked(Spawn.shell("""
-                parallel --will-cite -j \(cores) -a '\(list.path)' \
-                'md5sum {} && exiftool -j -n {} && vipsthumbnail {} -s 256 -o \(thumbs.path)/%s.jpg' >/dev/null
-                """))
+            try checked(
+                Spawn.shell(
+                    """
+                    parallel --will-cite -j \(cores) -a '\(list.path)' \
+                    'md5sum {} && exiftool -j -n {} && vipsthumbnail {} -s 256 -o \(thumbs.path)/%s.jpg' >/dev/null
+                    """
+                )
+            )
         }
         // The best batch form: each tool once over all the files.
         let batch = try best(\.seconds) {
-            try checked(Spawn.shell("""
-                xargs -d '\\n' -a '\(list.path)' md5sum >/dev/null && \
-                xargs -d '\\n' -a '\(list.path)' exiftool -j -n >/dev/null && \
-                xargs -d '\\n' -a '\(list.path)' vipsthumbnail -s 256 -o \(thumbs.path)/%s.jpg
-                """))
+            try checked(
+                Spawn.shell(
+                    """
+                    xargs -d '\\n' -a '\(list.path)' md5sum >/dev/null && \
+                    xargs -d '\\n' -a '\(list.path)' exiftool -j -n >/dev/null && \
+                    xargs -d '\\n' -a '\(list.path)' vipsthumbnail -s 256 -o \(thumbs.path)/%s.jpg
+                    """
+                )
+            )
         }
-        var alone: [Double] = [], paired: [Double] = []
+        var alone: [Double] = []
+        var paired: [Double] = []
         for _ in 0..<max(3, repeats) {
-            alone.append(try checked(Spawn.run([photomill, "inspect", "--kinds", "thumbnail", "--json"] + set.files)).cpuSeconds)
-            paired.append(try checked(Spawn.run([photomill, "inspect", "--kinds", "thumbnail,similarity", "--json"] + set.files)).cpuSeconds)
+            alone.append(
+                try checked(Spawn.run([photomill, "inspect", "--kinds", "thumbnail", "--json"] + set.files)).cpuSeconds
+            )
+            paired.append(
+                try checked(Spawn.run([photomill, "inspect", "--kinds", "thumbnail,similarity", "--json"] + set.files))
+                    .cpuSeconds
+            )
         }
-        return Figures(oneWorker: one, twoWorkers: two.measured, twoWorkersSteady: two.steady, cpuPerPhoto: inspect.cpuSeconds / Double(set.files.count),
-                       shellPerFile: perFile, shellBatch: batch,
-                       thumbnailJob: alone.min()! / Double(set.files.count), thumbnailAndSimilarityJob: paired.min()! / Double(set.files.count))
+        return Figures(
+            oneWorker: one,
+            twoWorkers: two.measured,
+            twoWorkersSteady: two.steady,
+            cpuPerPhoto: inspect.cpuSeconds / Double(set.files.count),
+            shellPerFile: perFile,
+            shellBatch: batch,
+            thumbnailJob: alone.min()! / Double(set.files.count),
+            thumbnailAndSimilarityJob: paired.min()! / Double(set.files.count)
+        )
     }
 
     private struct ClusterRun {
@@ -67,11 +103,20 @@ struct ProcessingBench {
 
     private func cluster(workers: Int) throws -> ClusterRun {
         let catalog = scratch.appendingPathComponent("run-\(workers)-\(UUID().uuidString).sqlite")
-        let measured = try checked(Spawn.run([photomill, "run", set.directory.path, "--workers", String(workers), "--slots", "1",
-                                              "--kinds", "hash,metadata,thumbnail", "--no-exports", "--catalog", catalog.path]))
+        let measured = try checked(
+            Spawn.run([
+                photomill, "run", set.directory.path, "--workers", String(workers), "--slots", "1",
+                "--kinds", "hash,metadata,thumbnail", "--no-exports", "--catalog", catalog.path,
+            ])
+        )
         // Every photo's tasks travel in one job: its attempts share a start (the lease) and an end.
-        let row = try PythonSQLite.rows(catalog.path, "SELECT COUNT(DISTINCT photoId), MIN(startedAt), MAX(endedAt) FROM attempts WHERE outcome = 'done'")
-        guard let values = row.first, values.count == 3, let photos = Double(values[0]), let first = Double(values[1]), let last = Double(values[2]) else {
+        let row = try PythonSQLite.rows(
+            catalog.path,
+            "SELECT COUNT(DISTINCT photoId), MIN(startedAt), MAX(endedAt) FROM attempts WHERE outcome = 'done'"
+        )
+        guard let values = row.first, values.count == 3, let photos = Double(values[0]), let first = Double(values[1]),
+            let last = Double(values[2])
+        else {
             throw BenchError("no done attempts in \(catalog.path)")
         }
         return ClusterRun(measured: measured, steady: photos / (last - first))

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillCore
 import ZeroMQ
@@ -42,7 +55,9 @@ struct RoundTripBench {
         var count = 0
         let start = MonotonicInstant.now()
         while MonotonicInstant.now() - start < seconds {
-            guard try dealer.receive() != nil else { throw BenchError("libzmq round trips: an echo did not come back within 2 s") }
+            guard try dealer.receive() != nil else {
+                throw BenchError("libzmq round trips: an echo did not come back within 2 s")
+            }
             count += 1
             _ = try dealer.send(payload, dontWait: false)
         }

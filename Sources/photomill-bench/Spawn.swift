@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillCore
 
@@ -15,8 +28,11 @@ struct Measured {
 
 enum Spawn {
     /// Runs `arguments` (the first is looked up on PATH unless it holds a slash).
-    static func run(_ arguments: [String], environment extra: [String: String] = [:],
-                    captureOutput: Bool = false) throws -> Measured {
+    static func run(
+        _ arguments: [String],
+        environment extra: [String: String] = [:],
+        captureOutput: Bool = false
+    ) throws -> Measured {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: arguments[0].contains("/") ? arguments[0] : "/usr/bin/env")
         process.arguments = arguments[0].contains("/") ? Array(arguments.dropFirst()) : arguments
@@ -35,8 +51,14 @@ enum Spawn {
         process.waitUntilExit()
         let seconds = MonotonicInstant.now() - start
         sampler.stop()
-        return Measured(seconds: seconds, cpuSeconds: childrenCPUSeconds() - cpuBefore, status: process.terminationStatus,
-                        output: String(decoding: data, as: UTF8.self), peakRSS: sampler.rootPeak, peakChildRSS: sampler.childPeak)
+        return Measured(
+            seconds: seconds,
+            cpuSeconds: childrenCPUSeconds() - cpuBefore,
+            status: process.terminationStatus,
+            output: String(decoding: data, as: UTF8.self),
+            peakRSS: sampler.rootPeak,
+            peakChildRSS: sampler.childPeak
+        )
     }
 
     /// Runs a shell command line with `sh -c`.
@@ -106,8 +128,9 @@ final class RSSSampler: @unchecked Sendable {
 
     private static func highWaterMark(_ pid: Int32) -> Double {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-              let kB = Double(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kB = Double(line.split(separator: " ").dropFirst().first ?? "")
+        else { return 0 }
         return kB / 1024
     }
 }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Catalog
 import Coordinator
 import Foundation
@@ -35,7 +48,8 @@ struct SteeringBench {
         private let lock = NSLock()
         private var arrivals: [(path: String, at: MonotonicInstant)] = []
         func record(_ path: String) { lock.withLock { arrivals.append((path, .now())) } }
-        func times(after start: MonotonicInstant, where matches: (String) -> Bool = { _ in true }) -> [MonotonicInstant] {
+        func times(after start: MonotonicInstant, where matches: (String) -> Bool = { _ in true }) -> [MonotonicInstant]
+        {
             lock.withLock { arrivals.filter { $0.at >= start && matches($0.path) }.map(\.at) }
         }
     }
@@ -54,8 +68,15 @@ struct SteeringBench {
         logger.logLevel = .error
         let bound = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var endpoints: [String] = []
-        let service = CoordinatorService(configuration: configuration, catalog: catalog,
-                                         hooks: .init(bound: { endpoints = $0; bound.signal() }), logger: logger)
+        let service = CoordinatorService(
+            configuration: configuration,
+            catalog: catalog,
+            hooks: .init(bound: {
+                endpoints = $0
+                bound.signal()
+            }),
+            logger: logger
+        )
         let coordinator = OwnedThread(name: "pm-coordinator") { () -> (any Error)? in
             do {
                 _ = try service.serve()
@@ -95,9 +116,17 @@ struct SteeringBench {
 
         if let failure = coordinator.join() { throw failure }
         for echo in echoes { try echo.join() }
-        guard let first else { throw BenchError("no job of the prioritized folder came within 3 s of the command's return") }
-        return Figures(pendingAtStart: tasks, pendingAtPrioritize: pendingAtPrioritize, prioritizeSeconds: first - prioritized,
-                       prioritizeCommandSeconds: prioritized - calling, pauseSeconds: (afterPause.max() ?? paused) - paused,
-                       pauseCommandSeconds: paused - pausing, jobsAfterPause: afterPause.filter { $0 - paused >= 0.5 }.count)
+        guard let first else {
+            throw BenchError("no job of the prioritized folder came within 3 s of the command's return")
+        }
+        return Figures(
+            pendingAtStart: tasks,
+            pendingAtPrioritize: pendingAtPrioritize,
+            prioritizeSeconds: first - prioritized,
+            prioritizeCommandSeconds: prioritized - calling,
+            pauseSeconds: (afterPause.max() ?? paused) - paused,
+            pauseCommandSeconds: paused - pausing,
+            jobsAfterPause: afterPause.filter { $0 - paused >= 0.5 }.count
+        )
     }
 }

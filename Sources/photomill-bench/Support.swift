@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Catalog
 import Foundation
 import PhotomillCore
@@ -8,7 +21,9 @@ func pendingHashCatalog(tasks: Int, at url: URL) throws -> Catalog {
     let catalog = try Catalog(path: url.path)
     var queued = 0
     while queued < tasks {
-        let files = (queued..<min(tasks, queued + 5_000)).map { ScannedFile(path: "/bench/\($0).jpg", size: 0, mtimeNs: 0, recognition: .media(.jpeg)) }
+        let files = (queued..<min(tasks, queued + 5_000)).map {
+            ScannedFile(path: "/bench/\($0).jpg", size: 0, mtimeNs: 0, recognition: .media(.jpeg))
+        }
         _ = try catalog.record(files, kinds: [.hash], now: WallClock.now())
         queued += files.count
     }
@@ -17,7 +32,7 @@ func pendingHashCatalog(tasks: Int, at url: URL) throws -> Catalog {
 
 /// CPU time (user + system) of the calling thread.
 func threadCPUSeconds() -> Double {
-    cpuSeconds(__rusage_who_t(1))   // RUSAGE_THREAD, which Glibc does not export to Swift
+    cpuSeconds(__rusage_who_t(1))  // RUSAGE_THREAD, which Glibc does not export to Swift
 }
 
 /// CPU time (user + system) of the whole process.
@@ -28,7 +43,9 @@ func processCPUSeconds() -> Double {
 private func cpuSeconds(_ who: __rusage_who_t) -> Double {
     var usage = rusage()
     getrusage(who, &usage)
-    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(
+        usage.ru_utime.tv_usec + usage.ru_stime.tv_usec
+    ) / 1e6
 }
 
 /// CPU seconds (user + system) of each thread of this process by thread name, over an
@@ -72,9 +89,10 @@ func processThreadCPU(_ pid: Int32?) -> [Int: (name: String, seconds: Double)] {
     var readings: [Int: (name: String, seconds: Double)] = [:]
     for task in tasks {
         guard let tid = Int(task),
-              let name = try? String(contentsOfFile: "\(root)/\(task)/comm", encoding: .utf8),
-              let stat = try? String(contentsOfFile: "\(root)/\(task)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { continue }
+            let name = try? String(contentsOfFile: "\(root)/\(task)/comm", encoding: .utf8),
+            let stat = try? String(contentsOfFile: "\(root)/\(task)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { continue }
         // After "pid (comm) ": state is field 3, utime 14, stime 15.
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { continue }
@@ -110,7 +128,9 @@ enum PythonSQLite {
     private static func run(_ path: String, _ sql: String, query: Bool) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", """
+        process.arguments = [
+            "python3", "-c",
+            """
             import sqlite3, sys
             con = sqlite3.connect(sys.argv[1], timeout=30)
             if sys.argv[3] == 'query':
@@ -119,13 +139,16 @@ enum PythonSQLite {
             else:
                 with con:
                     con.executescript(sys.argv[2])
-            """, path, sql, query ? "query" : "script"]
+            """, path, sql, query ? "query" : "script",
+        ]
         let out = Pipe()
         process.standardOutput = out
         try process.run()
         let data = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw BenchError("python3 sqlite3 on \(path) failed (\(process.terminationStatus))") }
+        guard process.terminationStatus == 0 else {
+            throw BenchError("python3 sqlite3 on \(path) failed (\(process.terminationStatus))")
+        }
         return String(decoding: data, as: UTF8.self)
     }
 }

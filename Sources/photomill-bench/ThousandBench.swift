@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Catalog
 import Foundation
 import PhotomillCore
@@ -55,11 +68,19 @@ struct ThousandBench {
         _ = try pendingHashCatalog(tasks: tasks, at: url)
         // Held back as failed until every worker is connected and the idle figures are
         // taken; `photomill retry` then queues them all at once, as an operator would.
-        try PythonSQLite.execute(url.path, """
+        try PythonSQLite.execute(
+            url.path,
+            """
             UPDATE tasks SET state = 'failed', attempts = 3, errorClass = 'unreadable', errorMessage = '/bench: held back';
-            """ + recountTasks)
-        let coordinator = try CoordinatorProcess(photomill, catalog: url, name: "w\(workers)", in: directory,
-                                                 arguments: ["--kinds", "hash"])
+            """ + recountTasks
+        )
+        let coordinator = try CoordinatorProcess(
+            photomill,
+            catalog: url,
+            name: "w\(workers)",
+            in: directory,
+            arguments: ["--kinds", "hash"]
+        )
         let pid = coordinator.pid
         usleep(500_000)
         let baseRSS = residentMB(pid)
@@ -67,12 +88,18 @@ struct ThousandBench {
         let context = try ZMQContext(maxSockets: workers + 64)
         let ids = (0..<workers).map { String(format: "sim-%04d", $0) }
         let groups = stride(from: 0, to: workers, by: (workers + 1) / 2).map { start in
-            EchoWorker(endpoint: coordinator.endpoint, ids: Array(ids[start..<min(workers, start + (workers + 1) / 2)]), slots: slots)
+            EchoWorker(
+                endpoint: coordinator.endpoint,
+                ids: Array(ids[start..<min(workers, start + (workers + 1) / 2)]),
+                slots: slots
+            )
         }
         for group in groups { group.start(context: context) }
         let connected = MonotonicInstant.now()
         while groups.reduce(0, { $0 + $1.heardCount }) < workers {
-            guard MonotonicInstant.now() - connected < 120 else { throw BenchError("only \(groups.reduce(0) { $0 + $1.heardCount }) of \(workers) workers were answered") }
+            guard MonotonicInstant.now() - connected < 120 else {
+                throw BenchError("only \(groups.reduce(0) { $0 + $1.heardCount }) of \(workers) workers were answered")
+            }
             usleep(20_000)
         }
         sleep(2)
@@ -81,7 +108,9 @@ struct ThousandBench {
         let idleEnd = processThreadCPU(pid)
         let idleRSS = residentMB(pid)
         var idleThreads: [String: Double] = [:]
-        for (tid, end) in idleEnd { idleThreads[end.name, default: 0] += (end.seconds - (idleStart[tid]?.seconds ?? 0)) / idleSeconds }
+        for (tid, end) in idleEnd {
+            idleThreads[end.name, default: 0] += (end.seconds - (idleStart[tid]?.seconds ?? 0)) / idleSeconds
+        }
 
         let threadsBefore = processThreadCPU(pid)
         let cpuBefore = threadsBefore.values.reduce(0) { $0 + $1.seconds }
@@ -92,7 +121,9 @@ struct ThousandBench {
         retry.standardOutput = FileHandle.nullDevice
         try retry.run()
         retry.waitUntilExit()
-        guard retry.terminationStatus == 0 else { throw BenchError("photomill retry exited \(retry.terminationStatus)") }
+        guard retry.terminationStatus == 0 else {
+            throw BenchError("photomill retry exited \(retry.terminationStatus)")
+        }
         let workStart = MonotonicInstant.now()
         while groups.reduce(0, { $0 + $1.totalCommittedSoFar }) < tasks {
             guard coordinator.isRunning, MonotonicInstant.now() - workStart < 600 else {
@@ -103,7 +134,9 @@ struct ThousandBench {
         let threadsAfter = processThreadCPU(pid)
         let cpuAfter = threadsAfter.values.reduce(0) { $0 + $1.seconds }
         var workThreads: [String: Double] = [:]
-        for (tid, end) in threadsAfter { workThreads[end.name, default: 0] += end.seconds - (threadsBefore[tid]?.seconds ?? 0) }
+        for (tid, end) in threadsAfter {
+            workThreads[end.name, default: 0] += end.seconds - (threadsBefore[tid]?.seconds ?? 0)
+        }
         let benchCPU = processCPUSeconds() - benchBefore
 
         // A worker falls silent: the coordinator must drop it within its liveness window.
@@ -123,25 +156,37 @@ struct ThousandBench {
         for group in groups { try group.join() }
         withExtendedLifetime(context) {}
         let jobs = groups.flatMap(\.jobs)
-        let sum = Double(jobs.reduce(0, +)), squares = jobs.reduce(0.0) { $0 + Double($1 * $1) }
+        let sum = Double(jobs.reduce(0, +))
+        let squares = jobs.reduce(0.0) { $0 + Double($1 * $1) }
         guard let first = groups.compactMap(\.firstJob).min(), let last = groups.compactMap(\.lastAck).max() else {
             throw BenchError("the simulated workers got no job or no ACK")
         }
         let committed = groups.reduce(0) { $0 + $1.totalCommitted }
-        return Figures(workers: workers, baseRSS: baseRSS, idleRSS: idleRSS, peakRSS: peakRSS,
-                       idleCPU: idleThreads.values.reduce(0, +), idleThreads: idleThreads, committed: committed,
-                       seconds: last - first, cpuPerResult: (cpuAfter - cpuBefore) / Double(max(1, committed)),
-                       fewestJobs: jobs.min() ?? 0, mostJobs: jobs.max() ?? 0,
-                       fairness: squares > 0 ? sum * sum / (Double(jobs.count) * squares) : 0, detection: detection,
-                       benchCPUPerResult: benchCPU / Double(max(1, committed)),
-                       workThreads: workThreads.mapValues { $0 / Double(max(1, committed)) })
+        return Figures(
+            workers: workers,
+            baseRSS: baseRSS,
+            idleRSS: idleRSS,
+            peakRSS: peakRSS,
+            idleCPU: idleThreads.values.reduce(0, +),
+            idleThreads: idleThreads,
+            committed: committed,
+            seconds: last - first,
+            cpuPerResult: (cpuAfter - cpuBefore) / Double(max(1, committed)),
+            fewestJobs: jobs.min() ?? 0,
+            mostJobs: jobs.max() ?? 0,
+            fairness: squares > 0 ? sum * sum / (Double(jobs.count) * squares) : 0,
+            detection: detection,
+            benchCPUPerResult: benchCPU / Double(max(1, committed)),
+            workThreads: workThreads.mapValues { $0 / Double(max(1, committed)) }
+        )
     }
 }
 
 /// VmRSS of a process, in MB.
 func residentMB(_ pid: Int32) -> Double {
     guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-          let kB = Double(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+        let kB = Double(line.split(separator: " ").dropFirst().first ?? "")
+    else { return 0 }
     return kB / 1024
 }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import ArgumentParser
 import Catalog
 import Foundation
@@ -10,7 +23,8 @@ extension Photomill {
                 Uses SQLite's backup API on a snapshot: the copy is the catalog as it was at one \
                 moment, a single file that opens anywhere (copying the catalog's file alone while \
                 it is in use can miss what its -wal file holds). Never replaces a file.
-                """)
+                """
+        )
 
         @OptionGroup var catalog: CatalogFlags
 

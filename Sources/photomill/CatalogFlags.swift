@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import ArgumentParser
 import Catalog
 import Foundation
@@ -5,7 +18,12 @@ import Logging
 
 /// `--catalog FILE`, shared by every command that uses the catalog.
 struct CatalogFlags: ParsableArguments {
-    @Option(help: ArgumentHelp("The SQLite catalog (default: $PHOTOMILL_CATALOG, else ./photomill.sqlite).", valueName: "FILE"))
+    @Option(
+        help: ArgumentHelp(
+            "The SQLite catalog (default: $PHOTOMILL_CATALOG, else ./photomill.sqlite).",
+            valueName: "FILE"
+        )
+    )
     var catalog: String?
 
     var path: String {
@@ -19,13 +37,18 @@ struct CatalogFlags: ParsableArguments {
     func open(_ mode: Catalog.Mode, mustExist: Bool = false, logger: Logger? = nil) throws -> Catalog {
         do throws(CatalogError) {
             if mustExist && !FileManager.default.fileExists(atPath: path) {
-                throw CatalogError(.missing, path: path, "no catalog here (run `photomill run` first, or pass --catalog)")
+                throw CatalogError(
+                    .missing,
+                    path: path,
+                    "no catalog here (run `photomill run` first, or pass --catalog)"
+                )
             }
             let path = self.path
             return try Catalog(path: path, mode: mode) { busy in
                 switch busy {
                 case .waiting(let seconds):
-                    let message = "the catalog is locked by another process (a `sqlite3` shell or a backup holding a write transaction?); waiting"
+                    let message =
+                        "the catalog is locked by another process (a `sqlite3` shell or a backup holding a write transaction?); waiting"
                     if let logger {
                         logger.warning("\(message)", metadata: ["catalog": "\(path)", "seconds": "\(Int(seconds))"])
                     } else {
@@ -33,7 +56,10 @@ struct CatalogFlags: ParsableArguments {
                     }
                 case .released(let seconds):
                     if let logger {
-                        logger.warning("the catalog's lock was let go; going on", metadata: ["catalog": "\(path)", "seconds": "\(Int(seconds))"])
+                        logger.warning(
+                            "the catalog's lock was let go; going on",
+                            metadata: ["catalog": "\(path)", "seconds": "\(Int(seconds))"]
+                        )
                     } else {
                         printError("photomill: catalog \(path): the lock was let go after \(Int(seconds)) s; going on")
                     }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import ArgumentParser
 import Catalog
 import Coordinator
@@ -9,7 +22,9 @@ import PhotomillCore
 struct ClusterFlags: ParsableArguments {
     @OptionGroup var catalog: CatalogFlags
 
-    @Option(help: ArgumentHelp("Folder for the exports (default: photomill-exports beside the catalog).", valueName: "DIR"))
+    @Option(
+        help: ArgumentHelp("Folder for the exports (default: photomill-exports beside the catalog).", valueName: "DIR")
+    )
     var exports: String?
 
     @Flag(help: "Write no exports (the catalog alone keeps the results; `photomill export` can write them later).")
@@ -17,15 +32,23 @@ struct ClusterFlags: ParsableArguments {
 
     @OptionGroup var processing: ProcessingFlags
 
-    @Option(help: ArgumentHelp("Lease deadline of every kind, in seconds (default: \(Self.defaultDeadlines)); workers renew it for slow jobs up to 4 times this.", valueName: "SECONDS"))
+    @Option(
+        help: ArgumentHelp(
+            "Lease deadline of every kind, in seconds (default: \(Self.defaultDeadlines)); workers renew it for slow jobs up to 4 times this.",
+            valueName: "SECONDS"
+        )
+    )
     var leaseSeconds: Double?
 
     /// "60 hash and metadata, 120 thumbnail, 300 OCR": each kind's `KindDescriptor.deadline`.
     private static var defaultDeadlines: String {
         var groups: [(seconds: Double, kinds: [String])] = []
         for kind in Kind.allCases {
-            if groups.last?.seconds == kind.descriptor.deadline { groups[groups.count - 1].kinds.append(kind.title) }
-            else { groups.append((kind.descriptor.deadline, [kind.title])) }
+            if groups.last?.seconds == kind.descriptor.deadline {
+                groups[groups.count - 1].kinds.append(kind.title)
+            } else {
+                groups.append((kind.descriptor.deadline, [kind.title]))
+            }
         }
         return groups.map { "\(Int($0.seconds)) " + $0.kinds.joined(separator: " and ") }.joined(separator: ", ")
     }
@@ -45,9 +68,13 @@ struct ClusterFlags: ParsableArguments {
         let beside = URL(fileURLWithPath: catalog.path).standardizedFileURL.deletingLastPathComponent()
             .appendingPathComponent("photomill-exports")
         let scanned = roots.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
-        guard let outer = scanned.filter({ beside.path.isPath(under: $0) }).min(by: { $0.count < $1.count }) else { return beside }
+        guard let outer = scanned.filter({ beside.path.isPath(under: $0) }).min(by: { $0.count < $1.count }) else {
+            return beside
+        }
         guard outer != "/" else {
-            printError("photomill: the default exports folder \(beside.path) would lie inside the scanned folder /; pass --exports DIR, or --no-exports")
+            printError(
+                "photomill: the default exports folder \(beside.path) would lie inside the scanned folder /; pass --exports DIR, or --no-exports"
+            )
             throw ExitCode.usage
         }
         return URL(fileURLWithPath: outer).deletingLastPathComponent().appendingPathComponent("photomill-exports")
@@ -78,7 +105,9 @@ func checkRoots(_ directories: [String], command: String) throws {
         var info = stat()
         let problem: String?
         if stat(directory, &info) != 0 {
-            problem = errno == ENOENT ? "no such folder (check the path; mount the share first if it is on one)"
+            problem =
+                errno == ENOENT
+                ? "no such folder (check the path; mount the share first if it is on one)"
                 : "cannot reach it: \(String(cString: strerror(errno)))"
         } else if info.st_mode & S_IFMT != S_IFDIR {
             problem = "not a folder; name the folder that holds the photos"

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import ArgumentParser
 import Catalog
 import Coordinator
@@ -24,7 +37,8 @@ extension Photomill {
                 .photomillignore files leave paths out (gitignore's syntax). \
                 SIGTERM or SIGINT: commit what has come in, hand back what is still out, and exit. \
                 docs/operations.md, "A living library", has the details.
-                """)
+                """
+        )
 
         @Option(help: ArgumentHelp("Endpoint to listen on, e.g. tcp://*:5555 (repeatable).", valueName: "ENDPOINT"))
         var bind: [String] = ["tcp://*:5555"]
@@ -62,12 +76,21 @@ extension Photomill {
             let catalog = try cluster.catalog.open(.exclusive, logger: logger)
             defer { catalog.close() }
             let bound = { @Sendable (endpoints: [String]) in
-                logger.info("listening on", metadata: ["endpoints": "\(endpoints.joined(separator: ","))", "catalog": "\(catalog.path)"])
+                logger.info(
+                    "listening on",
+                    metadata: ["endpoints": "\(endpoints.joined(separator: ","))", "catalog": "\(catalog.path)"]
+                )
             }
             let stack: CoordinatorStack
             do {
-                stack = try CoordinatorStack(configuration: configuration, catalog: catalog, exportRoot: exportRoot,
-                                             http: httpConfiguration, hooks: .init(bound: bound), logger: logger)
+                stack = try CoordinatorStack(
+                    configuration: configuration,
+                    catalog: catalog,
+                    exportRoot: exportRoot,
+                    http: httpConfiguration,
+                    hooks: .init(bound: bound),
+                    logger: logger
+                )
             } catch {
                 throw fail("coordinator", error, fallback: .cannotCreate)
             }
@@ -81,8 +104,14 @@ extension Photomill {
                 throw fail("coordinator", error)
             }
             if let scan = stack.coordinator.outcome?.scan {
-                logger.info("stopped", metadata: ["scan.new": "\(scan.added)", "scan.changed": "\(scan.changed)", "scan.unchanged": "\(scan.unchanged)",
-                                                  "scan.moved": "\(scan.moved)", "scan.missing": "\(scan.missing)"])
+                logger.info(
+                    "stopped",
+                    metadata: [
+                        "scan.new": "\(scan.added)", "scan.changed": "\(scan.changed)",
+                        "scan.unchanged": "\(scan.unchanged)",
+                        "scan.moved": "\(scan.moved)", "scan.missing": "\(scan.missing)",
+                    ]
+                )
             }
         }
     }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Catalog
 import Coordinator
 import Dashboard
@@ -16,9 +29,17 @@ struct CoordinatorStack {
 
     /// `hooks`: what the command does when the coordinator is bound and when it first has
     /// work; the exports follow its commits.
-    init(configuration: CoordinatorConfiguration, catalog: Catalog, exportRoot: URL?, http: DashboardServer.Configuration?,
-         hooks: CoordinatorService.Hooks = .init(), logger: Logger) throws {
-        let exports = try exportRoot.map { root in ExportService(exporter: try Exporter(catalog: catalog, root: root), logger: logger) }
+    init(
+        configuration: CoordinatorConfiguration,
+        catalog: Catalog,
+        exportRoot: URL?,
+        http: DashboardServer.Configuration?,
+        hooks: CoordinatorService.Hooks = .init(),
+        logger: Logger
+    ) throws {
+        let exports = try exportRoot.map { root in
+            ExportService(exporter: try Exporter(catalog: catalog, root: root), logger: logger)
+        }
         var hooks = hooks
         if let exports {
             hooks.committed = { @Sendable ids in exports.enqueue(ids) }
@@ -27,12 +48,25 @@ struct CoordinatorStack {
         }
         // The coordinator's metrics go into the registry /metrics shows; with no HTTP they
         // are not made at all.
-        let registry = http.map { _ in MetricsRegistry(help: CoordinatorMetrics.help, buckets: CoordinatorMetrics.buckets) }
-        coordinator = CoordinatorService(configuration: configuration, catalog: catalog,
-                                         metrics: registry.map { CoordinatorMetrics(factory: $0) }, hooks: hooks, logger: logger)
+        let registry = http.map { _ in
+            MetricsRegistry(help: CoordinatorMetrics.help, buckets: CoordinatorMetrics.buckets)
+        }
+        coordinator = CoordinatorService(
+            configuration: configuration,
+            catalog: catalog,
+            metrics: registry.map { CoordinatorMetrics(factory: $0) },
+            hooks: hooks,
+            logger: logger
+        )
         self.exports = exports
         if let http, let registry {
-            dashboard = try DashboardServer(configuration: http, catalog: catalog, metrics: registry, views: .cli, logger: logger)
+            dashboard = try DashboardServer(
+                configuration: http,
+                catalog: catalog,
+                metrics: registry,
+                views: .cli,
+                logger: logger
+            )
         } else {
             dashboard = nil
         }
@@ -47,13 +81,25 @@ struct CoordinatorStack {
     func group(with between: [any Service], logger: Logger) -> ServiceGroup {
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: SecondSignalExits())]
         if let dashboard {
-            services.append(.init(service: dashboard, successTerminationBehavior: .ignore,
-                                  failureTerminationBehavior: .gracefullyShutdownGroup))
+            services.append(
+                .init(
+                    service: dashboard,
+                    successTerminationBehavior: .ignore,
+                    failureTerminationBehavior: .gracefullyShutdownGroup
+                )
+            )
         }
         if let exports { services.append(.init(service: exports)) }
         services += between.map { .init(service: $0) }
-        services.append(.init(service: coordinator, successTerminationBehavior: .gracefullyShutdownGroup,
-                              failureTerminationBehavior: .gracefullyShutdownGroup))
-        return ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        services.append(
+            .init(
+                service: coordinator,
+                successTerminationBehavior: .gracefullyShutdownGroup,
+                failureTerminationBehavior: .gracefullyShutdownGroup
+            )
+        )
+        return ServiceGroup(
+            configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        )
     }
 }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import ArgumentParser
 import Catalog
 import Foundation
@@ -11,7 +24,8 @@ extension Photomill {
                 is not mounted); they stay in the catalog, left out of status, search, duplicates \
                 and the exports, and come back with their results when found again. `forget \
                 --missing` deletes them for good. Not while a coordinator runs on the catalog (75).
-                """)
+                """
+        )
 
         @OptionGroup var catalog: CatalogFlags
 
@@ -25,7 +39,9 @@ extension Photomill {
         var json = false
 
         func validate() throws {
-            guard missing else { throw ValidationError("say what to forget: --missing (the photos the scan no longer finds)") }
+            guard missing else {
+                throw ValidationError("say what to forget: --missing (the photos the scan no longer finds)")
+            }
         }
 
         func run() throws {
@@ -44,8 +60,10 @@ extension Photomill {
             var out = LineBuffer()
             defer { out.flush() }
             for path in paths { out.append(path) }
-            out.append("\(dryRun ? "would forget" : "forgot") \(paths.count) missing photos"
-                       + (paths.isEmpty || dryRun ? "" : " with their tasks, results and history"))
+            out.append(
+                "\(dryRun ? "would forget" : "forgot") \(paths.count) missing photos"
+                    + (paths.isEmpty || dryRun ? "" : " with their tasks, results and history")
+            )
         }
     }
 }

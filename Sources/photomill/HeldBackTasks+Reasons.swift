@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Catalog
 import Coordinator
 import Foundation
@@ -10,13 +23,17 @@ extension HeldBackTasks {
         var reasons: [Kind: [String]] = [:]
         let limit = CoordinatorConfiguration.maxFileBytesAsBlobs
         for (kind, held) in oversized {
-            reasons[kind, default: []].append("""
+            reasons[kind, default: []].append(
+                """
                 \(held.tasks) too large for byte transfer (up to \(held.largestBytes >> 20) MiB > \(limit >> 20) MiB), \
                 only a worker that reads their folder (--root) can take them
-                """)
+                """
+            )
         }
         for (kind, held) in backingOff {
-            reasons[kind, default: []].append("\(held.tasks) backing off after a failed attempt, the first until \(isoTime(held.firstDue))")
+            reasons[kind, default: []].append(
+                "\(held.tasks) backing off after a failed attempt, the first until \(isoTime(held.firstDue))"
+            )
         }
         return reasons.mapValues { $0.joined(separator: "; ") }
     }

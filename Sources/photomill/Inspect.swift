@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import ArgumentParser
 import Exports
 import Foundation
@@ -12,11 +25,15 @@ extension Photomill {
                 Files are processed in parallel on all cores. Exit status: 0 when every kind of \
                 every file succeeded, 1 when some failed (the other files are still processed), \
                 64 on usage errors.
-                """)
+                """
+        )
 
         @OptionGroup var processing: ProcessingFlags
 
-        @Option(help: "Write each thumbnail into this folder as MD5.jpg (or NAME.EXT.jpg without --kinds hash); never over a FILE.")
+        @Option(
+            help:
+                "Write each thumbnail into this folder as MD5.jpg (or NAME.EXT.jpg without --kinds hash); never over a FILE."
+        )
         var thumbnailDir: String?
 
         @Flag(help: "Print JSON Lines, one object per file.")
@@ -29,7 +46,9 @@ extension Photomill {
             guard !files.isEmpty else { throw ValidationError("name at least one FILE") }
             if let thumbnailDir {
                 var isDirectory: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: thumbnailDir, isDirectory: &isDirectory), isDirectory.boolValue else {
+                guard FileManager.default.fileExists(atPath: thumbnailDir, isDirectory: &isDirectory),
+                    isDirectory.boolValue
+                else {
                     throw ValidationError("--thumbnail-dir \(thumbnailDir): no such folder (create it first)")
                 }
             }
@@ -89,7 +108,9 @@ struct ThumbnailDestinations {
         }
         // The same file given twice, or two copies of one content (named by their MD5),
         // share a thumbnail; two different files never do.
-        if let earlier = claimed[destination], earlier.source != source, earlier.content == nil || earlier.content != content {
+        if let earlier = claimed[destination], earlier.source != source,
+            earlier.content == nil || earlier.content != content
+        {
             throw Refusal(description: "it would replace the thumbnail of \(earlier.source) written by this command")
         }
         claimed[destination] = (source, content)

@@ -1,6 +1,19 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
-import PhotomillCore
 import PhotoProcessing
+import PhotomillCore
 
 /// The shape of `inspect --json`: one object per file, absent values omitted.
 struct InspectReport: Encodable {
@@ -42,10 +55,17 @@ struct InspectReport: Encodable {
             ThumbnailInfo(width: $0.width, height: $0.height, bytes: $0.jpeg.count, path: thumbnailPath)
         }
         perceptualHash = result.perceptualHash?.hex
-        ocr = result.text.map { TextInfo(text: $0.text.isEmpty ? nil : $0.text, confidence: $0.confidence, language: $0.language) }
-        errors = result.errors.isEmpty ? nil : Dictionary(uniqueKeysWithValues: result.errors.map {
-            ($0.key.rawValue, Failure(class: $0.value.errorClass.rawValue, message: $0.value.message))
-        })
+        ocr = result.text.map {
+            TextInfo(text: $0.text.isEmpty ? nil : $0.text, confidence: $0.confidence, language: $0.language)
+        }
+        errors =
+            result.errors.isEmpty
+            ? nil
+            : Dictionary(
+                uniqueKeysWithValues: result.errors.map {
+                    ($0.key.rawValue, Failure(class: $0.value.errorClass.rawValue, message: $0.value.message))
+                }
+            )
     }
 
     func jsonLine() -> String {
@@ -67,11 +87,15 @@ struct InspectReport: Encodable {
             if !camera.isEmpty { parts.append(camera) }
             if let lens = m.lensModel { parts.append(lens) }
             if let f = m.aperture { parts.append(String(format: "f/%.1f", f)) }
-            if let t = m.shutterSpeed { parts.append(t < 1 ? String(format: "1/%.0fs", 1 / t) : String(format: "%.1fs", t)) }
+            if let t = m.shutterSpeed {
+                parts.append(t < 1 ? String(format: "1/%.0fs", 1 / t) : String(format: "%.1fs", t))
+            }
             if let iso = m.iso { parts.append("ISO \(iso)") }
             if let mm = m.focalLength { parts.append(String(format: "%.1fmm", mm)) }
             if let o = m.orientation { parts.append("orientation \(o)") }
-            if let lat = m.gpsLatitude, let lon = m.gpsLongitude { parts.append(String(format: "GPS %.6f, %.6f", lat, lon)) }
+            if let lat = m.gpsLatitude, let lon = m.gpsLongitude {
+                parts.append(String(format: "GPS %.6f, %.6f", lat, lon))
+            }
             lines.append("  metadata   " + (parts.isEmpty ? "(none)" : parts.joined(separator: "  ")))
         }
         if let t = thumbnail {
@@ -79,12 +103,17 @@ struct InspectReport: Encodable {
         }
         if let ocr {
             let firstLine = ocr.text?.split(separator: "\n").first.map(String.init) ?? ""
-            lines.append(ocr.text == nil ? String(format: "  ocr        (no text; confidence %.0f%%)", ocr.confidence)
-                         : "  ocr        \(String(format: "%.0f%%", ocr.confidence))  \"\(firstLine.prefix(60))\"…")
+            lines.append(
+                ocr.text == nil
+                    ? String(format: "  ocr        (no text; confidence %.0f%%)", ocr.confidence)
+                    : "  ocr        \(String(format: "%.0f%%", ocr.confidence))  \"\(firstLine.prefix(60))\"…"
+            )
         }
         if let perceptualHash { lines.append("  similarity \(perceptualHash)") }
         for (kind, failure) in (errors ?? [:]).sorted(by: { $0.key < $1.key }) {
-            lines.append("  \(kind.padding(toLength: 10, withPad: " ", startingAt: 0)) FAILED \(failure.class): \(failure.message)")
+            lines.append(
+                "  \(kind.padding(toLength: 10, withPad: " ", startingAt: 0)) FAILED \(failure.class): \(failure.message)"
+            )
         }
         return terminalText(lines)
     }

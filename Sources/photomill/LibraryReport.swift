@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Catalog
 import Foundation
 import PhotomillCore
@@ -51,7 +64,9 @@ struct LibraryReport: Encodable {
         settling = status.coordinatorRunning ? watch.settling : 0
         settleSeconds = watch.settleSeconds
         unsettledPhotos = status.unsettledPhotos
-        lastFullScan = watch.lastFullScan.map { FullScan(startedAt: isoTime($0.startedAt), seconds: ($0.seconds * 100).rounded() / 100, reason: $0.reason) }
+        lastFullScan = watch.lastFullScan.map {
+            FullScan(startedAt: isoTime($0.startedAt), seconds: ($0.seconds * 100).rounded() / 100, reason: $0.reason)
+        }
         nextFullScanAt = status.coordinatorRunning ? watch.nextFullScanAt.map(isoTime) : nil
         rescanIntervalSeconds = watch.rescanIntervalSeconds
         scanning = status.coordinatorRunning ? watch.scanning : nil
@@ -71,17 +86,23 @@ struct LibraryReport: Encodable {
                 if settling > 0 { line += " · \(settling) changes settling" }
                 lines.append(line)
             } else if polledFolders > 0 || watchedFolders == 0 {
-                lines.append("watching: nothing (scans at start\(settling > 0 ? "; \(settling) changes settling" : ""))")
+                lines.append(
+                    "watching: nothing (scans at start\(settling > 0 ? "; \(settling) changes settling" : ""))"
+                )
             }
             for entry in polled.prefix(5) {
-                let why = switch entry.reason {
-                case "network": "on \(entry.detail ?? "a network file system"): changes made elsewhere are not seen"
-                case "watch-limit": "past the watch limit (\(watchLimit)): raise fs.inotify.max_user_watches, or --max-watches"
-                default: "cannot be watched: \(entry.detail ?? "?")"
-                }
+                let why =
+                    switch entry.reason {
+                    case "network": "on \(entry.detail ?? "a network file system"): changes made elsewhere are not seen"
+                    case "watch-limit":
+                        "past the watch limit (\(watchLimit)): raise fs.inotify.max_user_watches, or --max-watches"
+                    default: "cannot be watched: \(entry.detail ?? "?")"
+                    }
                 lines.append("polled: \(entry.path) (\(why))")
             }
-            if polled.count > 5 { lines.append("polled: … and \(polled.count - 5) more (status --json lists up to 100)") }
+            if polled.count > 5 {
+                lines.append("polled: … and \(polled.count - 5) more (status --json lists up to 100)")
+            }
         }
         if let scan = lastFullScan {
             var line = "last full scan: \(scan.startedAt) (\(scan.reason)), \(Self.number(scan.seconds)) s"
@@ -92,16 +113,24 @@ struct LibraryReport: Encodable {
         if scansWaiting > 0 { lines.append("rescans asked for: \(scansWaiting) waiting") }
         if !exclude.isEmpty || !ignoreFiles.isEmpty || excludedPhotos > 0 {
             var parts = exclude.map { "--exclude '\($0)'" }
-            if !ignoreFiles.isEmpty { parts.append(ignoreFiles.count == 1 ? ignoreFiles[0] : "\(ignoreFiles.count) .photomillignore files") }
-            lines.append("excluded: \(parts.isEmpty ? "" : parts.joined(separator: ", ") + "; ")\(excludedPhotos) photos left out")
+            if !ignoreFiles.isEmpty {
+                parts.append(ignoreFiles.count == 1 ? ignoreFiles[0] : "\(ignoreFiles.count) .photomillignore files")
+            }
+            lines.append(
+                "excluded: \(parts.isEmpty ? "" : parts.joined(separator: ", ") + "; ")\(excludedPhotos) photos left out"
+            )
         }
         if unsettledPhotos > 0 {
-            lines.append("unsettled: \(unsettledPhotos) photos processed while still changing (the settle bound ran out); they are processed again when they change")
+            lines.append(
+                "unsettled: \(unsettledPhotos) photos processed while still changing (the settle bound ran out); they are processed again when they change"
+            )
         }
         let total = skipped.values.reduce(0, +)
         if total > 0 {
             let reasons = skipped.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-            lines.append("skipped: \(total) \(total == 1 ? "file" : "files") (\(reasons)); `photomill skipped` lists them")
+            lines.append(
+                "skipped: \(total) \(total == 1 ? "file" : "files") (\(reasons)); `photomill skipped` lists them"
+            )
         }
         return lines
     }

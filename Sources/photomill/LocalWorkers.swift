@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillCore
 import ServiceLifecycle
@@ -32,8 +45,11 @@ final class LocalWorkers: Service, @unchecked Sendable {
     /// `roots`: the folders being processed, which local workers read directly.
     init(count: Int, endpoint: String, slots: Int, kinds: String, ocrLanguage: String, roots: [String]) {
         self.count = count
-        arguments = ["worker", "--die-with-parent", "--connect", endpoint, "--slots", String(slots), "--kinds", kinds,
-                     "--ocr-languages", ocrLanguage, "--log-level", "error"] + roots.flatMap { ["--root", $0] }
+        arguments =
+            [
+                "worker", "--die-with-parent", "--connect", endpoint, "--slots", String(slots), "--kinds", kinds,
+                "--ocr-languages", ocrLanguage, "--log-level", "error",
+            ] + roots.flatMap { ["--root", $0] }
     }
 
     var restarts: Int { lock.withLock { _restarts } }
@@ -64,11 +80,13 @@ final class LocalWorkers: Service, @unchecked Sendable {
         // kernel closes it, and the worker reads end of file, however this process ends.
         process.standardInput = Pipe()
         process.terminationHandler = { [weak self] ended in self?.ended(ended) }
-        guard lock.withLock({ () -> Bool in
-            guard !stopping else { return false }
-            processes.append(process)
-            return true
-        }) else { return }
+        guard
+            lock.withLock({ () -> Bool in
+                guard !stopping else { return false }
+                processes.append(process)
+                return true
+            })
+        else { return }
         running.enter()
         do {
             // One spawn at a time: a worker started between another's pipe and its spawn
@@ -80,7 +98,12 @@ final class LocalWorkers: Service, @unchecked Sendable {
         } catch {
             lock.withLock { processes.removeAll { $0 === process } }
             running.leave()
-            failedToStart(WorkersCannotStart(cause: "could not be started from \(process.executableURL?.path ?? "photomill") (\(error.fileSystemReason))"))
+            failedToStart(
+                WorkersCannotStart(
+                    cause:
+                        "could not be started from \(process.executableURL?.path ?? "photomill") (\(error.fileSystemReason))"
+                )
+            )
         }
     }
 
@@ -96,7 +119,12 @@ final class LocalWorkers: Service, @unchecked Sendable {
         running.leave()
         // A crash (a signal) is a photo's fault, a clean exit a drain: neither counts.
         if process.terminationReason == .exit, process.terminationStatus != 0, lasted < Self.quickExit {
-            failedToStart(WorkersCannotStart(cause: "exited with status \(process.terminationStatus) within \(Int(Self.quickExit)) s of their start (the worker's message is above)"))
+            failedToStart(
+                WorkersCannotStart(
+                    cause:
+                        "exited with status \(process.terminationStatus) within \(Int(Self.quickExit)) s of their start (the worker's message is above)"
+                )
+            )
         } else {
             lock.withLock { failuresInARow = 0 }
         }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import ArgumentParser
 import Catalog
 import Foundation
@@ -12,7 +25,8 @@ extension Photomill {
                 Kept in the catalog: a running coordinator stops leasing them within a second and \
                 lets the jobs already out finish; a restart keeps the pause. `status` shows what is \
                 paused and why its tasks wait. `run` ends when the work it may do is done.
-                """)
+                """
+        )
 
         @OptionGroup var catalog: CatalogFlags
         @OptionGroup var kinds: KindArguments
@@ -35,7 +49,8 @@ extension Photomill {
         static let configuration = CommandConfiguration(
             commandName: "resume",
             abstract: "Lease tasks of paused kinds again (all, with none named).",
-            discussion: "A running coordinator picks them up within a second.")
+            discussion: "A running coordinator picks them up within a second."
+        )
 
         @OptionGroup var catalog: CatalogFlags
         @OptionGroup var kinds: KindArguments
@@ -78,17 +93,35 @@ struct PauseReport: Encodable {
     let changed: [String]
 
     init(paused: [Kind: Pause], changed: Set<Kind>) {
-        self.paused = Dictionary(uniqueKeysWithValues: paused.map { ($0.key.rawValue, Paused(reason: $0.value.reason, since: isoTime($0.value.since))) })
+        self.paused = Dictionary(
+            uniqueKeysWithValues: paused.map {
+                ($0.key.rawValue, Paused(reason: $0.value.reason, since: isoTime($0.value.since)))
+            }
+        )
         self.changed = changed.sorted().map(\.rawValue)
     }
 
     func text(verb: String) -> String {
-        var lines = [changed.isEmpty ? "\(verb) nothing: no kind changed" : "\(verb) \(changed.joined(separator: ", "))"
-            + "; a running coordinator follows within a second"]
+        var lines = [
+            changed.isEmpty
+                ? "\(verb) nothing: no kind changed"
+                : "\(verb) \(changed.joined(separator: ", "))"
+                    + "; a running coordinator follows within a second"
+        ]
         let stillPaused = Kind.allCases.map(\.rawValue).filter { paused[$0] != nil }
-        lines.append(stillPaused.isEmpty ? "nothing is paused"
-            : "paused now: " + stillPaused.map { "\($0) (since \(paused[$0]!.since): \(paused[$0]!.reason))" }.joined(separator: ", "))
-        if verb == "paused" && !changed.isEmpty { lines.append("jobs already out finish; `photomill resume \(changed.joined(separator: " "))` lets them go on") }
+        lines.append(
+            stillPaused.isEmpty
+                ? "nothing is paused"
+                : "paused now: "
+                    + stillPaused.map { "\($0) (since \(paused[$0]!.since): \(paused[$0]!.reason))" }.joined(
+                        separator: ", "
+                    )
+        )
+        if verb == "paused" && !changed.isEmpty {
+            lines.append(
+                "jobs already out finish; `photomill resume \(changed.joined(separator: " "))` lets them go on"
+            )
+        }
         return terminalText(lines)
     }
 }

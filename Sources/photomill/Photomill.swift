@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import ArgumentParser
 import Catalog
 import Foundation
@@ -8,9 +21,13 @@ struct Photomill: AsyncParsableCommand {
         commandName: "photomill",
         abstract: "Hashes, metadata, thumbnails and OCR text for large photo collections.",
         version: VersionReport.text,
-        subcommands: [Run.self, Status.self, Failed.self, Retry.self, Reprocess.self, PauseCommand.self, ResumeCommand.self,
-                      Prioritize.self, ScanCommand.self, Skipped.self, Search.self, Duplicates.self, Similar.self, Export.self, Forget.self, Backup.self, CoordinatorCommand.self,
-                      WorkerCommand.self, Inspect.self, Samples.self, Keys.self])
+        subcommands: [
+            Run.self, Status.self, Failed.self, Retry.self, Reprocess.self, PauseCommand.self, ResumeCommand.self,
+            Prioritize.self, ScanCommand.self, Skipped.self, Search.self, Duplicates.self, Similar.self, Export.self,
+            Forget.self, Backup.self, CoordinatorCommand.self,
+            WorkerCommand.self, Inspect.self, Samples.self, Keys.self,
+        ]
+    )
 }
 
 extension Photomill {

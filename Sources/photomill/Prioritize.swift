@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import ArgumentParser
 import Catalog
 import Foundation
@@ -12,7 +25,8 @@ extension Photomill {
                 folder prioritized before. A running coordinator starts them within a second. A \
                 folder stands for every photo under it; a glob is matched against absolute paths \
                 (`*` also matches `/`), as `--path` is: '*/2019/*'.
-                """)
+                """
+        )
 
         @OptionGroup var catalog: CatalogFlags
 
@@ -41,7 +55,9 @@ extension Photomill {
 
         func validate() throws {
             guard let first = glob.first, "/*?[".contains(first) else {
-                throw ValidationError("'\(target)' is neither a folder nor a glob that can match: catalog paths are absolute, so start the glob with / or *")
+                throw ValidationError(
+                    "'\(target)' is neither a folder nor a glob that can match: catalog paths are absolute, so start the glob with / or *"
+                )
             }
         }
 
@@ -50,9 +66,14 @@ extension Photomill {
             let counts = try catalog.prioritize(pathGlob: glob, now: WallClock.now())
             let report = RequeueReport(counts: counts, dryRun: false)
             if json { return print(jsonLine(report)) }
-            let which = glob == target ? "matching '\(glob)'" : "under '\(URL(fileURLWithPath: target).standardizedFileURL.path)'"
-            say(report.tasks == 0 ? "no pending task of a photo \(which); later work of those photos goes first"
-                : report.render(json: false, verb: "moved", what: "pending tasks of photos \(which) to the front"))
+            let which =
+                glob == target
+                ? "matching '\(glob)'" : "under '\(URL(fileURLWithPath: target).standardizedFileURL.path)'"
+            say(
+                report.tasks == 0
+                    ? "no pending task of a photo \(which); later work of those photos goes first"
+                    : report.render(json: false, verb: "moved", what: "pending tasks of photos \(which) to the front")
+            )
         }
     }
 }

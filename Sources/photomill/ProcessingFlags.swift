@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import ArgumentParser
 import PhotomillCore
 
@@ -12,7 +25,12 @@ struct ProcessingFlags: ParsableArguments {
     @Option(help: "Tesseract language(s) for OCR, e.g. eng or eng+deu.")
     var ocrLanguage: String = ProcessingParameters().ocrLanguage
 
-    @Option(help: ArgumentHelp("Keep OCR readings with a lower mean word confidence (1-100) as \"no text\".", valueName: "N"))
+    @Option(
+        help: ArgumentHelp(
+            "Keep OCR readings with a lower mean word confidence (1-100) as \"no text\".",
+            valueName: "N"
+        )
+    )
     var ocrMinConfidence: Int = ProcessingParameters().ocrMinConfidence
 
     @Option(help: "Refuse to decode images with more megapixels than this.")
@@ -40,7 +58,8 @@ struct ProcessingFlags: ParsableArguments {
             throw ValidationError("--ocr-min-confidence must be between 1 and 100, not \(ocrMinConfidence)")
         }
         guard maxMegapixels > 0 else { throw ValidationError("--max-megapixels must be positive") }
-        guard !ocrLanguage.isEmpty, ocrLanguage.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "+" || $0 == "_" }) else {
+        guard !ocrLanguage.isEmpty, ocrLanguage.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "+" || $0 == "_" })
+        else {
             throw ValidationError("--ocr-language must look like 'eng' or 'eng+deu', not '\(ocrLanguage)'")
         }
     }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Catalog
 import Foundation
 import PhotomillCore
@@ -64,9 +77,11 @@ final class ProgressReporter: Service, @unchecked Sendable {
             let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
             let rate = status.rates[kind]?.perSecond ?? 0
             let eta = status.etaSeconds(kind).map { $0 > 0 ? "ETA " + duration($0) : "done" } ?? "ETA ?"
-            lines.append(kind.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0) + "[" + bar + "] "
-                         + right("\(finished)/\(all)", 15) + right("\(Int(fraction * 100))%", 5)
-                         + right(String(format: "%.1f/s", rate), 9) + "  " + eta)
+            lines.append(
+                kind.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0) + "[" + bar + "] "
+                    + right("\(finished)/\(all)", 15) + right("\(Int(fraction * 100))%", 5)
+                    + right(String(format: "%.1f/s", rate), 9) + "  " + eta
+            )
         }
         var summary = ["\(status.photos) photos"]
         if status.total(.failed) > 0 { summary.append("\(status.total(.failed)) failed") }
@@ -92,6 +107,7 @@ final class ProgressReporter: Service, @unchecked Sendable {
 
 func duration(_ seconds: Double) -> String {
     let s = Int(seconds.rounded())
-    return s >= 3600 ? String(format: "%dh%02dm", s / 3600, s % 3600 / 60)
+    return s >= 3600
+        ? String(format: "%dh%02dm", s / 3600, s % 3600 / 60)
         : s >= 60 ? String(format: "%dm%02ds", s / 60, s % 60) : "\(s)s"
 }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import ArgumentParser
 import Catalog
 import Foundation
@@ -13,7 +26,8 @@ extension Photomill {
                 the results whose recipe differs from the one the given processing flags make \
                 (pass the flags the coordinator runs with). The old result stays until the new \
                 one replaces it.
-                """)
+                """
+        )
 
         @OptionGroup var catalog: CatalogFlags
         @OptionGroup var filters: TaskFilterFlags
@@ -41,7 +55,8 @@ extension Photomill {
             guard (16...4096).contains(thumbnailSize) else {
                 throw ValidationError("--thumbnail-size must be between 16 and 4096 pixels, not \(thumbnailSize)")
             }
-            guard !ocrLanguage.isEmpty, ocrLanguage.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "+" || $0 == "_" }) else {
+            guard !ocrLanguage.isEmpty, ocrLanguage.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "+" || $0 == "_" })
+            else {
                 throw ValidationError("--ocr-language must look like 'eng' or 'eng+deu', not '\(ocrLanguage)'")
             }
         }
@@ -52,10 +67,19 @@ extension Photomill {
             parameters.ocrLanguage = ocrLanguage
             let catalog = try catalog.open(.readWrite, mustExist: true)
             defer { catalog.close() }
-            let counts = try catalog.reprocess(matching: filters.filter(), currentRecipes: outdated ? parameters.recipes : nil,
-                                               dryRun: dryRun, now: WallClock.now())
-            say(RequeueReport(counts: counts, dryRun: dryRun).render(json: json, verb: dryRun ? "would requeue" : "requeued",
-                                                                        what: outdated ? "outdated results" : "results"))
+            let counts = try catalog.reprocess(
+                matching: filters.filter(),
+                currentRecipes: outdated ? parameters.recipes : nil,
+                dryRun: dryRun,
+                now: WallClock.now()
+            )
+            say(
+                RequeueReport(counts: counts, dryRun: dryRun).render(
+                    json: json,
+                    verb: dryRun ? "would requeue" : "requeued",
+                    what: outdated ? "outdated results" : "results"
+                )
+            )
         }
     }
 }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import ArgumentParser
 import Catalog
 import Foundation
@@ -10,7 +23,8 @@ extension Photomill {
             discussion: """
                 Takes the same filters as `photomill failed`. A running coordinator picks the \
                 tasks up within a second; otherwise the next `photomill run` does.
-                """)
+                """
+        )
 
         @OptionGroup var catalog: CatalogFlags
         @OptionGroup var filters: TaskFilterFlags
@@ -26,10 +40,18 @@ extension Photomill {
             let catalog = try catalog.open(.readWrite, mustExist: true)
             defer { catalog.close() }
             try errorClass.check(in: catalog)
-            let counts = try catalog.retryFailed(matching: filters.filter(errorClass: errorClass.errorClass), dryRun: dryRun,
-                                                 now: WallClock.now())
-            say(RequeueReport(counts: counts, dryRun: dryRun).render(json: json, verb: dryRun ? "would retry" : "retried",
-                                                                        what: "failed tasks"))
+            let counts = try catalog.retryFailed(
+                matching: filters.filter(errorClass: errorClass.errorClass),
+                dryRun: dryRun,
+                now: WallClock.now()
+            )
+            say(
+                RequeueReport(counts: counts, dryRun: dryRun).render(
+                    json: json,
+                    verb: dryRun ? "would retry" : "retried",
+                    what: "failed tasks"
+                )
+            )
         }
     }
 }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import ArgumentParser
 import Catalog
 import Coordinator
@@ -21,7 +34,8 @@ extension Photomill {
                 With --watch it goes on once the work is done, processing what changes in the folders \
                 (docs/operations.md, "A living library") until Ctrl-C. \
                 One coordinator per catalog: a second `run` on a catalog in use exits 75.
-                """)
+                """
+        )
 
         @Option(help: "Local worker processes (default: one per core).")
         var workers: Int = ProcessInfo.processInfo.activeProcessorCount
@@ -33,7 +47,10 @@ extension Photomill {
         @OptionGroup var library: LibraryFlags
         @OptionGroup var http: HTTPFlags
 
-        @Flag(help: "Keep going once the work is done: watch the folders and process what changes, until Ctrl-C (exit 0 when all was done, 130 when work was left).")
+        @Flag(
+            help:
+                "Keep going once the work is done: watch the folders and process what changes, until Ctrl-C (exit 0 when all was done, 130 when work was left)."
+        )
         var watch = false
 
         @Argument(help: "Photo folders, scanned recursively.")
@@ -48,7 +65,8 @@ extension Photomill {
         func run() async throws {
             try checkRoots(directories, command: "run")
             let logger = Logs.make("photomill.run", level: "warning")
-            let started = MonotonicInstant.now(), startedAt = WallClock.now()
+            let started = MonotonicInstant.now()
+            let startedAt = WallClock.now()
             let httpConfiguration = try http.checkedConfiguration(command: "run")
             let exportRoot = try cluster.exportRoot(roots: directories)
             let catalog = try cluster.catalog.open(.exclusive, logger: logger)
@@ -65,15 +83,26 @@ extension Photomill {
             // cannot reach this run's private socket: release them at once.
             configuration.orphanGrace = 0
             let slotsPerWorker = slots ?? max(1, ProcessInfo.processInfo.activeProcessorCount / workers)
-            let pool = LocalWorkers(count: workers, endpoint: endpoint, slots: slotsPerWorker,
-                                    kinds: cluster.processing.kindList, ocrLanguage: cluster.processing.ocrLanguage,
-                                    roots: directories.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
+            let pool = LocalWorkers(
+                count: workers,
+                endpoint: endpoint,
+                slots: slotsPerWorker,
+                kinds: cluster.processing.kindList,
+                ocrLanguage: cluster.processing.ocrLanguage,
+                roots: directories.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+            )
             let stack: CoordinatorStack
             let resumed: Int
             do {
                 resumed = try catalog.unfinishedTaskCount(kinds: configuration.kinds)
-                stack = try CoordinatorStack(configuration: configuration, catalog: catalog, exportRoot: exportRoot,
-                                             http: httpConfiguration, hooks: .init(workPending: { pool.start() }), logger: logger)
+                stack = try CoordinatorStack(
+                    configuration: configuration,
+                    catalog: catalog,
+                    exportRoot: exportRoot,
+                    http: httpConfiguration,
+                    hooks: .init(workPending: { pool.start() }),
+                    logger: logger
+                )
             } catch {
                 throw fail("run", error, fallback: .cannotCreate)
             }
@@ -88,12 +117,20 @@ extension Photomill {
             let summary: RunSummary
             do {
                 var status = try catalog.status()
-                status.add(try catalog.heldBack(now: status.readAt, bytesLimit: CoordinatorConfiguration.maxFileBytesAsBlobs))
-                summary = RunSummary(status: status, scan: outcome?.scan ?? ScanSummary(), resumed: resumed,
-                                     finished: try catalog.tasksFinished(since: startedAt),
-                                     elapsed: MonotonicInstant.now() - started, exportRoot: exportRoot,
-                                     failures: try catalog.failedTasks(limit: 20), folders: try catalog.unreadableFolders(),
-                                     restartedWorkers: pool.restarts)
+                status.add(
+                    try catalog.heldBack(now: status.readAt, bytesLimit: CoordinatorConfiguration.maxFileBytesAsBlobs)
+                )
+                summary = RunSummary(
+                    status: status,
+                    scan: outcome?.scan ?? ScanSummary(),
+                    resumed: resumed,
+                    finished: try catalog.tasksFinished(since: startedAt),
+                    elapsed: MonotonicInstant.now() - started,
+                    exportRoot: exportRoot,
+                    failures: try catalog.failedTasks(limit: 20),
+                    folders: try catalog.unreadableFolders(),
+                    restartedWorkers: pool.restarts
+                )
             } catch {
                 throw fail("run", error)
             }
@@ -101,11 +138,15 @@ extension Photomill {
             let left = summary.status.total(.pending) + summary.status.total(.leased)
             // `--watch` ends only by a signal: done when nothing was left to do.
             guard outcome?.completed == true || (watch && left == 0) else {
-                printError("photomill run: interrupted with \(left) tasks still to do; run the same command again to go on")
+                printError(
+                    "photomill run: interrupted with \(left) tasks still to do; run the same command again to go on"
+                )
                 throw ExitCode.interrupted
             }
             if let failures = stack.exports?.failures, failures > 0 {
-                printError("photomill run: \(failures) export batches could not be written (causes above); the catalog holds every result, `photomill export` writes them again")
+                printError(
+                    "photomill run: \(failures) export batches could not be written (causes above); the catalog holds every result, `photomill export` writes them again"
+                )
                 throw ExitCode.someFailed
             }
             if summary.status.total(.failed) > 0 || !summary.folders.isEmpty { throw ExitCode.someFailed }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Catalog
 import Foundation
 import PhotomillCore
@@ -25,18 +38,29 @@ struct RunSummary {
         if scan.sidecarsChanged > 0 { scanned += ", \(scan.sidecarsChanged) changed sidecars" }
         lines.append(scanned + "; \(scan.queuedTasks) tasks queued")
         if scan.failed > 0 {
-            lines.append("named as photos but empty or not media: \(scan.failed) \(scan.failed == 1 ? "file" : "files"), failed (below)")
+            lines.append(
+                "named as photos but empty or not media: \(scan.failed) \(scan.failed == 1 ? "file" : "files"), failed (below)"
+            )
         }
-        if scan.excluded > 0 { lines.append("excluded: \(scan.excluded) photos now left out by --exclude or a .photomillignore") }
+        if scan.excluded > 0 {
+            lines.append("excluded: \(scan.excluded) photos now left out by --exclude or a .photomillignore")
+        }
         if scan.skipped > 0 { lines.append(skippedLine(scan.skipped)) }
         if resumed > 0 { lines.append("resumed: \(resumed) tasks an earlier run left to do") }
         lines.append("this run: \(finished[.done] ?? 0) tasks done, \(finished[.failed] ?? 0) failed")
         lines.append(columns(["kind", "done", "failed", "pending", "leased"]))
         for kind in Kind.allCases where status.counts[kind] != nil {
-            lines.append(columns([kind.rawValue] + [TaskState.done, .failed, .pending, .leased].map { String(status.count(kind, $0)) }))
+            lines.append(
+                columns(
+                    [kind.rawValue]
+                        + [TaskState.done, .failed, .pending, .leased].map { String(status.count(kind, $0)) }
+                )
+            )
         }
         for kind in Kind.allCases where status.paused[kind] != nil && status.count(kind, .pending) > 0 {
-            lines.append("paused: \(status.count(kind, .pending)) \(kind.rawValue) tasks wait; `photomill resume \(kind.rawValue)` lets them go on")
+            lines.append(
+                "paused: \(status.count(kind, .pending)) \(kind.rawValue) tasks wait; `photomill resume \(kind.rawValue)` lets them go on"
+            )
         }
         for (kind, reason) in status.waitingWords.sorted(by: { $0.key < $1.key })
         where status.paused[kind] == nil && status.count(kind, .pending) > 0 {
@@ -49,11 +73,15 @@ struct RunSummary {
         if !failures.isEmpty {
             lines.append("failed tasks (first \(failures.count); all with `photomill failed`):")
             for failure in failures {
-                lines.append("  \(failure.path): \(failure.kind.rawValue) \(failure.errorClass?.rawValue ?? "?"): \(failure.cause)")
+                lines.append(
+                    "  \(failure.path): \(failure.kind.rawValue) \(failure.errorClass?.rawValue ?? "?"): \(failure.cause)"
+                )
             }
         }
         if status.missingPhotos > 0 {
-            lines.append("missing: \(status.missingPhotos) photos no longer found, left out above (`photomill forget --missing` removes them)")
+            lines.append(
+                "missing: \(status.missingPhotos) photos no longer found, left out above (`photomill forget --missing` removes them)"
+            )
         }
         if restartedWorkers > 0 { lines.append("worker processes restarted after dying: \(restartedWorkers)") }
         if let exportRoot { lines.append("exports: \(exportRoot.path)") }

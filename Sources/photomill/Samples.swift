@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import ArgumentParser
 import Foundation
 import PhotomillCore
@@ -12,7 +25,8 @@ extension Photomill {
                 eight orientations), pages of printed text for OCR and, from ten files on, a \
                 few broken files, plus samples.json listing what each file holds. Refuses to \
                 replace a file of the folder (exit 73) unless --force.
-                """)
+                """
+        )
 
         @Option(help: "How many files to write.")
         var count: Int = 40
@@ -20,8 +34,12 @@ extension Photomill {
         @Option(help: "Seed of the generator: the same seed writes the same files.")
         var seed: UInt64 = 1
 
-        @Option(help: ArgumentHelp("Make every photo a JPEG of this size, e.g. 4000x3000 (for benchmarks).",
-                                   valueName: "WIDTHxHEIGHT"))
+        @Option(
+            help: ArgumentHelp(
+                "Make every photo a JPEG of this size, e.g. 4000x3000 (for benchmarks).",
+                valueName: "WIDTHxHEIGHT"
+            )
+        )
         var photoSize: String?
 
         @Flag(help: "Replace files of the folder that have the names of samples.")
@@ -39,8 +57,9 @@ extension Photomill {
 
         var parsedPhotoSize: (width: Int, height: Int)? {
             guard let parts = photoSize?.lowercased().split(separator: "x"), parts.count == 2,
-                  let width = Int(parts[0]), let height = Int(parts[1]),
-                  (16...20000).contains(width), (16...20000).contains(height) else { return nil }
+                let width = Int(parts[0]), let height = Int(parts[1]),
+                (16...20000).contains(width), (16...20000).contains(height)
+            else { return nil }
             return (width, height)
         }
 
@@ -50,8 +69,11 @@ extension Photomill {
             let names = generator.plan(count: count).map(\.file) + [SampleManifest.fileName]
             let taken = names.filter { FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path) }
             if !force && !taken.isEmpty {
-                let listed = taken.prefix(3).joined(separator: ", ") + (taken.count > 3 ? " and \(taken.count - 3) more" : "")
-                printError("photomill samples: \(folder.path) already holds \(listed), which samples would replace; choose an empty folder, or pass --force to replace them")
+                let listed =
+                    taken.prefix(3).joined(separator: ", ") + (taken.count > 3 ? " and \(taken.count - 3) more" : "")
+                printError(
+                    "photomill samples: \(folder.path) already holds \(listed), which samples would replace; choose an empty folder, or pass --force to replace them"
+                )
                 throw ExitCode.cannotCreate
             }
             let start = MonotonicInstant.now()
@@ -71,7 +93,9 @@ extension Photomill {
             if showProgress { FileHandle.standardError.write(Data("\n".utf8)) }
             let broken = specs.filter { $0.broken != nil }.count
             let seconds = MonotonicInstant.now() - start
-            print("wrote \(specs.count) files (\(broken) broken) to \(folder.path) in \(String(format: "%.1f", seconds))s")
+            print(
+                "wrote \(specs.count) files (\(broken) broken) to \(folder.path) in \(String(format: "%.1f", seconds))s"
+            )
         }
     }
 }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import ArgumentParser
 import Catalog
 import Foundation
@@ -9,7 +22,9 @@ import PhotomillCore
 extension Photomill.Search {
     func validateLike() throws {
         guard let like else { throw ValidationError("--distance goes with --like FILE") }
-        guard text.isEmpty, camera == nil, from == nil, to == nil, near == nil, mediaType == nil, keyword == nil, rating == nil else {
+        guard text.isEmpty, camera == nil, from == nil, to == nil, near == nil, mediaType == nil, keyword == nil,
+            rating == nil
+        else {
             throw ValidationError("--like FILE stands alone: it cannot be combined with TEXT or other filters")
         }
         try Photomill.Similar.checkDistance(distance ?? Catalog.defaultSimilarDistance)
@@ -41,6 +56,10 @@ extension Photomill.Search {
         for photo in photos {
             out.append(json ? lines.line(photo) : Photomill.Similar.line(photo))
         }
-        if !json { out.append("\(photos.count) photos like \(file) (hash \(hash.hex), distance \(distance ?? Catalog.defaultSimilarDistance))") }
+        if !json {
+            out.append(
+                "\(photos.count) photos like \(file) (hash \(hash.hex), distance \(distance ?? Catalog.defaultSimilarDistance))"
+            )
+        }
     }
 }

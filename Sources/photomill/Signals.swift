@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Catalog
 import Coordinator
 import Foundation
@@ -32,7 +45,9 @@ struct Reloads: Service {
             admission?.reload()
             do {
                 _ = try catalog.requestScan(paths: nil, origin: "signal", now: WallClock.now())
-                logger.notice("SIGHUP: scanning every folder again\(admission == nil ? "" : " and reading the allow-list again")")
+                logger.notice(
+                    "SIGHUP: scanning every folder again\(admission == nil ? "" : " and reading the allow-list again")"
+                )
             } catch {
                 logger.error("SIGHUP: cannot ask for a rescan", metadata: ["error": "\(error)"])
             }

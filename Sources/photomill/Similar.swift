@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import ArgumentParser
 import Catalog
 import Foundation
@@ -13,16 +26,26 @@ extension Photomill {
                 first; each photo shows its distance from it, and exact copies (same MD5) are \
                 marked. Needs the similarity kind done; missing photos are left out. Nothing is \
                 deleted.
-                """)
+                """
+        )
 
         @OptionGroup var catalog: CatalogFlags
 
-        @Option(help: ArgumentHelp("Bits two hashes may differ in, \(Catalog.similarDistances.lowerBound)-\(Catalog.similarDistances.upperBound).",
-                                   valueName: "N"))
+        @Option(
+            help: ArgumentHelp(
+                "Bits two hashes may differ in, \(Catalog.similarDistances.lowerBound)-\(Catalog.similarDistances.upperBound).",
+                valueName: "N"
+            )
+        )
         var distance = Catalog.defaultSimilarDistance
 
-        @Option(name: .customLong("path"), help: ArgumentHelp("Only photos whose path matches this glob (* also matches /).",
-                                                              valueName: "GLOB"))
+        @Option(
+            name: .customLong("path"),
+            help: ArgumentHelp(
+                "Only photos whose path matches this glob (* also matches /).",
+                valueName: "GLOB"
+            )
+        )
         var pathGlob: String?
 
         @Flag(help: "Print JSON Lines: one object per group.")
@@ -35,7 +58,9 @@ extension Photomill {
 
         static func checkDistance(_ distance: Int) throws {
             guard Catalog.similarDistances.contains(distance) else {
-                throw ValidationError("--distance must be between \(Catalog.similarDistances.lowerBound) and \(Catalog.similarDistances.upperBound) bits, not \(distance)")
+                throw ValidationError(
+                    "--distance must be between \(Catalog.similarDistances.lowerBound) and \(Catalog.similarDistances.upperBound) bits, not \(distance)"
+                )
             }
         }
 
@@ -45,7 +70,10 @@ extension Photomill {
             defer { out.flush() }
             let lines = JSONLines()
             for group in groups {
-                if json { out.append(lines.line(group)); continue }
+                if json {
+                    out.append(lines.line(group))
+                    continue
+                }
                 out.append("\(group.photos.count) alike; best copy \(group.photos[0].path)")
                 for photo in group.photos { out.append(Self.line(photo)) }
             }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import ArgumentParser
 import Catalog
 import Foundation
@@ -15,7 +28,8 @@ extension Photomill {
                 photomill does not follow; those that stay under a photo folder are followed), fifo, \
                 socket, device (never opened). A file named as a photo, RAW or video that is empty or \
                 not one is no skip: it fails (`photomill failed`).
-                """)
+                """
+        )
 
         @OptionGroup var catalog: CatalogFlags
 
@@ -30,7 +44,9 @@ extension Photomill {
 
         func validate() throws {
             if let reason, SkipReason(rawValue: reason) == nil {
-                throw ValidationError("--reason must be one of \(SkipReason.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw ValidationError(
+                    "--reason must be one of \(SkipReason.allCases.map(\.rawValue).joined(separator: ", "))"
+                )
             }
         }
 
@@ -48,9 +64,13 @@ extension Photomill {
             for file in files {
                 counts[file.reason, default: 0] += 1
                 out.append(PathBytes.display(file.path))
-                out.append("  \(file.reason.rawValue): \(file.reason.words)" + (file.detail.map { " · \(PathBytes.display($0))" } ?? ""))
+                out.append(
+                    "  \(file.reason.rawValue): \(file.reason.words)"
+                        + (file.detail.map { " · \(PathBytes.display($0))" } ?? "")
+                )
             }
-            let reasons = counts.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ")
+            let reasons = counts.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue) \($0.value)" }
+                .joined(separator: ", ")
             out.append("\(files.count) skipped" + (reasons.isEmpty ? "" : " (\(reasons))"))
         }
     }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import ArgumentParser
 import Catalog
 import Coordinator
@@ -13,7 +26,8 @@ extension Photomill {
                 Throughput is what finished over the last minute; the ETA divides what remains \
                 of each kind by that kind's rate. --watch redraws in place on a terminal and \
                 prints one report after another otherwise (JSON Lines with --json).
-                """)
+                """
+        )
 
         @OptionGroup var catalog: CatalogFlags
 
@@ -27,7 +41,9 @@ extension Photomill {
         var seconds: Double?
 
         func validate() throws {
-            if seconds != nil && !watch { throw ValidationError("SECONDS goes with --watch: photomill status --watch 5") }
+            if seconds != nil && !watch {
+                throw ValidationError("SECONDS goes with --watch: photomill status --watch 5")
+            }
             if let seconds, !(0.1...3600).contains(seconds) {
                 throw ValidationError("--watch SECONDS must be between 0.1 and 3600, not \(seconds)")
             }
@@ -38,14 +54,19 @@ extension Photomill {
             let terminal = isatty(STDOUT_FILENO) != 0 && watch && !json
             while true {
                 var status = try catalog.status()
-                status.add(try catalog.heldBack(now: status.readAt, bytesLimit: CoordinatorConfiguration.maxFileBytesAsBlobs))
+                status.add(
+                    try catalog.heldBack(now: status.readAt, bytesLimit: CoordinatorConfiguration.maxFileBytesAsBlobs)
+                )
                 let report = StatusReport(status, library: try catalog.libraryStatus())
                 if json {
                     print(report.jsonString())
                 } else if terminal {
                     // Home, each line cleared to its end, then the rest of the screen.
                     let lines = report.text().split(separator: "\n", omittingEmptySubsequences: false)
-                    print("\u{1B}[H" + lines.map { $0 + "\u{1B}[K" }.joined(separator: "\n") + "\n\u{1B}[J", terminator: "")
+                    print(
+                        "\u{1B}[H" + lines.map { $0 + "\u{1B}[K" }.joined(separator: "\n") + "\n\u{1B}[J",
+                        terminator: ""
+                    )
                 } else {
                     print(report.text() + (watch ? "\n" : ""))
                 }
@@ -118,22 +139,40 @@ struct StatusReport: Encodable {
         var tasks: [String: [String: Int]] = [:]
         var throughput: [String: Rate] = [:]
         for kind in Kind.allCases where status.counts[kind] != nil {
-            tasks[kind.rawValue] = Dictionary(uniqueKeysWithValues: TaskState.allCases.map { ($0.rawValue, status.count(kind, $0)) })
+            tasks[kind.rawValue] = Dictionary(
+                uniqueKeysWithValues: TaskState.allCases.map { ($0.rawValue, status.count(kind, $0)) }
+            )
             let rate = status.rates[kind]
-            throughput[kind.rawValue] = Rate(lastMinute: rate?.finished ?? 0, perSecond: ((rate?.perSecond ?? 0) * 100).rounded() / 100,
-                                             etaSeconds: status.etaSeconds(kind).map { $0.rounded() })
+            throughput[kind.rawValue] = Rate(
+                lastMinute: rate?.finished ?? 0,
+                perSecond: ((rate?.perSecond ?? 0) * 100).rounded() / 100,
+                etaSeconds: status.etaSeconds(kind).map { $0.rounded() }
+            )
         }
         self.tasks = tasks
         self.throughput = throughput
         etaSeconds = status.etaSeconds.map { $0.rounded() }
         let pauses = status.paused.mapValues { "paused (\($0.reason)); `photomill resume` lets them go on" }
-        waiting = Dictionary(uniqueKeysWithValues: status.waitingWords.merging(pauses) { $1 }.filter { status.count($0.key, .pending) > 0 }
-            .map { ($0.key.rawValue, $0.value) })
+        waiting = Dictionary(
+            uniqueKeysWithValues: status.waitingWords.merging(pauses) { $1 }.filter {
+                status.count($0.key, .pending) > 0
+            }
+            .map { ($0.key.rawValue, $0.value) }
+        )
         paused = PauseReport(paused: status.paused, changed: []).paused
         workers = status.workers.map {
-            Worker(id: $0.id, host: $0.host, softwareVersion: $0.softwareVersion, state: $0.state, slots: $0.slots,
-                   inFlight: $0.inFlight, done: $0.done, failed: $0.failed, lastSeen: isoTime($0.lastSeen),
-                   secondsSinceSeen: (max(0, status.readAt - $0.lastSeen) * 10).rounded() / 10)
+            Worker(
+                id: $0.id,
+                host: $0.host,
+                softwareVersion: $0.softwareVersion,
+                state: $0.state,
+                slots: $0.slots,
+                inFlight: $0.inFlight,
+                done: $0.done,
+                failed: $0.failed,
+                lastSeen: isoTime($0.lastSeen),
+                secondsSinceSeen: (max(0, status.readAt - $0.lastSeen) * 10).rounded() / 10
+            )
         }
         droppedMessages = status.violations
     }
@@ -142,7 +181,8 @@ struct StatusReport: Encodable {
 
     /// " (1,200 photos, 30 RAW, 85 videos)" when the library holds more than stills.
     private var mediaTypeBreakdown: String {
-        let raw = mediaTypes[MediaType.raw.rawValue] ?? 0, videos = mediaTypes[MediaType.video.rawValue] ?? 0
+        let raw = mediaTypes[MediaType.raw.rawValue] ?? 0
+        let videos = mediaTypes[MediaType.video.rawValue] ?? 0
         guard raw + videos > 0 else { return "" }
         let stills = mediaTypes[MediaType.photo.rawValue] ?? 0
         return " (\(stills) stills, \(raw) RAW, \(videos) videos)"
@@ -152,14 +192,22 @@ struct StatusReport: Encodable {
         var lines = ["\(photos) photos\(mediaTypeBreakdown) · \(readAt)"]
         if let library { lines += library.lines() } else if skippedFiles > 0 { lines.append(skippedLine(skippedFiles)) }
         if missingPhotos > 0 {
-            lines.append("missing: \(missingPhotos) photos no longer found, left out below (`photomill forget --missing` removes them)")
+            lines.append(
+                "missing: \(missingPhotos) photos no longer found, left out below (`photomill forget --missing` removes them)"
+            )
         }
-        if unreadableFolders > 0 { lines.append("unreadable: \(unreadableFolders) folders the scan cannot list (`photomill failed`)") }
+        if unreadableFolders > 0 {
+            lines.append("unreadable: \(unreadableFolders) folders the scan cannot list (`photomill failed`)")
+        }
         lines.append(columns(["kind", "pending", "leased", "done", "failed", "per min", "ETA"]))
         for kind in Kind.allCases {
             guard let counts = tasks[kind.rawValue], let rate = throughput[kind.rawValue] else { continue }
-            lines.append(columns([kind.rawValue] + ["pending", "leased", "done", "failed"].map { String(counts[$0] ?? 0) }
-                                 + [String(rate.lastMinute), rate.etaSeconds.map(duration) ?? "?"]))
+            lines.append(
+                columns(
+                    [kind.rawValue] + ["pending", "leased", "done", "failed"].map { String(counts[$0] ?? 0) }
+                        + [String(rate.lastMinute), rate.etaSeconds.map(duration) ?? "?"]
+                )
+            )
         }
         if let videos = mediaTypes[MediaType.video.rawValue], videos > 0, tasks[Kind.ocr.rawValue] != nil {
             lines.append("ocr: videos have no OCR task (\(videos) videos)")
@@ -169,35 +217,54 @@ struct StatusReport: Encodable {
             // Unknown when some kind with work left finished nothing in the last minute: name
             // those kinds (others may well have finished some).
             let stalled = Kind.allCases.map(\.rawValue).filter { kind in
-                guard let counts = tasks[kind], (counts["pending"] ?? 0) + (counts["leased"] ?? 0) > 0 else { return false }
+                guard let counts = tasks[kind], (counts["pending"] ?? 0) + (counts["leased"] ?? 0) > 0 else {
+                    return false
+                }
                 return throughput[kind]?.etaSeconds == nil
             }
-            lines.append("\(remaining) tasks to go; ETA " + (etaSeconds.map(duration)
-                ?? "unknown (no \(stalled.joined(separator: ", ")) task finished in the last minute)"))
+            lines.append(
+                "\(remaining) tasks to go; ETA "
+                    + (etaSeconds.map(duration)
+                        ?? "unknown (no \(stalled.joined(separator: ", ")) task finished in the last minute)")
+            )
         }
-        lines += Kind.allCases.compactMap { kind in paused[kind.rawValue].map { "paused: \(kind.rawValue) since \($0.since) (\($0.reason))" } }
-        lines += waiting.sorted { $0.key < $1.key }.map { "waiting: \(tasks[$0.key]?["pending"] ?? 0) \($0.key) tasks: \($0.value)" }
+        lines += Kind.allCases.compactMap { kind in
+            paused[kind.rawValue].map { "paused: \(kind.rawValue) since \($0.since) (\($0.reason))" }
+        }
+        lines += waiting.sorted { $0.key < $1.key }.map {
+            "waiting: \(tasks[$0.key]?["pending"] ?? 0) \($0.key) tasks: \($0.value)"
+        }
         let connected = workers.filter { $0.state == .connected }
         lines.append("workers: \(connected.count) connected, \(workers.count - connected.count) gone")
         if !connected.isEmpty {
             // Wider than columns(): "in flight" and "last seen" fill its 9 characters.
             let cell = { (text: String) in String(repeating: " ", count: max(1, 10 - text.count)) + text }
             let row = { (cells: [String]) in
-                cells[0].padding(toLength: max(10, cells[0].count), withPad: " ", startingAt: 0) + cells.dropFirst().map(cell).joined()
+                cells[0].padding(toLength: max(10, cells[0].count), withPad: " ", startingAt: 0)
+                    + cells.dropFirst().map(cell).joined()
             }
             let versions = connected.map { $0.softwareVersion ?? "?" }
             let width = (versions + ["version"]).map(\.count).max()!
             let version = { (text: String) in text.padding(toLength: width, withPad: " ", startingAt: 0) }
-            lines.append(row(["host", "slots", "in flight", "done", "failed", "last seen"]) + "  " + version("version") + "  worker")
+            lines.append(
+                row(["host", "slots", "in flight", "done", "failed", "last seen"]) + "  " + version("version")
+                    + "  worker"
+            )
             for (worker, software) in zip(connected, versions) {
-                lines.append(row([worker.host, String(worker.slots), String(worker.inFlight), String(worker.done),
-                                  String(worker.failed), String(format: "%.1fs ago", worker.secondsSinceSeen)])
-                             + "  " + version(software) + "  " + worker.id)
+                lines.append(
+                    row([
+                        worker.host, String(worker.slots), String(worker.inFlight), String(worker.done),
+                        String(worker.failed), String(format: "%.1fs ago", worker.secondsSinceSeen),
+                    ])
+                        + "  " + version(software) + "  " + worker.id
+                )
             }
         }
         if !droppedMessages.isEmpty {
             let reasons = droppedMessages.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
-            lines.append("dropped messages: \(droppedMessages.values.reduce(0, +)) (\(reasons.joined(separator: ", ")))")
+            lines.append(
+                "dropped messages: \(droppedMessages.values.reduce(0, +)) (\(reasons.joined(separator: ", ")))"
+            )
         }
         return terminalText(lines)
     }

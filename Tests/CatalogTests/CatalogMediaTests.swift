@@ -1,7 +1,21 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import GRDB
 import PhotomillCore
 import Testing
+
 @testable import Catalog
 
 /// What the scan records of a real library: media types and their tasks, skipped files,
@@ -14,8 +28,15 @@ import Testing
         catalog = try Catalog(path: try freshCatalogPath("media"))
     }
 
-    private func file(_ path: String, _ format: MediaFormat?, size: Int64 = 100, sidecar: Sidecar? = nil) -> ScannedFile {
-        ScannedFile(path: path, size: size, mtimeNs: 1_000, recognition: format.map { .media($0) } ?? .skipped(.notMedia), sidecar: sidecar)
+    private func file(_ path: String, _ format: MediaFormat?, size: Int64 = 100, sidecar: Sidecar? = nil) -> ScannedFile
+    {
+        ScannedFile(
+            path: path,
+            size: size,
+            mtimeNs: 1_000,
+            recognition: format.map { .media($0) } ?? .skipped(.notMedia),
+            sidecar: sidecar
+        )
     }
 
     private func rows(_ sql: String, _ arguments: StatementArguments = []) throws -> [Row] {
@@ -23,7 +44,11 @@ import Testing
     }
 
     private func kinds(of path: String) throws -> Set<String> {
-        Set(try rows("SELECT kind FROM tasks JOIN photos ON photos.id = tasks.photoId WHERE path = ?", [path]).map { $0["kind"] })
+        Set(
+            try rows("SELECT kind FROM tasks JOIN photos ON photos.id = tasks.photoId WHERE path = ?", [path]).map {
+                $0["kind"]
+            }
+        )
     }
 
     /// Completes every pending task of the catalog, as a worker's results would.
@@ -32,13 +57,32 @@ import Testing
         var batch = CommitBatch()
         for (index, job) in jobs.enumerated() {
             let token = "t\(index)"
-            batch.leases.append(Lease(photoId: job.photoId, kinds: job.kinds, token: token, worker: "w", leasedAt: 10,
-                                      expiresAt: 70, pagedUpdatedAt: job.updatedAt))
+            batch.leases.append(
+                Lease(
+                    photoId: job.photoId,
+                    kinds: job.kinds,
+                    token: token,
+                    worker: "w",
+                    leasedAt: 10,
+                    expiresAt: 70,
+                    pagedUpdatedAt: job.updatedAt
+                )
+            )
             for kind in job.kinds {
-                batch.results.append(ReportedResult(
-                    result: TaskResult(photoId: job.photoId, kind: kind, leaseToken: token,
-                                       outcome: .failure(errorClass: .corrupt, message: "x", retryable: false), recipe: "r"),
-                    worker: "w", startedAt: 10, endedAt: 11))
+                batch.results.append(
+                    ReportedResult(
+                        result: TaskResult(
+                            photoId: job.photoId,
+                            kind: kind,
+                            leaseToken: token,
+                            outcome: .failure(errorClass: .corrupt, message: "x", retryable: false),
+                            recipe: "r"
+                        ),
+                        worker: "w",
+                        startedAt: 10,
+                        endedAt: 11
+                    )
+                )
             }
         }
         _ = try catalog.commit(batch.folded(), now: 11)
@@ -46,9 +90,13 @@ import Testing
 
     @Test("videos get every task but OCR; stills and RAW get all five")
     func tasksByMediaType() throws {
-        let summary = try catalog.record([
-            file("/p/IMG_1.HEIC", .heic), file("/p/IMG_2.MOV", .mov), file("/p/DSC_3.NEF", .nef),
-        ], kinds: all, now: 1)
+        let summary = try catalog.record(
+            [
+                file("/p/IMG_1.HEIC", .heic), file("/p/IMG_2.MOV", .mov), file("/p/DSC_3.NEF", .nef),
+            ],
+            kinds: all,
+            now: 1
+        )
         #expect(summary.added == 3 && summary.queuedTasks == 5 + 4 + 5)
         #expect(try kinds(of: "/p/IMG_2.MOV") == ["hash", "metadata", "thumbnail", "similarity"])
         #expect(try kinds(of: "/p/DSC_3.NEF") == ["hash", "metadata", "thumbnail", "ocr", "similarity"])
@@ -65,8 +113,11 @@ import Testing
         #expect(try rows("SELECT path FROM skipped_files").map { $0["path"] as String } == ["/p/notes.txt"])
         #expect(try rows("SELECT path FROM photos").count == 1)
         // Known and unchanged: counted again without a read (the scanner's `.unchanged`).
-        let again = try catalog.record([ScannedFile(path: "/p/notes.txt", size: 100, mtimeNs: 1_000, recognition: .unchanged)],
-                                       kinds: all, now: 2)
+        let again = try catalog.record(
+            [ScannedFile(path: "/p/notes.txt", size: 100, mtimeNs: 1_000, recognition: .unchanged)],
+            kinds: all,
+            now: 2
+        )
         #expect(again.skipped == 1 && again.queuedTasks == 0)
         let known = try catalog.knownFiles(["/p/notes.txt", "/p/a.jpg", "/p/new.jpg"])
         #expect(known.skipped["/p/notes.txt"] == FileStamp(size: 100, mtimeNs: 1_000))
@@ -86,8 +137,11 @@ import Testing
 
     @Test("a start with more kinds adds the tasks each photo never had, by media type, once; not to missing photos")
     func ensureTasksAddsWhatIsMissing() throws {
-        _ = try catalog.record([file("/p/a.jpg", .jpeg), file("/p/b.mov", .mov), file("/p/c.jpg", .jpeg), file("/q/d.jpg", .jpeg)],
-                               kinds: [.hash], now: 1)
+        _ = try catalog.record(
+            [file("/p/a.jpg", .jpeg), file("/p/b.mov", .mov), file("/p/c.jpg", .jpeg), file("/q/d.jpg", .jpeg)],
+            kinds: [.hash],
+            now: 1
+        )
         _ = try catalog.markGone(["/p/c.jpg"], now: 2)
         // Thumbnails for the still and the video, OCR for the still only; nothing for the
         // missing photo or outside the root.
@@ -97,13 +151,21 @@ import Testing
         #expect(try kinds(of: "/p/c.jpg") == ["hash"])
         #expect(try kinds(of: "/q/d.jpg") == ["hash"])
         #expect(try catalog.ensureTasks(under: "/p", kinds: [.hash, .thumbnail, .ocr], now: 4) == 0)
-        #expect(try rows("SELECT kind, state, n FROM task_counts WHERE kind = 'thumbnail' AND state = 'pending'").first?["n"] == 2)
+        #expect(
+            try rows("SELECT kind, state, n FROM task_counts WHERE kind = 'thumbnail' AND state = 'pending'").first?[
+                "n"
+            ] == 2
+        )
     }
 
-    @Test("the scan's lookup finds every name a file system allows: quotes, backslashes, control characters, any script")
+    @Test(
+        "the scan's lookup finds every name a file system allows: quotes, backslashes, control characters, any script"
+    )
     func knownFilesOfHostileNames() throws {
-        let names = ["/p/a \"quoted\".jpg", "/p/back\\slash.jpg", "/p/new\nline.jpg", "/p/tab\t\u{1}\u{1f}.jpg", "/p/日本語.jpg",
-                     "/p/e\u{301}.jpg", "/p/🙂.jpg", "/p/[x]*?.jpg", "/p/{\"json\": 1}.jpg", "/p/\u{7f}del.jpg"]
+        let names = [
+            "/p/a \"quoted\".jpg", "/p/back\\slash.jpg", "/p/new\nline.jpg", "/p/tab\t\u{1}\u{1f}.jpg", "/p/日本語.jpg",
+            "/p/e\u{301}.jpg", "/p/🙂.jpg", "/p/[x]*?.jpg", "/p/{\"json\": 1}.jpg", "/p/\u{7f}del.jpg",
+        ]
         _ = try catalog.record(names.map { file($0, .jpeg) } + [file("/p/readme.txt", nil)], kinds: all, now: 1)
         let known = try catalog.knownFiles(names + ["/p/readme.txt", "/p/absent.jpg"])
         #expect(Set(known.photos.keys) == Set(names))
@@ -117,8 +179,12 @@ import Testing
     func olderCatalogRow() throws {
         _ = try catalog.record([file("/p/clip.mp4", .jpeg)], kinds: all, now: 1)
         try catalog.pool.write { db in try db.execute(sql: "UPDATE photos SET format = NULL, mediaType = NULL") }
-        #expect(try catalog.knownFiles(["/p/clip.mp4"]).photos["/p/clip.mp4"]?.isUnchanged(
-            FileStamp(size: 100, mtimeNs: 1_000), skipped: false) == false)
+        #expect(
+            try catalog.knownFiles(["/p/clip.mp4"]).photos["/p/clip.mp4"]?.isUnchanged(
+                FileStamp(size: 100, mtimeNs: 1_000),
+                skipped: false
+            ) == false
+        )
         let summary = try catalog.record([file("/p/clip.mp4", .mp4)], kinds: all, now: 2)
         #expect(summary.unchanged == 1 && summary.changed == 0)
         #expect(try kinds(of: "/p/clip.mp4") == ["hash", "metadata", "thumbnail", "similarity"])
@@ -141,14 +207,25 @@ import Testing
         var edited = sidecar
         edited.mtimeNs = 6
         let appeared = Sidecar(path: "/p/b.xmp", size: 3, mtimeNs: 1)
-        let summary = try catalog.record([unchanged("/p/a.CR2", edited), unchanged("/p/b.CR2", appeared)], kinds: all, now: 20)
+        let summary = try catalog.record(
+            [unchanged("/p/a.CR2", edited), unchanged("/p/b.CR2", appeared)],
+            kinds: all,
+            now: 20
+        )
         #expect(summary.sidecarsChanged == 2 && summary.unchanged == 2)
         let requeued = try catalog.dueJobs(now: 30, limit: 10)
         #expect(requeued.map(\.kinds) == [[.metadata], [.metadata]])
         #expect(requeued.map(\.sidecar) == [edited, appeared])
-        #expect(try rows("SELECT state, n FROM task_counts WHERE kind = 'metadata' AND n > 0").map { $0["state"] as String } == ["pending"])
+        #expect(
+            try rows("SELECT state, n FROM task_counts WHERE kind = 'metadata' AND n > 0").map { $0["state"] as String }
+                == ["pending"]
+        )
         // Unchanged again: nothing.
-        let quiet = try catalog.record([unchanged("/p/a.CR2", edited), unchanged("/p/b.CR2", appeared)], kinds: all, now: 40)
+        let quiet = try catalog.record(
+            [unchanged("/p/a.CR2", edited), unchanged("/p/b.CR2", appeared)],
+            kinds: all,
+            now: 40
+        )
         #expect(quiet.sidecarsChanged == 0 && quiet.queuedTasks == 0)
         // Removed: the metadata runs again without it.
         let removed = try catalog.record([unchanged("/p/a.CR2", nil)], kinds: all, now: 50)
@@ -159,15 +236,21 @@ import Testing
     @Test("Live Photos: one still and one video of a stem are linked, whichever came first; other mixes are not")
     func livePhotos() throws {
         _ = try catalog.record([file("/p/IMG_1.MOV", .mov)], kinds: all, now: 1)
-        _ = try catalog.record([
-            file("/p/IMG_1.HEIC", .heic),
-            file("/p/IMG_2.JPG", .jpeg), file("/p/IMG_2.HEIC", .heic), file("/p/IMG_2.MOV", .mov),
-            file("/p/IMG_3.DNG", .dng), file("/p/IMG_3.MOV", .mov),
-            file("/q/IMG_1.HEIC", .heic),
-        ], kinds: all, now: 2)
-        let links = try rows("""
+        _ = try catalog.record(
+            [
+                file("/p/IMG_1.HEIC", .heic),
+                file("/p/IMG_2.JPG", .jpeg), file("/p/IMG_2.HEIC", .heic), file("/p/IMG_2.MOV", .mov),
+                file("/p/IMG_3.DNG", .dng), file("/p/IMG_3.MOV", .mov),
+                file("/q/IMG_1.HEIC", .heic),
+            ],
+            kinds: all,
+            now: 2
+        )
+        let links = try rows(
+            """
             SELECT p.path, o.path AS other FROM photos p LEFT JOIN photos o ON o.id = p.livePhotoId ORDER BY p.path
-            """).reduce(into: [String: String]()) { $0[$1["path"]] = $1["other"] }
+            """
+        ).reduce(into: [String: String]()) { $0[$1["path"]] = $1["other"] }
         #expect(links == ["/p/IMG_1.HEIC": "/p/IMG_1.MOV", "/p/IMG_1.MOV": "/p/IMG_1.HEIC"])
     }
 }

@@ -1,7 +1,21 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import GRDB
 import PhotomillCore
 import Testing
+
 @testable import Catalog
 
 @Suite struct CatalogTests {
@@ -14,17 +28,30 @@ import Testing
     }
 
     private func files(_ count: Int, size: Int64 = 100) -> [ScannedFile] {
-        (0..<count).map { ScannedFile(path: "/photos/p\($0).jpg", size: size, mtimeNs: 1_000, recognition: .media(.jpeg)) }
+        (0..<count).map {
+            ScannedFile(path: "/photos/p\($0).jpg", size: size, mtimeNs: 1_000, recognition: .media(.jpeg))
+        }
     }
 
     private func lease(_ job: PendingJob, token: String, worker: String = "w1", now: Double = 100) -> Lease {
-        Lease(photoId: job.photoId, kinds: job.kinds, token: token, worker: worker, leasedAt: now, expiresAt: now + 60,
-              pagedUpdatedAt: job.updatedAt)
+        Lease(
+            photoId: job.photoId,
+            kinds: job.kinds,
+            token: token,
+            worker: worker,
+            leasedAt: now,
+            expiresAt: now + 60,
+            pagedUpdatedAt: job.updatedAt
+        )
     }
 
     private func taskRow(_ photoId: Int64, _ kind: Kind) throws -> Row? {
         try catalog.pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM tasks WHERE photoId = ? AND kind = ?", arguments: [photoId, kind.rawValue])
+            try Row.fetchOne(
+                db,
+                sql: "SELECT * FROM tasks WHERE photoId = ? AND kind = ?",
+                arguments: [photoId, kind.rawValue]
+            )
         }
     }
 
@@ -48,9 +75,20 @@ import Testing
         let job = try #require(try catalog.dueJobs(now: 10, limit: 10).first)
         var batch = CommitBatch()
         batch.leases = [lease(job, token: "t1")]
-        batch.results = [ReportedResult(result: TaskResult(photoId: job.photoId, kind: .hash, leaseToken: "t1",
-                                                           outcome: .hash(md5: "aa", sha256: "bb"), recipe: "r1"),
-                                        worker: "w1", startedAt: 100, endedAt: 101)]
+        batch.results = [
+            ReportedResult(
+                result: TaskResult(
+                    photoId: job.photoId,
+                    kind: .hash,
+                    leaseToken: "t1",
+                    outcome: .hash(md5: "aa", sha256: "bb"),
+                    recipe: "r1"
+                ),
+                worker: "w1",
+                startedAt: 100,
+                endedAt: 101
+            )
+        ]
         _ = try catalog.commit(batch.folded(), now: 101)
         #expect(try taskRow(job.photoId, .hash)?["state"] == "done")
 
@@ -70,12 +108,30 @@ import Testing
         var batch = CommitBatch()
         batch.leases = [lease(jobs[0], token: "ok"), lease(jobs[1], token: "bad")]
         batch.results = [
-            ReportedResult(result: TaskResult(photoId: jobs[0].photoId, kind: .hash, leaseToken: "ok",
-                                              outcome: .hash(md5: "aa", sha256: "bb"), recipe: "r"),
-                           worker: "w1", startedAt: 100, endedAt: 101),
-            ReportedResult(result: TaskResult(photoId: jobs[1].photoId, kind: .hash, leaseToken: "bad",
-                                              outcome: .failure(errorClass: .unreadable, message: "gone", retryable: true), recipe: ""),
-                           worker: "w1", startedAt: 100, endedAt: 101),
+            ReportedResult(
+                result: TaskResult(
+                    photoId: jobs[0].photoId,
+                    kind: .hash,
+                    leaseToken: "ok",
+                    outcome: .hash(md5: "aa", sha256: "bb"),
+                    recipe: "r"
+                ),
+                worker: "w1",
+                startedAt: 100,
+                endedAt: 101
+            ),
+            ReportedResult(
+                result: TaskResult(
+                    photoId: jobs[1].photoId,
+                    kind: .hash,
+                    leaseToken: "bad",
+                    outcome: .failure(errorClass: .unreadable, message: "gone", retryable: true),
+                    recipe: ""
+                ),
+                worker: "w1",
+                startedAt: 100,
+                endedAt: 101
+            ),
         ]
         let report = try catalog.commit(batch.folded(), now: 101)
         #expect(report.committed == ["ok", "bad"] && report.stale.isEmpty)
@@ -87,7 +143,9 @@ import Testing
         #expect(retried["state"] as String? == "pending")
         #expect(retried["attempts"] as Int? == 1)
         #expect(retried["errorClass"] as String? == "unreadable")
-        let outcomes = try catalog.pool.read { db in try String.fetchAll(db, sql: "SELECT outcome FROM attempts ORDER BY photoId") }
+        let outcomes = try catalog.pool.read { db in
+            try String.fetchAll(db, sql: "SELECT outcome FROM attempts ORDER BY photoId")
+        }
         #expect(outcomes == ["done", "retry"])
     }
 
@@ -99,9 +157,20 @@ import Testing
         let job = try #require(try catalog.dueJobs(now: 5001, limit: 10).first)
         var batch = CommitBatch()
         batch.leases = [lease(job, token: "t1", now: 5001 - 3600)]
-        batch.results = [ReportedResult(result: TaskResult(photoId: job.photoId, kind: .hash, leaseToken: "t1",
-                                                           outcome: .hash(md5: "aa", sha256: "bb"), recipe: "r"),
-                                        worker: "w1", startedAt: 5001 - 3600, endedAt: 5002 - 3600)]
+        batch.results = [
+            ReportedResult(
+                result: TaskResult(
+                    photoId: job.photoId,
+                    kind: .hash,
+                    leaseToken: "t1",
+                    outcome: .hash(md5: "aa", sha256: "bb"),
+                    recipe: "r"
+                ),
+                worker: "w1",
+                startedAt: 5001 - 3600,
+                endedAt: 5002 - 3600
+            )
+        ]
         let report = try catalog.commit(batch.folded(), now: 5002 - 3600)
         #expect(report.committed == ["t1"] && report.stale.isEmpty)
         #expect(try taskRow(job.photoId, .hash)?["state"] as String? == "done")
@@ -112,12 +181,23 @@ import Testing
     @Test func unwrittenLeaseOfARequeuedTaskIsStale() throws {
         _ = try catalog.record(files(1), kinds: [.hash], now: 1)
         let job = try #require(try catalog.dueJobs(now: 10, limit: 10).first)
-        _ = try catalog.record(files(1, size: 999), kinds: [.hash], now: 150)   // after the lease at 100
+        _ = try catalog.record(files(1, size: 999), kinds: [.hash], now: 150)  // after the lease at 100
         var batch = CommitBatch()
         batch.leases = [lease(job, token: "t1", now: 100)]
-        batch.results = [ReportedResult(result: TaskResult(photoId: job.photoId, kind: .hash, leaseToken: "t1",
-                                                           outcome: .hash(md5: "aa", sha256: "bb"), recipe: "r"),
-                                        worker: "w1", startedAt: 100, endedAt: 160)]
+        batch.results = [
+            ReportedResult(
+                result: TaskResult(
+                    photoId: job.photoId,
+                    kind: .hash,
+                    leaseToken: "t1",
+                    outcome: .hash(md5: "aa", sha256: "bb"),
+                    recipe: "r"
+                ),
+                worker: "w1",
+                startedAt: 100,
+                endedAt: 160
+            )
+        ]
         let report = try catalog.commit(batch.folded(), now: 160)
         #expect(report.stale == ["t1"] && report.committed.isEmpty)
         #expect(try taskRow(job.photoId, .hash)?["state"] == "pending")
@@ -130,8 +210,17 @@ import Testing
         values.cameraMake = "Acme"
         values.gpsLatitude = -33.5
         let reported = ReportedResult(
-            result: TaskResult(photoId: job.photoId, kind: .metadata, leaseToken: "t1", outcome: .metadata(values), recipe: "r"),
-            worker: "w1", startedAt: 100, endedAt: 101)
+            result: TaskResult(
+                photoId: job.photoId,
+                kind: .metadata,
+                leaseToken: "t1",
+                outcome: .metadata(values),
+                recipe: "r"
+            ),
+            worker: "w1",
+            startedAt: 100,
+            endedAt: 101
+        )
 
         var batch = CommitBatch()
         batch.leases = [lease(job, token: "t1")]
@@ -145,9 +234,13 @@ import Testing
         let second = try catalog.commit(again, now: 102)
         #expect(second.committed.isEmpty && second.stale == ["t1"])
 
-        let stored = try catalog.pool.read { db in try Row.fetchOne(db, sql: "SELECT * FROM metadata").map(PhotoMetadata.init(row:)) }
+        let stored = try catalog.pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM metadata").map(PhotoMetadata.init(row:))
+        }
         #expect(stored?.cameraMake == "Acme" && stored?.gpsLatitude == -33.5)
-        let outcomes = try catalog.pool.read { db in try String.fetchAll(db, sql: "SELECT outcome FROM attempts ORDER BY id") }
+        let outcomes = try catalog.pool.read { db in
+            try String.fetchAll(db, sql: "SELECT outcome FROM attempts ORDER BY id")
+        }
         #expect(outcomes == ["done", "stale"])
     }
 
@@ -156,9 +249,20 @@ import Testing
         let job = try #require(try catalog.dueJobs(now: 10, limit: 10).first)
         var batch = CommitBatch()
         batch.leases = [lease(job, token: "right")]
-        batch.results = [ReportedResult(result: TaskResult(photoId: job.photoId, kind: .hash, leaseToken: "wrong",
-                                                           outcome: .hash(md5: "a", sha256: "b"), recipe: "r"),
-                                        worker: "w2", startedAt: 0, endedAt: 1)]
+        batch.results = [
+            ReportedResult(
+                result: TaskResult(
+                    photoId: job.photoId,
+                    kind: .hash,
+                    leaseToken: "wrong",
+                    outcome: .hash(md5: "a", sha256: "b"),
+                    recipe: "r"
+                ),
+                worker: "w2",
+                startedAt: 0,
+                endedAt: 1
+            )
+        ]
         let report = try catalog.commit(batch.folded(), now: 101)
         #expect(report.stale == ["wrong"])
         #expect(try taskRow(job.photoId, .hash)?["state"] == "leased")
@@ -171,10 +275,20 @@ import Testing
             let job = try #require(try catalog.dueJobs(now: now, limit: 10).first, "attempt \(attempt)")
             var batch = CommitBatch()
             batch.leases = [lease(job, token: "t\(attempt)", now: now)]
-            batch.results = [ReportedResult(result: TaskResult(photoId: job.photoId, kind: .ocr, leaseToken: "t\(attempt)",
-                                                               outcome: .failure(errorClass: .ocrFailed, message: "boom", retryable: true),
-                                                               recipe: "r"),
-                                            worker: "w1", startedAt: now, endedAt: now + 1)]
+            batch.results = [
+                ReportedResult(
+                    result: TaskResult(
+                        photoId: job.photoId,
+                        kind: .ocr,
+                        leaseToken: "t\(attempt)",
+                        outcome: .failure(errorClass: .ocrFailed, message: "boom", retryable: true),
+                        recipe: "r"
+                    ),
+                    worker: "w1",
+                    startedAt: now,
+                    endedAt: now + 1
+                )
+            ]
             _ = try catalog.commit(batch.folded(), now: now + 1)
             let row = try #require(try taskRow(job.photoId, .ocr))
             if attempt < 3 {
@@ -243,9 +357,17 @@ import Testing
     @Test func hashAndMetadataTravelTogetherThumbnailAndOCRAlone() throws {
         _ = try catalog.record(files(2), kinds: Set(Kind.allCases), now: 1)
         let jobs = try catalog.dueJobs(now: 10, limit: 10)
-        #expect(jobs.map { $0.kinds.sorted() } == [[.hash, .metadata], [.hash, .metadata], [.thumbnail, .similarity], [.thumbnail, .similarity],
-                                                   [.ocr], [.ocr]])
-        #expect(try catalog.pendingJobs(tier: 0, after: jobs[0].position, now: 10, limit: 10).map(\.photoId) == [jobs[1].photoId])
+        #expect(
+            jobs.map { $0.kinds.sorted() } == [
+                [.hash, .metadata], [.hash, .metadata], [.thumbnail, .similarity], [.thumbnail, .similarity],
+                [.ocr], [.ocr],
+            ]
+        )
+        #expect(
+            try catalog.pendingJobs(tier: 0, after: jobs[0].position, now: 10, limit: 10).map(\.photoId) == [
+                jobs[1].photoId
+            ]
+        )
     }
 
     @Test func ocrTextIsFullTextSearchable() throws {
@@ -253,10 +375,20 @@ import Testing
         let job = try #require(try catalog.dueJobs(now: 10, limit: 1).first)
         var batch = CommitBatch()
         batch.leases = [lease(job, token: "t")]
-        batch.results = [ReportedResult(result: TaskResult(photoId: job.photoId, kind: .ocr, leaseToken: "t",
-                                                           outcome: .ocr(text: "Harbour lighthouse at dusk", confidence: 91, language: "eng"),
-                                                           recipe: "r"),
-                                        worker: "w", startedAt: 0, endedAt: 1)]
+        batch.results = [
+            ReportedResult(
+                result: TaskResult(
+                    photoId: job.photoId,
+                    kind: .ocr,
+                    leaseToken: "t",
+                    outcome: .ocr(text: "Harbour lighthouse at dusk", confidence: 91, language: "eng"),
+                    recipe: "r"
+                ),
+                worker: "w",
+                startedAt: 0,
+                endedAt: 1
+            )
+        ]
         _ = try catalog.commit(batch.folded(), now: 2)
         let hits = try catalog.pool.read { db in
             try Int64.fetchAll(db, sql: "SELECT rowid FROM ocr_fts WHERE ocr_fts MATCH 'lighthouse'")
@@ -269,8 +401,12 @@ import Testing
     /// show here.
     @Test func countsFollowEveryChangeOfState() throws {
         func result(_ job: PendingJob, _ kind: Kind, token: String, _ outcome: TaskOutcome) -> ReportedResult {
-            ReportedResult(result: TaskResult(photoId: job.photoId, kind: kind, leaseToken: token, outcome: outcome, recipe: "r"),
-                           worker: "w1", startedAt: 100, endedAt: 101)
+            ReportedResult(
+                result: TaskResult(photoId: job.photoId, kind: kind, leaseToken: token, outcome: outcome, recipe: "r"),
+                worker: "w1",
+                startedAt: 100,
+                endedAt: 101
+            )
         }
         let hash = TaskOutcome.hash(md5: "aa", sha256: "bb")
         let metadata = TaskOutcome.metadata(PhotoMetadata())
@@ -283,23 +419,29 @@ import Testing
         // (retryable failure); pending → done beside it.
         var batch = CommitBatch()
         batch.leases = [lease(jobs[0], token: "a"), lease(jobs[1], token: "b"), lease(jobs[2], token: "c")]
-        batch.results = [result(jobs[0], .hash, token: "a", hash), result(jobs[0], .metadata, token: "a", metadata),
-                         result(jobs[2], .hash, token: "c", .failure(errorClass: .unreadable, message: "busy", retryable: true)),
-                         result(jobs[2], .metadata, token: "c", metadata)]
+        batch.results = [
+            result(jobs[0], .hash, token: "a", hash), result(jobs[0], .metadata, token: "a", metadata),
+            result(jobs[2], .hash, token: "c", .failure(errorClass: .unreadable, message: "busy", retryable: true)),
+            result(jobs[2], .metadata, token: "c", metadata),
+        ]
         _ = try catalog.commit(batch.folded(), now: 101)
         try expectCountsAgree(catalog, "after leases with results")
 
         // leased → done; leased → failed; a stale result changes nothing.
         batch = CommitBatch()
-        batch.results = [result(jobs[1], .hash, token: "b", hash),
-                         result(jobs[1], .metadata, token: "b", .failure(errorClass: .corrupt, message: "bad", retryable: false)),
-                         result(jobs[3], .hash, token: "nobody's", hash)]
+        batch.results = [
+            result(jobs[1], .hash, token: "b", hash),
+            result(jobs[1], .metadata, token: "b", .failure(errorClass: .corrupt, message: "bad", retryable: false)),
+            result(jobs[3], .hash, token: "nobody's", hash),
+        ]
         #expect(try catalog.commit(batch.folded(), now: 102).stale == ["nobody's"])
         try expectCountsAgree(catalog, "after results of written leases")
 
         // leased → pending (a lost worker), then leased → failed on the last attempt.
         for attempt in 1...3 {
-            let job = try #require(try catalog.pendingJobs(tier: 0, after: jobs[2].position, now: 10_000, limit: 1).first)
+            let job = try #require(
+                try catalog.pendingJobs(tier: 0, after: jobs[2].position, now: 10_000, limit: 1).first
+            )
             batch = CommitBatch()
             batch.leases = [lease(job, token: "d\(attempt)")]
             _ = try catalog.commit(batch.folded(), now: 103)

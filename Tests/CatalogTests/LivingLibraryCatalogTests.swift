@@ -1,7 +1,21 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import GRDB
 import PhotomillCore
 import Testing
+
 @testable import Catalog
 
 /// What the scan writes when the library changes under a running coordinator: a folder
@@ -15,8 +29,21 @@ import Testing
         catalog = try Catalog(path: try freshCatalogPath("living"))
     }
 
-    private func media(_ path: String, size: Int64 = 100, mtime: Int64 = 1_000, ctime: Int64? = 5, sidecar: Sidecar? = nil) -> ScannedFile {
-        ScannedFile(path: path, size: size, mtimeNs: mtime, ctimeNs: ctime, recognition: .media(.jpeg), sidecar: sidecar)
+    private func media(
+        _ path: String,
+        size: Int64 = 100,
+        mtime: Int64 = 1_000,
+        ctime: Int64? = 5,
+        sidecar: Sidecar? = nil
+    ) -> ScannedFile {
+        ScannedFile(
+            path: path,
+            size: size,
+            mtimeNs: mtime,
+            ctimeNs: ctime,
+            recognition: .media(.jpeg),
+            sidecar: sidecar
+        )
     }
 
     private func rows(_ sql: String, _ arguments: StatementArguments = []) throws -> [Row] {
@@ -24,16 +51,28 @@ import Testing
     }
 
     private func ids() throws -> [String: Int64] {
-        Dictionary(uniqueKeysWithValues: try rows("SELECT path, id FROM photos").map { ($0["path"] as String, $0["id"] as Int64) })
+        Dictionary(
+            uniqueKeysWithValues: try rows("SELECT path, id FROM photos").map {
+                ($0["path"] as String, $0["id"] as Int64)
+            }
+        )
     }
 
     @Test func aRenamedFolderKeepsEveryPhotoAndQueuesNothing() throws {
-        var files = (0..<1000).map { media("/lib/trip/IMG_\($0).jpg", sidecar: $0 == 0 ? Sidecar(path: "/lib/trip/IMG_0.jpg.xmp", size: 3, mtimeNs: 2) : nil) }
+        var files = (0..<1000).map {
+            media(
+                "/lib/trip/IMG_\($0).jpg",
+                sidecar: $0 == 0 ? Sidecar(path: "/lib/trip/IMG_0.jpg.xmp", size: 3, mtimeNs: 2) : nil
+            )
+        }
         files.append(media("/lib/trip/deep/a.jpg"))
-        files.append(media("/lib/trip2/b.jpg"))                       // a sibling whose name extends the folder's
+        files.append(media("/lib/trip2/b.jpg"))  // a sibling whose name extends the folder's
         _ = try catalog.record(files, kinds: all, now: 1)
-        _ = try catalog.record([ScannedFile(path: "/lib/trip/notes.txt", size: 4, mtimeNs: 1, recognition: .skipped(.notMedia))],
-                               kinds: all, now: 1)
+        _ = try catalog.record(
+            [ScannedFile(path: "/lib/trip/notes.txt", size: 4, mtimeNs: 1, recognition: .skipped(.notMedia))],
+            kinds: all,
+            now: 1
+        )
         // A missing photo whose path one of them is about to take.
         _ = try catalog.record([media("/lib/2024/IMG_5.jpg", size: 7)], kinds: all, now: 1)
         _ = try catalog.markGone(["/lib/2024"], now: 2)
@@ -49,8 +88,12 @@ import Testing
         #expect(after["/lib/trip2/b.jpg"] == before["/lib/trip2/b.jpg"], "a sibling is no subfolder")
         #expect(after["/lib/2024/IMG_5.jpg"] == before["/lib/trip/IMG_5.jpg"], "the missing row of that path went")
         #expect(!after.keys.contains { $0.hasPrefix("/lib/trip/") })
-        #expect(try rows("SELECT sidecarPath, stem FROM photos WHERE path = '/lib/2024/IMG_0.jpg'")
-            .map { "\($0["sidecarPath"] as String) \($0["stem"] as String)" } == ["/lib/2024/IMG_0.jpg.xmp /lib/2024/IMG_0"])
+        #expect(
+            try rows("SELECT sidecarPath, stem FROM photos WHERE path = '/lib/2024/IMG_0.jpg'")
+                .map { "\($0["sidecarPath"] as String) \($0["stem"] as String)" } == [
+                    "/lib/2024/IMG_0.jpg.xmp /lib/2024/IMG_0"
+                ]
+        )
         #expect(try rows("SELECT path FROM skipped_files").map { $0["path"] as String } == ["/lib/2024/notes.txt"])
         // Every task as it was (one row of tasks fewer: the missing photo's), none pending anew.
         #expect(try rows("SELECT COUNT(*) AS n FROM tasks")[0]["n"] as Int == tasksBefore - all.count)
@@ -58,28 +101,44 @@ import Testing
     }
 
     @Test func goneAndExcludedPathsAreMissingAndSayWhy() throws {
-        _ = try catalog.record([media("/lib/a/1.jpg"), media("/lib/a/b/2.jpg"), media("/lib/ab/3.jpg"), media("/lib/4.jpg")],
-                               kinds: all, now: 1)
+        _ = try catalog.record(
+            [media("/lib/a/1.jpg"), media("/lib/a/b/2.jpg"), media("/lib/ab/3.jpg"), media("/lib/4.jpg")],
+            kinds: all,
+            now: 1
+        )
         #expect(try catalog.markGone(["/lib/a"], now: 2) == 2)
         #expect(try catalog.markExcluded("/lib/4.jpg", rule: "--exclude \"4.jpg\"", isFolder: false, now: 3) == 1)
-        let missing = try rows("SELECT path, missingAt, excludedBy FROM photos WHERE missingAt IS NOT NULL ORDER BY path")
-            .map { "\($0["path"] as String) \($0["missingAt"] as Double) \(($0["excludedBy"] as String?) ?? "-")" }
+        let missing = try rows(
+            "SELECT path, missingAt, excludedBy FROM photos WHERE missingAt IS NOT NULL ORDER BY path"
+        )
+        .map { "\($0["path"] as String) \($0["missingAt"] as Double) \(($0["excludedBy"] as String?) ?? "-")" }
         #expect(missing == ["/lib/4.jpg 3.0 --exclude \"4.jpg\"", "/lib/a/1.jpg 2.0 -", "/lib/a/b/2.jpg 2.0 -"])
         #expect(try catalog.skippedFiles().map { "\($0.path) \($0.reason.rawValue)" } == ["/lib/4.jpg excluded"])
         let status = try catalog.libraryStatus()
         #expect(status.excludedPhotos == 1 && status.skipped == [.excluded: 1])
         // Back where it was, no longer excluded: found again.
         _ = try catalog.record([media("/lib/4.jpg")], kinds: all, now: 4)
-        #expect(try rows("SELECT missingAt, excludedBy FROM photos WHERE path = '/lib/4.jpg'").allSatisfy { $0["missingAt"] == nil && $0["excludedBy"] == nil })
+        #expect(
+            try rows("SELECT missingAt, excludedBy FROM photos WHERE path = '/lib/4.jpg'").allSatisfy {
+                $0["missingAt"] == nil && $0["excludedBy"] == nil
+            }
+        )
     }
 
     @Test func filesNamedAsMediaThatAreNotFailByNameOnceAndRecoverWhenWritten() throws {
-        let empty = ScannedFile(path: "/lib/IMG_1.jpg", size: 0, mtimeNs: 9, ctimeNs: 9,
-                                recognition: .failed(.empty, message: "/lib/IMG_1.jpg: the file is empty (0 bytes)"))
+        let empty = ScannedFile(
+            path: "/lib/IMG_1.jpg",
+            size: 0,
+            mtimeNs: 9,
+            ctimeNs: 9,
+            recognition: .failed(.empty, message: "/lib/IMG_1.jpg: the file is empty (0 bytes)")
+        )
         var summary = try catalog.record([empty], kinds: all, now: 1)
         #expect(summary.failed == 1)
         let failed = try catalog.failedTasks(limit: 10)
-        #expect(failed.count == all.count && failed.allSatisfy { $0.errorClass == .empty && $0.path == "/lib/IMG_1.jpg" })
+        #expect(
+            failed.count == all.count && failed.allSatisfy { $0.errorClass == .empty && $0.path == "/lib/IMG_1.jpg" }
+        )
         summary = try catalog.record([empty], kinds: all, now: 2)
         #expect(summary.failed == 0 && summary.unchanged == 1, "the same file again: nothing written")
         // The sync finished: the same path is a photo now, every task pending with a fresh budget.

@@ -1,7 +1,21 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import GRDB
 import PhotomillCore
 import Testing
+
 @testable import Catalog
 
 /// The migrations themselves: what an upgrade keeps, and what the constraints still refuse.
@@ -21,20 +35,25 @@ import Testing
         try Schema.migrator.migrate(queue, upTo: migration)
         try queue.write { db in
             for id in 1...3 {
-                try db.execute(sql: "INSERT INTO photos (id, path, size, mtimeNs, scannedAt, changedAt) VALUES (?, ?, 10, 1, 1, 1)",
-                               arguments: [id, "/p/\(id).jpg"])
+                try db.execute(
+                    sql:
+                        "INSERT INTO photos (id, path, size, mtimeNs, scannedAt, changedAt) VALUES (?, ?, 10, 1, 1, 1)",
+                    arguments: [id, "/p/\(id).jpg"]
+                )
             }
-            try db.execute(sql: """
-                INSERT INTO tasks (photoId, kind, state, attempts, leaseToken, leasedTo, updatedAt) VALUES
-                    (1, 'hash', 'done', 1, NULL, NULL, 5), (1, 'ocr', 'failed', 3, NULL, NULL, 6),
-                    (2, 'hash', 'leased', 1, 'tok', 'w1', 7), (2, 'thumbnail', 'pending', 0, NULL, NULL, 8),
-                    (3, 'metadata', 'pending', 2, NULL, NULL, 9);
-                INSERT INTO attempts (photoId, kind, worker, leaseToken, startedAt, endedAt, outcome, errorClass, errorMessage) VALUES
-                    (1, 'hash', 'w1', 'a', 1, 2, 'done', NULL, NULL),
-                    (1, 'ocr', 'w1', 'b', 1, 2, 'lease-expired', 'timeout', 'job ran past its deadline on worker w1'),
-                    (3, 'metadata', 'w2', 'c', 3, 4, 'worker-lost', 'worker-crashed', 'worker w2 stopped answering'),
-                    (3, 'metadata', 'w2', 'd', 5, 6, 'retry', 'timeout', '/p/3.mov: gave up demuxing after 20 s');
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO tasks (photoId, kind, state, attempts, leaseToken, leasedTo, updatedAt) VALUES
+                        (1, 'hash', 'done', 1, NULL, NULL, 5), (1, 'ocr', 'failed', 3, NULL, NULL, 6),
+                        (2, 'hash', 'leased', 1, 'tok', 'w1', 7), (2, 'thumbnail', 'pending', 0, NULL, NULL, 8),
+                        (3, 'metadata', 'pending', 2, NULL, NULL, 9);
+                    INSERT INTO attempts (photoId, kind, worker, leaseToken, startedAt, endedAt, outcome, errorClass, errorMessage) VALUES
+                        (1, 'hash', 'w1', 'a', 1, 2, 'done', NULL, NULL),
+                        (1, 'ocr', 'w1', 'b', 1, 2, 'lease-expired', 'timeout', 'job ran past its deadline on worker w1'),
+                        (3, 'metadata', 'w2', 'c', 3, 4, 'worker-lost', 'worker-crashed', 'worker w2 stopped answering'),
+                        (3, 'metadata', 'w2', 'd', 5, 6, 'retry', 'timeout', '/p/3.mov: gave up demuxing after 20 s');
+                    """
+            )
         }
         return queue
     }
@@ -42,12 +61,21 @@ import Testing
     /// Everything but the attempts' error classes, which migration v5-protocol renames
     /// (`upgradeRenamesTheErrorClassesToTheSpecsNames`).
     private func dump(_ db: Database) throws -> [[Row]] {
-        [try Row.fetchAll(db, sql: """
-            SELECT photoId, kind, state, attempts, maxAttempts, notBefore, leaseToken, leasedTo, leasedAt, leaseExpires, recipe,
-                errorClass, errorMessage, updatedAt FROM tasks ORDER BY photoId, kind
-            """),
-         try Row.fetchAll(db, sql: "SELECT id, photoId, kind, worker, leaseToken, startedAt, endedAt, outcome, errorMessage FROM attempts ORDER BY id"),
-         try Row.fetchAll(db, sql: "SELECT kind, state, n FROM task_counts WHERE n > 0 ORDER BY kind, state")]
+        [
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT photoId, kind, state, attempts, maxAttempts, notBefore, leaseToken, leasedTo, leasedAt, leaseExpires, recipe,
+                        errorClass, errorMessage, updatedAt FROM tasks ORDER BY photoId, kind
+                    """
+            ),
+            try Row.fetchAll(
+                db,
+                sql:
+                    "SELECT id, photoId, kind, worker, leaseToken, startedAt, endedAt, outcome, errorMessage FROM attempts ORDER BY id"
+            ),
+            try Row.fetchAll(db, sql: "SELECT kind, state, n FROM task_counts WHERE n > 0 ORDER BY kind, state"),
+        ]
     }
 
     /// Opcodes of `sql`: a statement that builds an ephemeral table shows `OpenEphemeral`.
@@ -63,14 +91,21 @@ import Testing
         let catalog = try Catalog(path: path)
         try catalog.pool.read { db in
             #expect(try dump(db) == before)
-            let objects = try String.fetchAll(db, sql: """
-                SELECT name FROM sqlite_schema WHERE tbl_name IN ('tasks', 'attempts') AND type IN ('index', 'trigger')
-                    AND name NOT LIKE 'sqlite_autoindex%' ORDER BY name
-                """)
+            let objects = try String.fetchAll(
+                db,
+                sql: """
+                    SELECT name FROM sqlite_schema WHERE tbl_name IN ('tasks', 'attempts') AND type IN ('index', 'trigger')
+                        AND name NOT LIKE 'sqlite_autoindex%' ORDER BY name
+                    """
+            )
             // No update trigger (Catalog counts changes of state itself) and no (kind, state)
             // index: failed tasks have a partial one.
-            #expect(objects == ["attempts_ended", "attempts_photo", "tasks_counted_delete", "tasks_counted_insert",
-                                "tasks_failed", "tasks_leased", "tasks_queue"])
+            #expect(
+                objects == [
+                    "attempts_ended", "attempts_photo", "tasks_counted_delete", "tasks_counted_insert",
+                    "tasks_failed", "tasks_leased", "tasks_queue",
+                ]
+            )
             // v7-steering: the older work keeps rank 0 (behind any later scan's); each task's
             // tier is its kind's.
             for row in try Row.fetchAll(db, sql: "SELECT kind, rank, tier FROM tasks") {
@@ -81,9 +116,20 @@ import Testing
         }
         // Counting works on the rebuilt table: the leased hash task's result.
         var batch = CommitBatch()
-        batch.results = [ReportedResult(result: TaskResult(photoId: 2, kind: .hash, leaseToken: "tok",
-                                                           outcome: .hash(md5: "aa", sha256: "bb"), recipe: "r"),
-                                        worker: "w1", startedAt: 7, endedAt: 8)]
+        batch.results = [
+            ReportedResult(
+                result: TaskResult(
+                    photoId: 2,
+                    kind: .hash,
+                    leaseToken: "tok",
+                    outcome: .hash(md5: "aa", sha256: "bb"),
+                    recipe: "r"
+                ),
+                worker: "w1",
+                startedAt: 7,
+                endedAt: 8
+            )
+        ]
         #expect(try catalog.commit(batch, now: 8).committed == ["tok"])
         let counts = try catalog.status()
         #expect(counts.count(.hash, .done) == 2 && counts.count(.hash, .leased) == 0)
@@ -136,7 +182,10 @@ import Testing
                     #expect(error.resultCode == .SQLITE_CONSTRAINT, "\(sql)")
                 }
             }
-            try db.execute(sql: "INSERT INTO attempts (photoId, kind, startedAt, endedAt, outcome) VALUES (1, 'hash', 1, 2, 'stale')")
+            try db.execute(
+                sql:
+                    "INSERT INTO attempts (photoId, kind, startedAt, endedAt, outcome) VALUES (1, 'hash', 1, 2, 'stale')"
+            )
             try db.execute(sql: "UPDATE tasks SET state = 'leased' WHERE photoId = 1 AND kind = 'hash'")
         }
     }
@@ -153,7 +202,10 @@ import Testing
             let before = try dump(db)
             try Schema.regenerateTier(db)
             #expect(try dump(db) == before)
-            #expect(try String.fetchOne(db, sql: "SELECT name FROM sqlite_schema WHERE name = 'tasks_queue'") == "tasks_queue")
+            #expect(
+                try String.fetchOne(db, sql: "SELECT name FROM sqlite_schema WHERE name = 'tasks_queue'")
+                    == "tasks_queue"
+            )
             for row in try Row.fetchAll(db, sql: "SELECT kind, tier FROM tasks WHERE kind != 'colour'") {
                 #expect(row["tier"] == Kind(rawValue: row["kind"])?.tier)
             }
@@ -165,21 +217,25 @@ import Testing
     @Test func upgradeTurnsTheWaitSentencesIntoCodes() throws {
         let older = try olderCatalog(upTo: "v9-kinds")
         try older.write { db in
-            try db.execute(sql: """
-                INSERT INTO waits (kind, reason) VALUES
-                    ('hash', 'not asked for (--kinds metadata,ocr); a run without --kinds does them'),
-                    ('metadata', 'no worker connected'),
-                    ('ocr', 'no connected worker offers OCR in eng+deu (they offer deu, fra)'),
-                    ('thumbnail', 'no connected worker offers thumbnail'),
-                    ('video', 'a reason of another kind');
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO waits (kind, reason) VALUES
+                        ('hash', 'not asked for (--kinds metadata,ocr); a run without --kinds does them'),
+                        ('metadata', 'no worker connected'),
+                        ('ocr', 'no connected worker offers OCR in eng+deu (they offer deu, fra)'),
+                        ('thumbnail', 'no connected worker offers thumbnail'),
+                        ('video', 'a reason of another kind');
+                    """
+            )
         }
         try older.close()
         let catalog = try Catalog(path: path)
-        #expect(try catalog.status().waiting == [
-            .hash: .notAskedFor(asked: [.metadata, .ocr]), .metadata: .noWorkerConnected,
-            .ocr: .languageNotOffered(language: "eng+deu", offered: ["deu", "fra"]), .thumbnail: .kindNotOffered,
-        ])
+        #expect(
+            try catalog.status().waiting == [
+                .hash: .notAskedFor(asked: [.metadata, .ocr]), .metadata: .noWorkerConnected,
+                .ocr: .languageNotOffered(language: "eng+deu", offered: ["deu", "fra"]), .thumbnail: .kindNotOffered,
+            ]
+        )
         var batch = CommitBatch()
         batch.waits = [.ocr: .languageNotOffered(language: "eng", offered: [])]
         _ = try catalog.commit(batch, now: 10)
@@ -192,10 +248,12 @@ import Testing
         let older = try DatabaseQueue(path: path)
         try Schema.migrator.migrate(older, upTo: "v5-protocol")
         try older.write { db in
-            try db.execute(sql: """
-                INSERT INTO workers (id, host, slots, kinds, ocrLanguages, state, connectedAt, lastSeen, done)
-                VALUES ('old', 'h1', 2, 'hash', '', 'gone', 1, 2, 7)
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO workers (id, host, slots, kinds, ocrLanguages, state, connectedAt, lastSeen, done)
+                    VALUES ('old', 'h1', 2, 'hash', '', 'gone', 1, 2, 7)
+                    """
+            )
         }
         try older.close()
 
@@ -203,12 +261,30 @@ import Testing
         let before = try #require(try catalog.status().workers.first)
         #expect(before.id == "old" && before.host == "h1" && before.done == 7 && before.softwareVersion == nil)
         var batch = CommitBatch()
-        batch.workers = [WorkerRow(id: "new", host: "h2", softwareVersion: "photomill/0.2.0+0a5e650c1d2e", slots: 1, kinds: "hash",
-                                   ocrLanguages: "", state: .connected, connectedAt: 3, lastSeen: 3, inFlight: 0, done: 0, failed: 0)]
+        batch.workers = [
+            WorkerRow(
+                id: "new",
+                host: "h2",
+                softwareVersion: "photomill/0.2.0+0a5e650c1d2e",
+                slots: 1,
+                kinds: "hash",
+                ocrLanguages: "",
+                state: .connected,
+                connectedAt: 3,
+                lastSeen: 3,
+                inFlight: 0,
+                done: 0,
+                failed: 0
+            )
+        ]
         _ = try catalog.commit(batch, now: 3)
         try catalog.pool.read { db in
             let stored = try Row.fetchAll(db, sql: "SELECT id, softwareVersion FROM workers ORDER BY id")
-            #expect(stored.map { [$0["id"], $0["softwareVersion"]] as [String?] } == [["new", "photomill/0.2.0+0a5e650c1d2e"], ["old", nil]])
+            #expect(
+                stored.map { [$0["id"], $0["softwareVersion"]] as [String?] } == [
+                    ["new", "photomill/0.2.0+0a5e650c1d2e"], ["old", nil],
+                ]
+            )
         }
     }
 
@@ -218,7 +294,9 @@ import Testing
     @Test func aCatalogBeforeTheKindsTakesTheKindsAndThenTheLivingLibrary() throws {
         let older = try olderCatalog(upTo: "v8-worker-version")
         try older.write { db in
-            try db.execute(sql: "INSERT INTO skipped_files (path, size, mtimeNs, scannedAt) VALUES ('/p/notes.txt', 3, 1, 1)")
+            try db.execute(
+                sql: "INSERT INTO skipped_files (path, size, mtimeNs, scannedAt) VALUES ('/p/notes.txt', 3, 1, 1)"
+            )
         }
         let before = try older.read(dump)
         try older.close()
@@ -227,12 +305,17 @@ import Testing
             #expect(try dump(db) == before)
             let applied = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")
             #expect(Array(applied.suffix(3)) == ["v10-living-library", "v11-wait-codes", "v12-similarity"])
-            #expect(try Row.fetchAll(db, sql: "SELECT ctimeNs, unsettledAt, excludedBy FROM photos").allSatisfy {
-                $0["ctimeNs"] == nil as Int64? && $0["unsettledAt"] == nil as Double? && $0["excludedBy"] == nil as String?
-            })
-            #expect(try Row.fetchAll(db, sql: "SELECT path, reason, detail FROM skipped_files").map {
-                [$0["path"], $0["reason"], $0["detail"]] as [String?]
-            } == [["/p/notes.txt", "not-media", nil]])
+            #expect(
+                try Row.fetchAll(db, sql: "SELECT ctimeNs, unsettledAt, excludedBy FROM photos").allSatisfy {
+                    $0["ctimeNs"] == nil as Int64? && $0["unsettledAt"] == nil as Double?
+                        && $0["excludedBy"] == nil as String?
+                }
+            )
+            #expect(
+                try Row.fetchAll(db, sql: "SELECT path, reason, detail FROM skipped_files").map {
+                    [$0["path"], $0["reason"], $0["detail"]] as [String?]
+                } == [["/p/notes.txt", "not-media", nil]]
+            )
             #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM scan_requests") == 0)
         }
     }
@@ -246,7 +329,9 @@ import Testing
         let before = try older.read(dump)
         try older.close()
         let catalog = try Catalog(path: path, mode: .readOnly)
-        let (after, id) = try catalog.pool.read { db in (try dump(db), try Int32.fetchOne(db, sql: "PRAGMA application_id")) }
+        let (after, id) = try catalog.pool.read { db in
+            (try dump(db), try Int32.fetchOne(db, sql: "PRAGMA application_id"))
+        }
         #expect(after == before)
         // "PMIL" read as a big-endian 32-bit integer, as SQLite stores the id.
         #expect(id == "PMIL".utf8.reduce(Int32(0)) { $0 << 8 | Int32($1) })
@@ -257,7 +342,10 @@ import Testing
     @Test func aLookAlikeDatabaseOfAnotherApplicationIsRefusedUntouched() throws {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
-            try db.execute(sql: "CREATE TABLE photos (id INTEGER PRIMARY KEY, url TEXT); CREATE TABLE tasks (id INTEGER PRIMARY KEY, title TEXT)")
+            try db.execute(
+                sql:
+                    "CREATE TABLE photos (id INTEGER PRIMARY KEY, url TEXT); CREATE TABLE tasks (id INTEGER PRIMARY KEY, title TEXT)"
+            )
         }
         let queue = try DatabaseQueue(path: path)
         try migrator.migrate(queue)
@@ -272,6 +360,9 @@ import Testing
             }
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
-        #expect(!FileManager.default.fileExists(atPath: path + "-wal") && !FileManager.default.fileExists(atPath: path + "-lock"))
+        #expect(
+            !FileManager.default.fileExists(atPath: path + "-wal")
+                && !FileManager.default.fileExists(atPath: path + "-lock")
+        )
     }
 }

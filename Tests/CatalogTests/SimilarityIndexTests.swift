@@ -1,7 +1,21 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import GRDB
 import PhotomillCore
 import Testing
+
 @testable import Catalog
 
 /// The index over perceptual hashes (`HashIndex` in memory, the chunk indexes in SQL for
@@ -31,7 +45,9 @@ import Testing
     static func bruteForce(_ hashes: [UInt64], within distance: Int) -> Set<Pair> {
         var pairs: Set<Pair> = []
         for a in hashes.indices {
-            for b in (a + 1)..<hashes.count where (hashes[a] ^ hashes[b]).nonzeroBitCount <= distance { pairs.insert(Pair(a: a, b: b)) }
+            for b in (a + 1)..<hashes.count where (hashes[a] ^ hashes[b]).nonzeroBitCount <= distance {
+                pairs.insert(Pair(a: a, b: b))
+            }
         }
         return pairs
     }
@@ -44,7 +60,10 @@ import Testing
         let found = Set(pairs.map { Pair(a: Int($0 >> 32), b: Int($0 & 0xFFFF_FFFF)) })
         let expected = Self.bruteForce(hashes, within: distance)
         #expect(expected.count > 50, "the planted neighbours give pairs at distance \(distance)")
-        #expect(found == expected, "missing \(expected.subtracting(found).count), extra \(found.subtracting(expected).count)")
+        #expect(
+            found == expected,
+            "missing \(expected.subtracting(found).count), extra \(found.subtracting(expected).count)"
+        )
     }
 
     /// The radii by hand: Σ r_i = d − 3 (at least 0), so Σ (r_i + 1) = d + 1 > d for d ≥ 3.
@@ -95,35 +114,69 @@ import Testing
         // p1 small, p2 large (the best), p3 an exact copy of p1, p4 three bits from p2;
         // p5 and p6 a pair far from the others; p7 alone.
         let hashes = [base ^ 0b11, base, base ^ 0b11, base ^ 0b111 << 20, ~base, ~base ^ 1, 0x1234_5678_9ABC_DEF0]
-        try Self.store(hashes, in: catalog, md5: { $0 == 3 ? "m1" : "m\($0)" }, pixels: { $0 == 2 ? (4000, 3000) : (800, 600) })
+        try Self.store(
+            hashes,
+            in: catalog,
+            md5: { $0 == 3 ? "m1" : "m\($0)" },
+            pixels: { $0 == 2 ? (4000, 3000) : (800, 600) }
+        )
         let groups = try catalog.similarGroups(within: 4)
-        #expect(groups.map { $0.photos.map(\.path) } == [["/lib/p2.jpg", "/lib/p1.jpg", "/lib/p3.jpg", "/lib/p4.jpg"],
-                                                         ["/lib/p6.jpg", "/lib/p5.jpg"]])
+        #expect(
+            groups.map { $0.photos.map(\.path) } == [
+                ["/lib/p2.jpg", "/lib/p1.jpg", "/lib/p3.jpg", "/lib/p4.jpg"],
+                ["/lib/p6.jpg", "/lib/p5.jpg"],
+            ]
+        )
         #expect(groups[0].photos.map(\.distance) == [0, 2, 2, 3])
         #expect(groups[0].photos.map(\.best) == [true, false, false, false])
         #expect(groups[0].photos.map(\.exactCopyOf) == [nil, nil, "/lib/p1.jpg", nil])
         // Equal pixels: the larger file, then the oldest; p5 and p6 differ by size only.
         #expect(groups[1].photos[0].best == true && groups[1].photos[0].size > groups[1].photos[1].size)
         #expect(try catalog.similarGroups(within: 1).map { $0.photos.count } == [2, 2], "p1 and p3; p5 and p6")
-        #expect(try catalog.similarGroups(within: 4, pathGlob: "/lib/p[1-3].jpg").map { $0.photos.map(\.path) }
-                == [["/lib/p2.jpg", "/lib/p1.jpg", "/lib/p3.jpg"]])
+        #expect(
+            try catalog.similarGroups(within: 4, pathGlob: "/lib/p[1-3].jpg").map { $0.photos.map(\.path) }
+                == [["/lib/p2.jpg", "/lib/p1.jpg", "/lib/p3.jpg"]]
+        )
     }
 
     /// Photos /lib/p1.jpg … with `hashes` committed as done similarity results, their MD5s
     /// and pixel sizes as given, and files of 1,000 + 10 × their number bytes.
-    static func store(_ hashes: [UInt64], in catalog: Catalog, md5: (Int) -> String = { "m\($0)" },
-                      pixels: (Int) -> (Int, Int) = { _ in (100, 100) }) throws {
+    static func store(
+        _ hashes: [UInt64],
+        in catalog: Catalog,
+        md5: (Int) -> String = { "m\($0)" },
+        pixels: (Int) -> (Int, Int) = { _ in (100, 100) }
+    ) throws {
         let files = hashes.indices.map {
-            ScannedFile(path: "/lib/p\($0 + 1).jpg", size: 1_000 + 10 * Int64($0 + 1), mtimeNs: 1, recognition: .media(.jpeg))
+            ScannedFile(
+                path: "/lib/p\($0 + 1).jpg",
+                size: 1_000 + 10 * Int64($0 + 1),
+                mtimeNs: 1,
+                recognition: .media(.jpeg)
+            )
         }
         _ = try catalog.record(files, kinds: [.similarity], now: 1)
         let jobs = try catalog.pendingJobs(tier: Kind.similarity.tier, now: 2, limit: hashes.count)
         var batch = CommitBatch()
         for job in jobs {
-            batch.leases.append(Lease(photoId: job.photoId, kinds: job.kinds, token: "t\(job.photoId)", worker: "w", leasedAt: 2,
-                                      expiresAt: 60, pagedUpdatedAt: job.updatedAt))
-            let result = TaskResult(photoId: job.photoId, kind: .similarity, leaseToken: "t\(job.photoId)",
-                                    outcome: .similarity(PerceptualHash(hashes[Int(job.photoId) - 1])), recipe: "similarity/1 side=256")
+            batch.leases.append(
+                Lease(
+                    photoId: job.photoId,
+                    kinds: job.kinds,
+                    token: "t\(job.photoId)",
+                    worker: "w",
+                    leasedAt: 2,
+                    expiresAt: 60,
+                    pagedUpdatedAt: job.updatedAt
+                )
+            )
+            let result = TaskResult(
+                photoId: job.photoId,
+                kind: .similarity,
+                leaseToken: "t\(job.photoId)",
+                outcome: .similarity(PerceptualHash(hashes[Int(job.photoId) - 1])),
+                recipe: "similarity/1 side=256"
+            )
             batch.results.append(ReportedResult(result: result, worker: "w", startedAt: 2, endedAt: 3))
         }
         #expect(try catalog.commit(batch, now: 3).committed.count == hashes.count)
@@ -131,9 +184,12 @@ import Testing
             for index in hashes.indices {
                 let (width, height) = pixels(index + 1)
                 try db.execute(sql: "UPDATE photos SET md5 = ? WHERE id = ?", arguments: [md5(index + 1), index + 1])
-                try db.execute(sql: """
-                    INSERT INTO metadata (photoId, pixelWidth, pixelHeight, recipe) VALUES (?, ?, ?, 'metadata/2')
-                    """, arguments: [index + 1, width, height])
+                try db.execute(
+                    sql: """
+                        INSERT INTO metadata (photoId, pixelWidth, pixelHeight, recipe) VALUES (?, ?, ?, 'metadata/2')
+                        """,
+                    arguments: [index + 1, width, height]
+                )
             }
         }
     }

@@ -1,8 +1,22 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import GRDB
 import PhotomillCore
 import PhotomillTestSupport
 import Testing
+
 @testable import Catalog
 
 /// A path for a new catalog in a folder of its own under the temporary directory.
@@ -12,10 +26,16 @@ func freshCatalogPath(_ label: String) throws -> String {
 
 /// `task_counts` (kept by the catalog code and two triggers) agrees with counting the
 /// tasks themselves, and there are tasks.
-func expectCountsAgree(_ catalog: Catalog, _ comment: Comment? = nil,
-                       sourceLocation: SourceLocation = #_sourceLocation) throws {
+func expectCountsAgree(
+    _ catalog: Catalog,
+    _ comment: Comment? = nil,
+    sourceLocation: SourceLocation = #_sourceLocation
+) throws {
     try catalog.pool.read { db in
-        let counted = try Row.fetchAll(db, sql: "SELECT kind, state, COUNT(*) AS n FROM tasks GROUP BY kind, state ORDER BY kind, state")
+        let counted = try Row.fetchAll(
+            db,
+            sql: "SELECT kind, state, COUNT(*) AS n FROM tasks GROUP BY kind, state ORDER BY kind, state"
+        )
         let kept = try Row.fetchAll(db, sql: "SELECT kind, state, n FROM task_counts WHERE n != 0 ORDER BY kind, state")
         #expect(counted == kept, comment, sourceLocation: sourceLocation)
         #expect(!counted.isEmpty, comment, sourceLocation: sourceLocation)
@@ -40,7 +60,8 @@ extension CommitBatch {
         for index in batch.results.indices where batch.results[index].isSuccess {
             let result = batch.results[index].result
             guard let lease = leases.first(where: { $0.token == result.leaseToken && !$0.pagedUpdatedAt.isEmpty }),
-                  let position = lease.kinds.firstIndex(of: result.kind) else { continue }
+                let position = lease.kinds.firstIndex(of: result.kind)
+            else { continue }
             batch.results[index].pagedUpdatedAt = lease.pagedUpdatedAt[position]
             folded[TaskKey(photoId: result.photoId, kind: result.kind)] = lease.token
         }

@@ -1,4 +1,17 @@
 #!/usr/bin/python3
+##===----------------------------------------------------------------------===##
+#
+# This source file is part of the photomill open source project
+#
+# Copyright (c) 2026 the photomill authors
+# Licensed under Apache License v2.0
+#
+# See LICENSE for license information
+#
+# SPDX-License-Identifier: Apache-2.0
+#
+##===----------------------------------------------------------------------===##
+
 """The PMILL conformance suite: scenarios run against the real coordinator
 (`photomill coordinator`) with a worker of either implementation — the Python worker of
 pyworker/, written from protocols/PROTOCOL.md alone, or the Swift `photomill worker`.

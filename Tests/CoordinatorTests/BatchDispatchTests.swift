@@ -1,9 +1,23 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Catalog
-@testable import Coordinator
 import Foundation
 import PhotomillCore
 import PhotomillTestSupport
 import Testing
+
+@testable import Coordinator
 
 /// Dispatch at scale (PROTOCOL.md "Batches"; docs/benchmarks.md "A thousand workers"): a
 /// worker's jobs of one turn go out together, shares stay fair, and a thousand workers
@@ -29,7 +43,9 @@ struct BatchDispatchTests {
         #expect(h.jobs(to: "w").map(\.job.photoId) == Array(65...74))
     }
 
-    @Test("the worker waiting longest for work goes first; one still with credit when the queue runs dry stays first in line")
+    @Test(
+        "the worker waiting longest for work goes first; one still with credit when the queue runs dry stays first in line"
+    )
     func order() throws {
         var h = Harness()
         h.pending = photos(10, kinds: [.hash])
@@ -40,10 +56,24 @@ struct BatchDispatchTests {
         #expect(h.jobMessages.map(\.orders.count) == [4, 6])
         // b, left with 2 credits, is served before a, whose answer frees a credit after.
         h.forgetSends()
-        h.succeed(h.scheduler.leases.entries.values.first { $0.holder == Harness.peer("a") }
-            .map { JobOrder(jobID: $0.jobID, token: $0.lease.token, job: PendingJob(photoId: $0.lease.photoId, path: "/photos/\($0.lease.photoId).jpg",
-                                                                              size: 1000, mtimeNs: 1, kinds: [.hash]), fileInBlobs: false) }!,
-                  from: "a")
+        h.succeed(
+            h.scheduler.leases.entries.values.first { $0.holder == Harness.peer("a") }
+                .map {
+                    JobOrder(
+                        jobID: $0.jobID,
+                        token: $0.lease.token,
+                        job: PendingJob(
+                            photoId: $0.lease.photoId,
+                            path: "/photos/\($0.lease.photoId).jpg",
+                            size: 1000,
+                            mtimeNs: 1,
+                            kinds: [.hash]
+                        ),
+                        fileInBlobs: false
+                    )
+                }!,
+            from: "a"
+        )
         h.pending = photos(13, kinds: [.hash]).filter { $0.photoId > 10 }
         h.clock.advance(0.3)
         h.turn()
@@ -59,9 +89,11 @@ struct BatchDispatchTests {
         var given: [String: Int] = [:]
         for photo in 1...9 {
             // One job becomes due, is sent, answered and committed before the next.
-            h.pending = [PendingJob(photoId: Int64(photo), path: "/photos/\(photo).jpg", size: 1, mtimeNs: 1, kinds: [.hash])]
+            h.pending = [
+                PendingJob(photoId: Int64(photo), path: "/photos/\(photo).jpg", size: 1, mtimeNs: 1, kinds: [.hash])
+            ]
             h.forgetSends()
-            h.clock.advance(0.3)   // past the empty page's 0.25 s pause
+            h.clock.advance(0.3)  // past the empty page's 0.25 s pause
             h.turn()
             let sent = try #require(h.jobMessages.first, "photo \(photo) was not sent")
             let id = String(decoding: sent.peer, as: UTF8.self).replacingOccurrences(of: "#1", with: "")
@@ -85,13 +117,18 @@ struct BatchDispatchTests {
         #expect(h.jobMessages.count == 400 && h.jobMessages.allSatisfy { $0.orders.count == 4 })
     }
 
-    @Test("a thousand idle workers: each heartbeated once an interval; one falling silent is dropped within its liveness window")
+    @Test(
+        "a thousand idle workers: each heartbeated once an interval; one falling silent is dropped within its liveness window"
+    )
     func thousandWorkers() throws {
         var h = Harness()
         let ids = (0..<1_000).map { "w\($0)" }
         for id in ids { h.connect(id, kinds: [.hash]) }
         h.turn()
-        #expect(Self.heartbeats(h).values.allSatisfy { $0 == 1 } && Self.heartbeats(h).count == 1_000, "every READY answered at once")
+        #expect(
+            Self.heartbeats(h).values.allSatisfy { $0 == 1 } && Self.heartbeats(h).count == 1_000,
+            "every READY answered at once"
+        )
         h.forgetSends()
         var droppedAt: Double?
         // Ten seconds, a turn every 0.1 s; every worker says HEARTBEAT once a second, but
@@ -116,6 +153,8 @@ struct BatchDispatchTests {
 
     /// HEARTBEATs sent, by peer.
     static func heartbeats(_ h: Harness) -> [Data: Int] {
-        h.messages.reduce(into: [:]) { counts, sent in if sent.message == .heartbeat { counts[sent.peer, default: 0] += 1 } }
+        h.messages.reduce(into: [:]) { counts, sent in
+            if sent.message == .heartbeat { counts[sent.peer, default: 0] += 1 }
+        }
     }
 }

@@ -1,9 +1,23 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Catalog
-@testable import Coordinator
 import Foundation
 import PhotomillCore
 import PhotomillTestSupport
 import Testing
+
+@testable import Coordinator
 
 /// PROTOCOL.md, "Each file's bytes once" (issue 31): a worker fed bytes gets a photo's
 /// kinds of every tier that travels with the bytes in the job that sends them; a worker that
@@ -20,7 +34,9 @@ struct BytesOnceTests {
         }
     }
 
-    @Test("a worker fed bytes gets each photo's hash, metadata and thumbnail in one job and its OCR alone; a path reader keeps the tiers apart")
+    @Test(
+        "a worker fed bytes gets each photo's hash, metadata and thumbnail in one job and its OCR alone; a path reader keeps the tiers apart"
+    )
     func fedJobsJoinTiers() throws {
         var h = Harness()
         h.pending = Self.library(6)
@@ -34,10 +50,14 @@ struct BytesOnceTests {
                 for order in h.jobs(to: id) where h.isOut(order.token) { h.finish(order, from: id) }
             }
         }
-        let fed = h.jobs(to: "fed"), reader = h.jobs(to: "reader")
+        let fed = h.jobs(to: "fed")
+        let reader = h.jobs(to: "reader")
         #expect(fed.allSatisfy(\.fileInBlobs) && reader.allSatisfy { !$0.fileInBlobs })
         // The fed worker's jobs: tiers 0 and 1 together, OCR alone; never a thumbnail alone.
-        #expect(Set(fed.map(\.job.kinds)).isSubset(of: [[.hash, .metadata, .thumbnail], [.ocr]]), "\(fed.map(\.job.kinds))")
+        #expect(
+            Set(fed.map(\.job.kinds)).isSubset(of: [[.hash, .metadata, .thumbnail], [.ocr]]),
+            "\(fed.map(\.job.kinds))"
+        )
         // The reader's: one tier each.
         #expect(reader.allSatisfy { Set($0.job.kinds.map(\.tier)).count == 1 }, "\(reader.map(\.job.kinds))")
         // Every task done exactly once, over both workers.
@@ -50,7 +70,11 @@ struct BytesOnceTests {
         // The lease of a joined job runs for its longest kind (the thumbnail's 120 s) plus
         // the grace, and the page's updatedAt of each kind goes with it.
         let joined = try #require(fed.first { $0.job.kinds.count == 3 })
-        #expect(joined.job.updatedAt == [Double(joined.job.photoId), Double(joined.job.photoId), Double(joined.job.photoId)])
+        #expect(
+            joined.job.updatedAt == [
+                Double(joined.job.photoId), Double(joined.job.photoId), Double(joined.job.photoId),
+            ]
+        )
     }
 
     @Test("the path reader's order: every photo's hash and metadata before any thumbnail")
@@ -91,7 +115,9 @@ struct BytesOnceTests {
         h.pass(4)
         h.commitAll()
         let released = h.releases.filter { $0.lease.token == lost.token }
-        #expect(released.map(\.reason) == [.workerLost] && released.first?.lease.kinds == [.hash, .metadata, .thumbnail])
+        #expect(
+            released.map(\.reason) == [.workerLost] && released.first?.lease.kinds == [.hash, .metadata, .thumbnail]
+        )
         // The catalog has them pending again (after their backoff): a new worker gets them
         // in one job, with the bytes.
         h.clock.advance(60)
@@ -126,8 +152,10 @@ struct BytesOnceTests {
         same.size = 10
         same.mtimeNs = 1
         #expect(!first.canJoin(changed) && first.canJoin(same))
-        #expect(!first.canJoin(PendingJob(photoId: 1, path: "/nas/1.jpg", size: 10, mtimeNs: 1, kinds: [.thumbnail])),
-                "a job read without updatedAt does not join one read with it")
+        #expect(
+            !first.canJoin(PendingJob(photoId: 1, path: "/nas/1.jpg", size: 10, mtimeNs: 1, kinds: [.thumbnail])),
+            "a job read without updatedAt does not join one read with it"
+        )
         first.join(same)
         #expect(first.kinds == [.hash, .thumbnail] && first.updatedAt == [1, 2] && first.tier == 0)
         first.join(same)

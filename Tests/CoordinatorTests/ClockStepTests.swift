@@ -1,9 +1,23 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Catalog
-@testable import Coordinator
 import Foundation
 import PhotomillCore
 import PhotomillTestSupport
 import Testing
+
+@testable import Coordinator
 
 /// A step of the wall clock (NTP, a VM resumed, `date -s`) must move no deadline: the
 /// scheduler measures leases, liveness and heartbeats on the monotonic clock, and the wall
@@ -34,7 +48,14 @@ struct ClockStepTests {
             h.settle()
         }
         h.pending = photos(1, kinds: [.ocr])
-        let hello = WorkerHello(workerId: "w1", host: "h", slots: 1, kinds: [.ocr], ocrLanguages: ["eng"], pathRoots: ["/"])
+        let hello = WorkerHello(
+            workerId: "w1",
+            host: "h",
+            slots: 1,
+            kinds: [.ocr],
+            ocrLanguages: ["eng"],
+            pathRoots: ["/"]
+        )
         h.run(h.scheduler.ready(hello, from: Harness.peer("w1"), key: nil, keyAllowed: true, at: feed(h.clock)))
         turn(&h)
         let order = try #require(h.jobs(to: "w1").first)
@@ -45,19 +66,40 @@ struct ClockStepTests {
             let now = feed(h.clock)
             if tenth % 10 == 0 { h.run(h.scheduler.received(.heartbeat, from: Harness.peer("w1"), at: now)) }
             if tenth % 40 == 0 {
-                h.run(h.scheduler.received(.extend(jobID: order.jobID, token: order.token, extraSeconds: 10), from: Harness.peer("w1"), at: now))
+                h.run(
+                    h.scheduler.received(
+                        .extend(jobID: order.jobID, token: order.token, extraSeconds: 10),
+                        from: Harness.peer("w1"),
+                        at: now
+                    )
+                )
             }
             if tenth == 180 {
-                let report = KindReport(kind: .ocr, outcome: .ocr(text: "t", confidence: 90, language: "eng"), recipe: "ocr/1")
-                h.run(h.scheduler.received(.result(jobID: order.jobID, token: order.token, reports: [report]), from: Harness.peer("w1"), at: now))
+                let report = KindReport(
+                    kind: .ocr,
+                    outcome: .ocr(text: "t", confidence: 90, language: "eng"),
+                    recipe: "ocr/1"
+                )
+                h.run(
+                    h.scheduler.received(
+                        .result(jobID: order.jobID, token: order.token, reports: [report]),
+                        from: Harness.peer("w1"),
+                        at: now
+                    )
+                )
             }
             turn(&h)
             if h.session("w1") == nil { dropped = true }
         }
         h.run(h.scheduler.flush(at: feed(h.clock)))
         h.settle()
-        return Seen(dropped: dropped, releases: h.releases, results: h.results,
-                    leasedAt: h.commits.flatMap(\.leases).first?.leasedAt, wallAtStart: wallAtStart)
+        return Seen(
+            dropped: dropped,
+            releases: h.releases,
+            results: h.results,
+            leasedAt: h.commits.flatMap(\.leases).first?.leasedAt,
+            wallAtStart: wallAtStart
+        )
     }
 
     /// The service's feed: `ClockReading` takes each clock for what it is.
@@ -86,7 +128,10 @@ struct ClockStepTests {
         }
         let forward = try Self.scenario(step: 3600, feed: wallAsMonotonic)
         #expect(forward.dropped)
-        #expect(forward.releases.map(\.reason).contains(.leaseExpired) || forward.releases.map(\.reason).contains(.workerLost))
+        #expect(
+            forward.releases.map(\.reason).contains(.leaseExpired)
+                || forward.releases.map(\.reason).contains(.workerLost)
+        )
         #expect(try Self.scenario(step: 3600, feed: Self.honest).releases.isEmpty)
     }
 }

@@ -1,9 +1,23 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Catalog
-@testable import Coordinator
 import Foundation
 import PhotomillCore
 import PhotomillTestSupport
 import Testing
+
+@testable import Coordinator
 
 @Suite("Scheduler: credits, routing, paging")
 struct DispatchTests {
@@ -34,17 +48,27 @@ struct DispatchTests {
     @Test("OCR goes only to a worker with the run's language; a kinds-limited worker takes its share")
     func routingByKindAndLanguage() throws {
         var h = Harness()
-        h.pending = photos(2, kinds: [.hash, .metadata, .thumbnail]) + [PendingJob(photoId: 3, path: "/photos/3.jpg", size: 1, mtimeNs: 1, kinds: [.ocr])]
+        h.pending =
+            photos(2, kinds: [.hash, .metadata, .thumbnail]) + [
+                PendingJob(photoId: 3, path: "/photos/3.jpg", size: 1, mtimeNs: 1, kinds: [.ocr])
+            ]
         h.connect("hasher", kinds: [.hash])
         h.connect("german", kinds: [.ocr], languages: ["deu"])
         h.turn()
         // Nobody offers metadata, thumbnail, similarity or OCR in eng: they wait, with the reason.
         #expect(h.jobs(to: "german").isEmpty)
         #expect(h.jobs(to: "hasher").map(\.job.kinds) == [[.hash], [.hash]])
-        #expect(h.waits == [.metadata: .kindNotOffered, .thumbnail: .kindNotOffered, .similarity: .kindNotOffered,
-                            .ocr: .languageNotOffered(language: "eng", offered: ["deu"])])
+        #expect(
+            h.waits == [
+                .metadata: .kindNotOffered, .thumbnail: .kindNotOffered, .similarity: .kindNotOffered,
+                .ocr: .languageNotOffered(language: "eng", offered: ["deu"]),
+            ]
+        )
         // The catalog now: the hashes are leased, the rest still pending.
-        h.pending = photos(2, kinds: [.metadata, .thumbnail]) + [PendingJob(photoId: 3, path: "/photos/3.jpg", size: 1, mtimeNs: 1, kinds: [.ocr])]
+        h.pending =
+            photos(2, kinds: [.metadata, .thumbnail]) + [
+                PendingJob(photoId: 3, path: "/photos/3.jpg", size: 1, mtimeNs: 1, kinds: [.ocr])
+            ]
         h.connect("english", slots: 8, kinds: [.metadata, .thumbnail, .similarity, .ocr], languages: ["eng"])
         h.pass(0.2)
         let english = h.jobs(to: "english")
@@ -53,12 +77,16 @@ struct DispatchTests {
         #expect(h.waits == [:])
     }
 
-    @Test("a file under none of the worker's roots travels as bytes; one too large for a JOB waits for a worker that reads it")
+    @Test(
+        "a file under none of the worker's roots travels as bytes; one too large for a JOB waits for a worker that reads it"
+    )
     func bytesOrPath() throws {
         var h = Harness()
-        h.pending = [PendingJob(photoId: 1, path: "/nas/a.jpg", size: 10, mtimeNs: 1, kinds: [.hash]),
-                     PendingJob(photoId: 2, path: "/other/b.jpg", size: 10, mtimeNs: 1, kinds: [.hash]),
-                     PendingJob(photoId: 3, path: "/other/huge.tif", size: 900 << 20, mtimeNs: 1, kinds: [.hash])]
+        h.pending = [
+            PendingJob(photoId: 1, path: "/nas/a.jpg", size: 10, mtimeNs: 1, kinds: [.hash]),
+            PendingJob(photoId: 2, path: "/other/b.jpg", size: 10, mtimeNs: 1, kinds: [.hash]),
+            PendingJob(photoId: 3, path: "/other/huge.tif", size: 900 << 20, mtimeNs: 1, kinds: [.hash]),
+        ]
         h.connect("w1", roots: ["/nas"])
         h.turn()
         let sent = Dictionary(uniqueKeysWithValues: h.jobs(to: "w1").map { ($0.job.photoId, $0.fileInBlobs) })
@@ -74,7 +102,13 @@ struct DispatchTests {
         let orders = h.jobs(to: "w1")
         #expect(orders.count == 2 && orders.allSatisfy(\.fileInBlobs))
         h.run(h.scheduler.jobNotSent(orders[0], because: .unreachable, at: h.clock.now))
-        h.run(h.scheduler.jobNotSent(orders[1], because: .fileUnreadable(.unreadable, "/photos/2.jpg: gone"), at: h.clock.now))
+        h.run(
+            h.scheduler.jobNotSent(
+                orders[1],
+                because: .fileUnreadable(.unreadable, "/photos/2.jpg: gone"),
+                at: h.clock.now
+            )
+        )
         #expect(h.credit("w1") == 2)
         h.forgetSends()
         h.turn()
@@ -84,7 +118,11 @@ struct DispatchTests {
         let leases = h.commits.flatMap(\.leases)
         #expect(!leases.contains { $0.token == orders[0].token }, "a JOB never sent leases nothing")
         #expect(leases.contains { $0.token == orders[1].token })
-        #expect(h.results.map(\.result.outcome) == [.failure(errorClass: .unreadable, message: "/photos/2.jpg: gone", retryable: true)])
+        #expect(
+            h.results.map(\.result.outcome) == [
+                .failure(errorClass: .unreadable, message: "/photos/2.jpg: gone", retryable: true)
+            ]
+        )
         #expect(h.results.map(\.result.leaseToken) == [orders[1].token])
     }
 
@@ -100,7 +138,9 @@ struct DispatchTests {
         h.pending = Array(photos(20, kinds: [.hash]).dropFirst(2))
         // The same mark: nothing to page while the queue holds more than a quarter of its limit.
         h.run(h.scheduler.steeringRead(requeueMark: 0, paused: [], at: h.clock.now))
-        #expect(h.pagesRead.count == 1 && h.scheduler.queues.tiers[0].paging == .after(QueuePosition(rank: 0, photoId: 8)))
+        #expect(
+            h.pagesRead.count == 1 && h.scheduler.queues.tiers[0].paging == .after(QueuePosition(rank: 0, photoId: 8))
+        )
         // `photomill retry` put a task back behind the position: the mark moved.
         h.run(h.scheduler.steeringRead(requeueMark: 1, paused: [], at: h.clock.now))
         #expect(h.pagesRead.last == PageRequest(tier: 0, after: .start, limit: 8, kinds: [.hash], dueBy: h.clock.wall))

@@ -1,9 +1,23 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Catalog
-@testable import Coordinator
 import Foundation
 import PhotomillCore
 import PhotomillTestSupport
 import Testing
+
+@testable import Coordinator
 
 /// The coordinator's readers of files for workers fed bytes (docs/benchmarks.md, "Bytes at
 /// line rate"): real files, real threads; what they hold is bounded by their budget.
@@ -16,13 +30,21 @@ struct FileReadersTests {
             let url = directory.appendingPathComponent("f\(index).bin")
             try Data(repeating: UInt8(index), count: size).write(to: url)
             let stamp = try FileStamp.of(url.path)
-            return PendingJob(photoId: Int64(index + 1), path: url.path, size: stamp.size, mtimeNs: stamp.mtimeNs, kinds: [.hash])
+            return PendingJob(
+                photoId: Int64(index + 1),
+                path: url.path,
+                size: stamp.size,
+                mtimeNs: stamp.mtimeNs,
+                kinds: [.hash]
+            )
         }
     }
 
     static func request(_ job: PendingJob) -> FileReaders.Request {
-        FileReaders.Request(order: JobOrder(jobID: "j\(job.photoId)", token: "t\(job.photoId)", job: job, fileInBlobs: true),
-                            peer: Data("w#1".utf8))
+        FileReaders.Request(
+            order: JobOrder(jobID: "j\(job.photoId)", token: "t\(job.photoId)", job: job, fileInBlobs: true),
+            peer: Data("w#1".utf8)
+        )
     }
 
     /// Reads handed back within `seconds`.
@@ -100,7 +122,11 @@ struct FileReadersTests {
         // The second file grew after the "scan": its stamp no longer matches.
         try Data(repeating: 9, count: 70 << 10).write(to: URL(fileURLWithPath: jobs[1].path))
         // The third is twice the budget.
-        jobs[2] = try Self.files(1, size: 256 << 10, in: directory.appendingPathComponent("big", isDirectory: true).creatingDirectory())[0]
+        jobs[2] = try Self.files(
+            1,
+            size: 256 << 10,
+            in: directory.appendingPathComponent("big", isDirectory: true).creatingDirectory()
+        )[0]
         let readers = try FileReaders(threads: 2, budget: 128 << 10)
         defer { readers.stop() }
         readers.submit(Self.request(jobs[0]))
@@ -121,12 +147,14 @@ struct FileReadersTests {
         readers.release(try #require(first.first { $0.request.order.job.path == jobs[0].path }))
         let large = Self.collect(readers, atLeast: 1, within: 10)
         #expect(large.count == 1 && large.first?.reserved == 256 << 10)
-        if case .success(let payload)? = large.first?.payload { #expect(payload.frames.reduce(0) { $0 + $1.count } == 256 << 10) }
+        if case .success(let payload)? = large.first?.payload {
+            #expect(payload.frames.reduce(0) { $0 + $1.count } == 256 << 10)
+        }
     }
 }
 
-private extension URL {
-    func creatingDirectory() throws -> URL {
+extension URL {
+    fileprivate func creatingDirectory() throws -> URL {
         try FileManager.default.createDirectory(at: self, withIntermediateDirectories: true)
         return self
     }

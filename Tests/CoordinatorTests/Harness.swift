@@ -1,9 +1,23 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Catalog
-@testable import Coordinator
 import Foundation
 import MillProtocol
 import PhotomillCore
 import PhotomillTestSupport
+
+@testable import Coordinator
 
 /// A scheduler, a manual clock, and a stand-in for everything the service does with the
 /// scheduler's actions: sends are recorded, pages come from `pending`, and a batch handed
@@ -42,10 +56,25 @@ struct Harness {
 
     // MARK: Events
 
-    mutating func connect(_ id: String, slots: Int = 4, kinds: Set<Kind> = Set(Kind.allCases), languages: Set<String> = ["eng"],
-                          roots: [String] = ["/"], key: String? = nil, keyAllowed: Bool = true, interval: Double = 1) {
-        let hello = WorkerHello(workerId: id, host: "host-" + id, slots: slots, kinds: kinds,
-                                ocrLanguages: kinds.contains(.ocr) ? languages : [], pathRoots: roots, heartbeatInterval: interval)
+    mutating func connect(
+        _ id: String,
+        slots: Int = 4,
+        kinds: Set<Kind> = Set(Kind.allCases),
+        languages: Set<String> = ["eng"],
+        roots: [String] = ["/"],
+        key: String? = nil,
+        keyAllowed: Bool = true,
+        interval: Double = 1
+    ) {
+        let hello = WorkerHello(
+            workerId: id,
+            host: "host-" + id,
+            slots: slots,
+            kinds: kinds,
+            ocrLanguages: kinds.contains(.ocr) ? languages : [],
+            pathRoots: roots,
+            heartbeatInterval: interval
+        )
         run(scheduler.ready(hello, from: Self.peer(id), key: key, keyAllowed: keyAllowed, at: clock.now))
     }
 
@@ -54,7 +83,14 @@ struct Harness {
     @discardableResult
     mutating func reconnect(_ id: String, attempt: Int, slots: Int) -> Data {
         let peer = Data("\(id)#\(attempt)".utf8)
-        let hello = WorkerHello(workerId: id, host: "host-" + id, slots: slots, kinds: [.hash], ocrLanguages: [], pathRoots: ["/"])
+        let hello = WorkerHello(
+            workerId: id,
+            host: "host-" + id,
+            slots: slots,
+            kinds: [.hash],
+            ocrLanguages: [],
+            pathRoots: ["/"]
+        )
         run(scheduler.ready(hello, from: peer, key: nil, keyAllowed: true, at: clock.now))
         return peer
     }
@@ -70,8 +106,16 @@ struct Harness {
 
     /// `succeed`, from a given connection (a worker's second, after a reconnect).
     mutating func succeed(_ order: JobOrder, fromPeer peer: Data) {
-        let reports = order.job.kinds.map { KindReport(kind: $0, outcome: .hash(md5: "m", sha256: "s"), recipe: "test/1") }
-        run(scheduler.received(.result(jobID: order.jobID, token: order.token, reports: reports), from: peer, at: clock.now))
+        let reports = order.job.kinds.map {
+            KindReport(kind: $0, outcome: .hash(md5: "m", sha256: "s"), recipe: "test/1")
+        }
+        run(
+            scheduler.received(
+                .result(jobID: order.jobID, token: order.token, reports: reports),
+                from: peer,
+                at: clock.now
+            )
+        )
     }
 
     /// `succeed`, and the "catalog" no longer has those tasks pending.
@@ -110,8 +154,9 @@ struct Harness {
         inCommit = nil
         var report = CommitReport()
         for reported in batch.results {
-            if stale.contains(reported.result.leaseToken) { report.stale.insert(reported.result.leaseToken) }
-            else {
+            if stale.contains(reported.result.leaseToken) {
+                report.stale.insert(reported.result.leaseToken)
+            } else {
                 report.committed.insert(reported.result.leaseToken)
                 report.touchedPhotos.insert(reported.result.photoId)
             }
@@ -138,7 +183,8 @@ struct Harness {
                 precondition(inCommit == nil, "the scheduler committed while the committer was busy")
                 inCommit = (batch, acks)
                 commits.append(batch)
-            case .readSteering: run(scheduler.steeringRead(requeueMark: requeueMark, paused: Set(paused.keys), at: clock.now))
+            case .readSteering:
+                run(scheduler.steeringRead(requeueMark: requeueMark, paused: Set(paused.keys), at: clock.now))
             case .fetchPage(let request):
                 pagesRead.append(request)
                 // As the catalog pages: the tier's kinds asked for, after the position, in
@@ -212,5 +258,7 @@ struct Harness {
 
 /// Photos 1…n, each due for `kinds` (hash and metadata: one job each), at /photos/N.jpg.
 func photos(_ count: Int, kinds: [Kind] = [.hash, .metadata], size: Int64 = 1000, rank: Int64 = 0) -> [PendingJob] {
-    (1...Int64(count)).map { PendingJob(photoId: $0, path: "/photos/\($0).jpg", size: size, mtimeNs: 1, kinds: kinds, rank: rank) }
+    (1...Int64(count)).map {
+        PendingJob(photoId: $0, path: "/photos/\($0).jpg", size: size, mtimeNs: 1, kinds: kinds, rank: rank)
+    }
 }

@@ -1,8 +1,22 @@
-@testable import Coordinator
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillCore
 import PhotomillTestSupport
 import Testing
+
+@testable import Coordinator
 
 /// The `LeaseTable` driven by seeded random sequences of what happens to leases — grants
 /// from pages of a modelled catalog, answers (in time, late, twice, from the wrong worker),
@@ -30,7 +44,9 @@ struct LeaseTableModelTests {
                 run.step()
                 let problems = run.check()
                 guard problems.isEmpty else {
-                    Issue.record("sequence \(sequence), step \(step) (\(run.lastEvent)): \(problems.joined(separator: "; "))")
+                    Issue.record(
+                        "sequence \(sequence), step \(step) (\(run.lastEvent)): \(problems.joined(separator: "; "))"
+                    )
                     return
                 }
             }
@@ -92,7 +108,9 @@ private struct ModelRun {
         case 30..<55: answer()
         case 55..<60: answerAgain()
         case 60..<65: extend()
-        case 65..<72: clock.advance(Double(generator.int(in: 1...40)) / 10); expire()
+        case 65..<72:
+            clock.advance(Double(generator.int(in: 1...40)) / 10)
+            expire()
         case 72..<76: dropWorker()
         case 76..<79: reconnect()
         case 79..<83: withdraw()
@@ -105,19 +123,33 @@ private struct ModelRun {
 
     mutating func grant() {
         guard let worker = pick(connections.keys.sorted()), let peer = connections[worker],
-              let photo = pick(Array(1...Int64(catalog.photos))) else { return }
+            let photo = pick(Array(1...Int64(catalog.photos)))
+        else { return }
         // A page as the catalog reads it: the photo's pending tasks of one tier, filtered
         // by the table.
         let tier = generator.int(in: 0...1)
         let kinds = (tier == 0 ? [Kind.hash, .metadata] : [.thumbnail])
             .filter { catalog.tasks[TaskKey(photoId: photo, kind: $0)]!.state == .pending }
         guard !kinds.isEmpty else { return }
-        let job = PendingJob(photoId: photo, path: "/p/\(photo)", size: 1, mtimeNs: 1, kinds: kinds,
-                             updatedAt: kinds.map { catalog.tasks[TaskKey(photoId: photo, kind: $0)]!.updatedAt })
-        guard let paged = table.leavingOutUnwritten([job]).first else { lastEvent = "page of \(photo) left out"; return }
+        let job = PendingJob(
+            photoId: photo,
+            path: "/p/\(photo)",
+            size: 1,
+            mtimeNs: 1,
+            kinds: kinds,
+            updatedAt: kinds.map { catalog.tasks[TaskKey(photoId: photo, kind: $0)]!.updatedAt }
+        )
+        guard let paged = table.leavingOutUnwritten([job]).first else {
+            lastEvent = "page of \(photo) left out"
+            return
+        }
         let seconds = Double(generator.int(in: 2...8))
         let (jobID, token) = table.grant(paged, to: peer, worker: worker, seconds: seconds, at: clock.now)
-        granted[token] = Granted(worker: worker, tasks: paged.kinds.map { TaskKey(photoId: photo, kind: $0) }, running: true)
+        granted[token] = Granted(
+            worker: worker,
+            tasks: paged.kinds.map { TaskKey(photoId: photo, kind: $0) },
+            running: true
+        )
         worksOn[worker, default: [:]][token] = (jobID, paged.kinds)
         lastEvent = "grant \(token) of \(photo) \(paged.kinds) to \(worker)"
     }
@@ -125,7 +157,8 @@ private struct ModelRun {
     /// A worker answers one of the jobs it works on (possibly long taken back).
     mutating func answer() {
         guard let worker = pick(worksOn.filter { !$0.value.isEmpty }.keys.sorted()),
-              let token = pick(worksOn[worker]!.keys.sorted()) else { return }
+            let token = pick(worksOn[worker]!.keys.sorted())
+        else { return }
         let job = worksOn[worker]!.removeValue(forKey: token)!
         guard let peer = connections[worker] else {
             lastEvent = "\(worker) gone: its answer to \(token) is lost"
@@ -144,11 +177,25 @@ private struct ModelRun {
         granted[token]!.running = false
         let folded = table.fold(token, succeeded: succeeded)
         for kind in entry.lease.kinds {
-            let outcome: TaskOutcome = succeeded.contains(kind) ? .hash(md5: "m", sha256: "s")
+            let outcome: TaskOutcome =
+                succeeded.contains(kind)
+                ? .hash(md5: "m", sha256: "s")
                 : .failure(errorClass: .unreadable, message: "gone", retryable: true)
-            results.append(ReportedResult(result: TaskResult(photoId: entry.lease.photoId, kind: kind, leaseToken: token,
-                                                             outcome: outcome, recipe: "r"),
-                                          worker: worker, startedAt: 0, endedAt: 1, pagedUpdatedAt: folded[kind]))
+            results.append(
+                ReportedResult(
+                    result: TaskResult(
+                        photoId: entry.lease.photoId,
+                        kind: kind,
+                        leaseToken: token,
+                        outcome: outcome,
+                        recipe: "r"
+                    ),
+                    worker: worker,
+                    startedAt: 0,
+                    endedAt: 1,
+                    pagedUpdatedAt: folded[kind]
+                )
+            )
         }
     }
 
@@ -156,36 +203,48 @@ private struct ModelRun {
     /// worker holds (claims nothing).
     mutating func answerAgain() {
         guard let worker = pick(connections.keys.sorted()), let peer = connections[worker],
-              let token = pick(granted.filter { $0.value.claims > 0 || (!$0.value.out && $0.value.worker != worker) }.keys.sorted())
+            let token = pick(
+                granted.filter { $0.value.claims > 0 || (!$0.value.out && $0.value.worker != worker) }.keys.sorted()
+            )
         else { return }
         lastEvent = "\(worker) answers \(token) again"
         let jobID = "m.\(token.dropFirst(2))"
         if table.claim(jobID, token: token, from: peer, worker: worker) != nil
-            || (granted[token]!.claims > 0 && table.departed(jobID, token: token) != nil) {
+            || (granted[token]!.claims > 0 && table.departed(jobID, token: token) != nil)
+        {
             problems.append("\(worker) claimed \(token) again")
         }
     }
 
     mutating func extend() {
         guard let token = pick(granted.filter { !$0.value.out && $0.value.running }.keys.sorted()),
-              let peer = connections[granted[token]!.worker],
-              let entry = table.running("m.\(token.dropFirst(2))", token: token, heldBy: peer) else { return }
+            let peer = connections[granted[token]!.worker],
+            let entry = table.running("m.\(token.dropFirst(2))", token: token, heldBy: peer)
+        else { return }
         guard case .running(let deadline) = entry.state else { return }
         table.extend(token, to: deadline + Double(generator.int(in: 1...5)), at: clock.now)
         lastEvent = "extend \(token)"
     }
 
     mutating func expire() {
-        let expected = Set(table.entries.filter {
-            if case .running(let deadline) = $0.value.state { clock.monotonic > deadline && $0.value.holder != nil } else { false }
-        }.keys)
+        let expected = Set(
+            table.entries.filter {
+                if case .running(let deadline) = $0.value.state {
+                    clock.monotonic > deadline && $0.value.holder != nil
+                } else {
+                    false
+                }
+            }.keys
+        )
         let expired = table.expire(at: clock.now) { _ in "late" }
         for entry in expired {
             granted[entry.lease.token]!.running = false
             granted[entry.lease.token]!.releases += 1
         }
         lastEvent = "expire \(expired.map(\.lease.token).sorted())"
-        if Set(expired.map(\.lease.token)) != expected { problems.append("expired \(expired.map(\.lease.token)), expected \(expected.sorted())") }
+        if Set(expired.map(\.lease.token)) != expected {
+            problems.append("expired \(expired.map(\.lease.token)), expected \(expected.sorted())")
+        }
     }
 
     /// A worker lost (or it said DISCONNECT): its running leases come back, now.
@@ -201,7 +260,7 @@ private struct ModelRun {
             granted[token]!.running = false
         }
         connections[worker] = nil
-        if !lost { worksOn[worker] = [:] }     // it stopped: it answers nothing any more
+        if !lost { worksOn[worker] = [:] }  // it stopped: it answers nothing any more
         lastEvent = "drop \(worker) (\(lost ? "lost" : "stopped")), running \(running.sorted())"
     }
 
@@ -225,7 +284,10 @@ private struct ModelRun {
     mutating func withdraw() {
         guard let token = pick(granted.filter { !$0.value.out && $0.value.running }.keys.sorted()) else { return }
         let worker = granted[token]!.worker
-        guard let withdrawal = table.withdraw(token) else { problems.append("\(token) could not be withdrawn"); return }
+        guard let withdrawal = table.withdraw(token) else {
+            problems.append("\(token) could not be withdrawn")
+            return
+        }
         granted[token]!.out = true
         granted[token]!.running = false
         if case .handedBack = withdrawal { granted[token]!.releases += 1 }
@@ -235,7 +297,8 @@ private struct ModelRun {
 
     mutating func flush() {
         guard writing == nil else { return }
-        guard let writes = table.takeForCommit(at: clock.monotonic, keepingBack: 0.5, evenIfEmpty: !results.isEmpty) else { return }
+        guard let writes = table.takeForCommit(at: clock.monotonic, keepingBack: 0.5, evenIfEmpty: !results.isEmpty)
+        else { return }
         var batch = CommitBatch()
         batch.leases = writes.leases
         batch.results = results
@@ -247,15 +310,20 @@ private struct ModelRun {
                 problems.append("\(lease.token) \(kind) written twice")
             }
         }
-        for reported in batch.results where reported.pagedUpdatedAt != nil
-            && batch.leases.contains(where: { $0.token == reported.result.leaseToken && $0.kinds.contains(reported.result.kind) }) {
+        for reported in batch.results
+        where reported.pagedUpdatedAt != nil
+            && batch.leases.contains(where: {
+                $0.token == reported.result.leaseToken && $0.kinds.contains(reported.result.kind)
+            })
+        {
             problems.append("\(reported.result.leaseToken) \(reported.result.kind) folded and written")
         }
         // The committer may write it before the next page is read, or after.
         let now = generator.int(in: 0...1) == 0
         if now { catalog.apply(batch) }
         writing = (batch, now)
-        lastEvent = "flush: \(batch.leases.count) leases, \(batch.results.count) results, \(batch.releases.count) releases"
+        lastEvent =
+            "flush: \(batch.leases.count) leases, \(batch.results.count) results, \(batch.releases.count) releases"
     }
 
     mutating func commitDone() {
@@ -279,20 +347,26 @@ private struct ModelRun {
             found.append("table holds \(table.entries.keys.sorted()), model \(modelOut.sorted())")
         }
         for (token, entry) in table.entries where entry.isRunning != granted[token]?.running {
-            found.append("\(token) running: table \(entry.isRunning), model \(String(describing: granted[token]?.running))")
+            found.append(
+                "\(token) running: table \(entry.isRunning), model \(String(describing: granted[token]?.running))"
+            )
         }
         // One running lease per task.
         var running: [TaskKey: String] = [:]
         for (token, entry) in table.entries where entry.isRunning {
             for kind in entry.lease.kinds {
                 let key = TaskKey(photoId: entry.lease.photoId, kind: kind)
-                if let other = running.updateValue(token, forKey: key) { found.append("\(key) under \(other) and \(token)") }
+                if let other = running.updateValue(token, forKey: key) {
+                    found.append("\(key) under \(other) and \(token)")
+                }
             }
         }
         // Each connection's count of leases held.
         for (worker, peer) in connections {
             let held = table.entries.values.filter { $0.holder == peer }.count
-            if held != table.heldCount(by: peer) { found.append("\(worker) holds \(held), counted \(table.heldCount(by: peer))") }
+            if held != table.heldCount(by: peer) {
+                found.append("\(worker) holds \(held), counted \(table.heldCount(by: peer))")
+            }
         }
         for (token, lease) in granted {
             if lease.claims > 1 { found.append("\(token) claimed \(lease.claims) times") }
@@ -322,7 +396,9 @@ private struct ModelRun {
             found.append("\(token) released \(releasedInBatches[token, default: 0]) times, expected \(lease.releases)")
         }
         let leased = catalog.tasks.filter { $0.value.state == .leased }
-        if !leased.isEmpty { found.append("left leased: \(leased.map { "\($0.key) under \($0.value.token ?? "?")" }.sorted())") }
+        if !leased.isEmpty {
+            found.append("left leased: \(leased.map { "\($0.key) under \($0.value.token ?? "?")" }.sorted())")
+        }
         return found
     }
 }
@@ -357,8 +433,10 @@ private struct ModelCatalog {
         for reported in batch.results {
             let key = TaskKey(photoId: reported.result.photoId, kind: reported.result.kind)
             let task = tasks[key]!
-            let holds = if let paged = reported.pagedUpdatedAt { task.state == .pending && task.updatedAt == paged }
-                else { task.state == .leased && task.token == reported.result.leaseToken }
+            let holds =
+                if let paged = reported.pagedUpdatedAt { task.state == .pending && task.updatedAt == paged } else {
+                    task.state == .leased && task.token == reported.result.leaseToken
+                }
             guard holds else { continue }
             tasks[key] = Task(state: reported.isSuccess ? .done : .pending, token: nil, updatedAt: clock)
         }

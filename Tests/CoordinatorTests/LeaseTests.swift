@@ -1,10 +1,24 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Catalog
-@testable import Coordinator
 import Foundation
 import MillProtocol
 import PhotomillCore
 import PhotomillTestSupport
 import Testing
+
+@testable import Coordinator
 
 @Suite("Scheduler: leases, EXTEND, lost workers")
 struct LeaseTests {
@@ -15,7 +29,9 @@ struct LeaseTests {
         }
     }
 
-    @Test("a lease past its deadline and the grace is taken back once; the worker's late result is settled as the catalog finds it")
+    @Test(
+        "a lease past its deadline and the grace is taken back once; the worker's late result is settled as the catalog finds it"
+    )
     func staleAfterExpiry() throws {
         var h = Self.harness()
         h.pending = photos(1)
@@ -124,16 +140,34 @@ struct LeaseTests {
     @Test("leases of a previous run wait for their worker, then are released")
     func inheritedLeases() throws {
         var h = Harness { $0.orphanGrace = 15 }
-        let lease = Lease(photoId: 7, kinds: [.hash], token: "old-1", worker: "w-old", leasedAt: h.clock.wall - 5,
-                          expiresAt: h.clock.wall + 55)
-        let gone = Lease(photoId: 8, kinds: [.hash], token: "old-2", worker: "w-gone", leasedAt: h.clock.wall - 5,
-                         expiresAt: h.clock.wall + 55)
+        let lease = Lease(
+            photoId: 7,
+            kinds: [.hash],
+            token: "old-1",
+            worker: "w-old",
+            leasedAt: h.clock.wall - 5,
+            expiresAt: h.clock.wall + 55
+        )
+        let gone = Lease(
+            photoId: 8,
+            kinds: [.hash],
+            token: "old-2",
+            worker: "w-gone",
+            leasedAt: h.clock.wall - 5,
+            expiresAt: h.clock.wall + 55
+        )
         h.run(h.scheduler.adopt([lease, gone], at: h.clock.now))
         // w-old comes back and re-sends its result under the old job id it knew.
         h.pass(2)
         h.connect("w-old")
-        h.send(.result(jobID: "7.99", token: "old-1", reports: [KindReport(kind: .hash, outcome: .hash(md5: "m", sha256: "s"), recipe: "hash/1")]),
-               from: "w-old")
+        h.send(
+            .result(
+                jobID: "7.99",
+                token: "old-1",
+                reports: [KindReport(kind: .hash, outcome: .hash(md5: "m", sha256: "s"), recipe: "hash/1")]
+            ),
+            from: "w-old"
+        )
         h.commitAll()
         #expect(h.results.map(\.result.leaseToken) == ["old-1"])
         #expect(h.acks(to: "w-old").committed == ["7.99"])
@@ -153,13 +187,17 @@ struct LeaseTests {
         for attempt in 1...12 {
             let nominal = 2 * pow(2, Double(attempt - 1))
             let delays = (0..<200).map { _ in policy.delay(afterAttempt: attempt, using: &generator) }
-            #expect(delays.allSatisfy { $0 >= min(300, nominal * 0.5) && $0 <= min(300, nominal * 1.5) }, "attempt \(attempt)")
+            #expect(
+                delays.allSatisfy { $0 >= min(300, nominal * 0.5) && $0 <= min(300, nominal * 1.5) },
+                "attempt \(attempt)"
+            )
             if nominal * 1.5 < 300 {
                 // Jittered: spread over most of the range, not one value.
                 #expect(delays.max()! - delays.min()! > nominal * 0.8, "attempt \(attempt)")
             }
         }
-        var first = SplitMix64(seed: 9), second = SplitMix64(seed: 9)
+        var first = SplitMix64(seed: 9)
+        var second = SplitMix64(seed: 9)
         #expect(policy.delay(afterAttempt: 3, using: &first) == policy.delay(afterAttempt: 3, using: &second))
     }
 }

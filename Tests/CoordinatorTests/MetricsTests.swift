@@ -1,11 +1,25 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Catalog
-@testable import Coordinator
 import Foundation
-import MillProtocol
 import MetricsTestKit
+import MillProtocol
 import PhotomillCore
 import PhotomillTestSupport
 import Testing
+
+@testable import Coordinator
 
 /// `CoordinatorMetrics` against swift-metrics' test backend: what each event adds, counted
 /// by hand from the batch it is given.
@@ -17,12 +31,18 @@ struct MetricsTests {
         let metrics = CoordinatorMetrics(factory: backend)
         var batch = CommitBatch()
         func result(_ photo: Int64, _ kind: Kind, _ token: String, _ outcome: TaskOutcome) -> ReportedResult {
-            ReportedResult(result: TaskResult(photoId: photo, kind: kind, leaseToken: token, outcome: outcome, recipe: "r"),
-                           worker: "w", startedAt: 0, endedAt: 1)
+            ReportedResult(
+                result: TaskResult(photoId: photo, kind: kind, leaseToken: token, outcome: outcome, recipe: "r"),
+                worker: "w",
+                startedAt: 0,
+                endedAt: 1
+            )
         }
         let failure = TaskOutcome.failure(errorClass: .corrupt, message: "bad", retryable: false)
-        batch.results = [result(1, .hash, "a", .hash(md5: "m", sha256: "s")), result(1, .metadata, "a", .metadata(PhotoMetadata())),
-                         result(2, .hash, "b", failure), result(3, .hash, "c", .hash(md5: "m", sha256: "s"))]
+        batch.results = [
+            result(1, .hash, "a", .hash(md5: "m", sha256: "s")), result(1, .metadata, "a", .metadata(PhotoMetadata())),
+            result(2, .hash, "b", failure), result(3, .hash, "c", .hash(md5: "m", sha256: "s")),
+        ]
         var report = CommitReport()
         report.committed = ["a", "b"]
         report.stale = ["c"]
@@ -48,10 +68,13 @@ struct MetricsTests {
         metrics.observe(h.scheduler, at: h.clock.monotonic)
         h.scheduler.counts.leaseExpirations = 5
         h.run(h.scheduler.reject(Data("x".utf8), .malformedBody, detail: "", at: h.clock.now))
-        metrics.observe(h.scheduler, at: h.clock.monotonic + 0.1)   // within a quarter second: not published
+        metrics.observe(h.scheduler, at: h.clock.monotonic + 0.1)  // within a quarter second: not published
         metrics.observe(h.scheduler, at: h.clock.monotonic + 0.3)
         #expect(backend.counterTotal(label: "photomill_lease_expirations_total") == 5)
-        #expect(backend.counterTotal(label: "photomill_messages_dropped_total", dimensions: [("reason", "malformed-body")]) == 2)
+        #expect(
+            backend.counterTotal(label: "photomill_messages_dropped_total", dimensions: [("reason", "malformed-body")])
+                == 2
+        )
         #expect(try backend.expectGauge("photomill_leases").lastValue == 3)
         #expect(try backend.expectGauge("photomill_worker_slots").lastValue == 3)
         #expect(try backend.expectGauge("photomill_jobs_ready").lastValue == 7)

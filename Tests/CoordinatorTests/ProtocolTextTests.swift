@@ -1,10 +1,24 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Catalog
-@testable import Coordinator
 import Foundation
 import MillProtocol
 import PhotomillCore
 import PhotomillTestSupport
 import Testing
+
+@testable import Coordinator
 
 /// The points where the first round's coordinator contradicted protocols/PROTOCOL.md
 /// (issue 18), each pinned to the text it now follows.
@@ -64,13 +78,18 @@ struct ProtocolTextTests {
             }
         }
         // The same photo dispatched by two runs: two ids.
-        var first = Harness(), second = Harness()
+        var first = Harness()
+        var second = Harness()
         first.scheduler = Scheduler(configuration: first.scheduler.configuration, at: first.clock.now)
         second.scheduler = Scheduler(configuration: second.scheduler.configuration, at: second.clock.now)
-        first.pending = photos(1, kinds: [.hash]); second.pending = first.pending
-        first.connect("w1"); second.connect("w1")
-        first.turn(); second.turn()
-        let a = try #require(first.jobs(to: "w1").first), b = try #require(second.jobs(to: "w1").first)
+        first.pending = photos(1, kinds: [.hash])
+        second.pending = first.pending
+        first.connect("w1")
+        second.connect("w1")
+        first.turn()
+        second.turn()
+        let a = try #require(first.jobs(to: "w1").first)
+        let b = try #require(second.jobs(to: "w1").first)
         #expect(a.job.photoId == b.job.photoId && a.jobID != b.jobID && a.token != b.token)
     }
 
@@ -87,7 +106,10 @@ struct ProtocolTextTests {
         let report = [KindReport(kind: .hash, outcome: .hash(md5: "m", sha256: "s"), recipe: "hash/1")]
         // Of an earlier run (another run id), RESULT and FAIL and EXTEND:
         h.send(.result(jobID: "0badc0de.7", token: "0badc0de-7", reports: report), from: "w1")
-        h.send(.fail(jobID: "0badc0de.8", token: "0badc0de-8", errorClass: .corrupt, message: "x", retryable: false), from: "w1")
+        h.send(
+            .fail(jobID: "0badc0de.8", token: "0badc0de-8", errorClass: .corrupt, message: "x", retryable: false),
+            from: "w1"
+        )
         h.send(.extend(jobID: "0badc0de.9", token: "0badc0de-9", extraSeconds: 5), from: "w1")
         #expect(h.scheduler.violationCounts.isEmpty)
         h.commitAll()

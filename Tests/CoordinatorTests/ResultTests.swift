@@ -1,9 +1,23 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Catalog
-@testable import Coordinator
 import Foundation
 import PhotomillCore
 import PhotomillTestSupport
 import Testing
+
+@testable import Coordinator
 
 @Suite("Scheduler: results, ACKs and exactly-once")
 struct ResultTests {
@@ -18,7 +32,7 @@ struct ResultTests {
         h.pending = []
 
         h.succeed(order, from: "w1")
-        h.pass(0.1)                                  // the commit interval (50 ms) passes
+        h.pass(0.1)  // the commit interval (50 ms) passes
         let batch = try #require(h.inCommit?.batch)
         #expect(batch.results.map(\.result.leaseToken) == ["t-1", "t-1"])
         #expect(batch.results.map(\.result.kind) == [.hash, .metadata])
@@ -46,13 +60,22 @@ struct ResultTests {
         h.connect("w1")
         h.turn()
         let order = try #require(h.jobs(to: "w1").first)
-        h.send(.result(jobID: order.jobID, token: order.token,
-                       reports: [KindReport(kind: .hash, outcome: .hash(md5: "m", sha256: "s"), recipe: "hash/1")]), from: "w1")
+        h.send(
+            .result(
+                jobID: order.jobID,
+                token: order.token,
+                reports: [KindReport(kind: .hash, outcome: .hash(md5: "m", sha256: "s"), recipe: "hash/1")]
+            ),
+            from: "w1"
+        )
         h.commitAll()
         let outcomes = h.results.map(\.result.outcome)
         #expect(outcomes.count == 2)
         #expect(outcomes.first == .hash(md5: "m", sha256: "s"))
-        #expect(outcomes.dropFirst().first == .failure(errorClass: .protocol, message: "the worker sent no result for metadata", retryable: true))
+        #expect(
+            outcomes.dropFirst().first
+                == .failure(errorClass: .protocol, message: "the worker sent no result for metadata", retryable: true)
+        )
     }
 
     @Test("a draining worker's FAIL shutting-down hands the job back without an attempt")
@@ -62,7 +85,16 @@ struct ResultTests {
         h.connect("w1")
         h.turn()
         let order = try #require(h.jobs(to: "w1").first)
-        h.send(.fail(jobID: order.jobID, token: order.token, errorClass: .shuttingDown, message: "stopping", retryable: true), from: "w1")
+        h.send(
+            .fail(
+                jobID: order.jobID,
+                token: order.token,
+                errorClass: .shuttingDown,
+                message: "stopping",
+                retryable: true
+            ),
+            from: "w1"
+        )
         h.commitAll()
         #expect(h.results.isEmpty)
         #expect(h.releases.map(\.reason) == [.shutdown] && h.releases.map(\.lease.token) == ["t-1"])

@@ -1,9 +1,23 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Catalog
-@testable import Coordinator
 import Foundation
 import PhotomillCore
 import PhotomillTestSupport
 import Testing
+
+@testable import Coordinator
 
 /// The order of work (docs/architecture.md, "The order of work") and an operator's pause,
 /// event by event with the manual clock. The expected orders are the rules of issue 15
@@ -33,17 +47,23 @@ struct SteeringTests {
         h.connect("w", slots: 1)
         let sent = drain(&h, worker: "w", count: 9)
         #expect(sent.map(\.photo) == [1, 2, 3, 1, 2, 3, 1, 2, 3])
-        #expect(sent.map(\.kinds) == [[.hash, .metadata], [.hash, .metadata], [.hash, .metadata],
-                                      [.thumbnail, .similarity], [.thumbnail, .similarity], [.thumbnail, .similarity], [.ocr], [.ocr], [.ocr]])
+        #expect(
+            sent.map(\.kinds) == [
+                [.hash, .metadata], [.hash, .metadata], [.hash, .metadata],
+                [.thumbnail, .similarity], [.thumbnail, .similarity], [.thumbnail, .similarity], [.ocr], [.ocr], [.ocr],
+            ]
+        )
     }
 
     @Test("within a tier, the lower rank first: new files ahead of an older backlog")
     func newFilesFirst() {
         var h = Harness()
         // Photos 1-3 queued by an older scan (rank -1000), 4-5 by a later one (-2000).
-        h.pending = photos(3, kinds: [.hash], rank: -1000) + [4, 5].map {
-            PendingJob(photoId: $0, path: "/photos/\($0).jpg", size: 1, mtimeNs: 1, kinds: [.hash], rank: -2000)
-        }
+        h.pending =
+            photos(3, kinds: [.hash], rank: -1000)
+            + [4, 5].map {
+                PendingJob(photoId: $0, path: "/photos/\($0).jpg", size: 1, mtimeNs: 1, kinds: [.hash], rank: -2000)
+            }
         h.connect("w", slots: 1)
         #expect(drain(&h, worker: "w", count: 5).map(\.photo) == [4, 5, 1, 2, 3])
     }
@@ -51,9 +71,18 @@ struct SteeringTests {
     @Test("a prioritized folder goes first, every kind of it, ahead of the cheaper tiers")
     func prioritizedFirst() {
         var h = Harness()
-        h.pending = photos(2, kinds: Kind.allCases, rank: -1000)
-            + [PendingJob(photoId: 7, path: "/photos/urgent/7.jpg", size: 1, mtimeNs: 1, kinds: Kind.allCases,
-                          rank: TaskRank.prioritized - 1)]
+        h.pending =
+            photos(2, kinds: Kind.allCases, rank: -1000)
+            + [
+                PendingJob(
+                    photoId: 7,
+                    path: "/photos/urgent/7.jpg",
+                    size: 1,
+                    mtimeNs: 1,
+                    kinds: Kind.allCases,
+                    rank: TaskRank.prioritized - 1
+                )
+            ]
         h.connect("w", slots: 1)
         let sent = drain(&h, worker: "w", count: 9)
         #expect(sent.map(\.photo) == [7, 7, 7, 1, 2, 1, 2, 1, 2])
@@ -72,7 +101,9 @@ struct SteeringTests {
         #expect(h.jobs(to: "cheap").map(\.job.kinds) == [[.hash, .metadata], [.hash, .metadata]])
     }
 
-    @Test("a paused kind is leased no more after the next steering read (half a second); jobs out finish; resume goes on")
+    @Test(
+        "a paused kind is leased no more after the next steering read (half a second); jobs out finish; resume goes on"
+    )
     func pauseAndResume() {
         var h = Harness()
         h.pending = photos(30, kinds: [.hash, .thumbnail])
@@ -90,10 +121,16 @@ struct SteeringTests {
             for order in h.jobs(to: "w") where h.isOut(order.token) { h.finish(order, from: "w") }
         }
         let lateHashes = granted.filter { $0.order.job.kinds.contains(.hash) && $0.at - pausedAt > 0.5 }
-        #expect(lateHashes.isEmpty, "hash jobs granted after the pause was read: \(lateHashes.map(\.order.job.photoId))")
+        #expect(
+            lateHashes.isEmpty,
+            "hash jobs granted after the pause was read: \(lateHashes.map(\.order.job.photoId))"
+        )
         #expect(granted.contains { $0.order.job.kinds == [.thumbnail] }, "the other kinds go on")
         let committed = Set(h.results.map(\.result.leaseToken))
-        #expect(before.allSatisfy { committed.contains($0.token) }, "the jobs out when it paused finished and were committed")
+        #expect(
+            before.allSatisfy { committed.contains($0.token) },
+            "the jobs out when it paused finished and were committed"
+        )
         let hashesLeft = h.pending.filter { $0.kinds.contains(.hash) }.count
         #expect(hashesLeft > 0, "work of the paused kind waits")
 

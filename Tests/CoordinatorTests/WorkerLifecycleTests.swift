@@ -1,10 +1,24 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Catalog
-@testable import Coordinator
 import Foundation
 import MillProtocol
 import PhotomillCore
 import PhotomillTestSupport
 import Testing
+
+@testable import Coordinator
 
 @Suite("Scheduler: workers arriving, leaving, refused, and the shutdown")
 struct WorkerLifecycleTests {
@@ -77,7 +91,9 @@ struct WorkerLifecycleTests {
         #expect(h.scheduler.violationCounts[.unexpectedCommand] == 1)
     }
 
-    @Test("a READY is always answered (PROTOCOL.md, READY and DISCONNECT): a field outside its rules, an old or unset revision, an unset interval")
+    @Test(
+        "a READY is always answered (PROTOCOL.md, READY and DISCONNECT): a field outside its rules, an old or unset revision, an unset interval"
+    )
     func readyAnswers() throws {
         var h = Harness()
         // Decoded as the service decodes it: a READY with slots 0 fails on that field.
@@ -102,7 +118,15 @@ struct WorkerLifecycleTests {
         h.run(h.scheduler.undecodable(try #require(violation), from: Harness.peer("w2"), at: h.clock.now))
         #expect(h.disconnects(to: "w2").isEmpty)
         // An unset revision (0) is an old one, refused with its token.
-        let old = WorkerHello(workerId: "w3", host: "h", slots: 1, kinds: [.hash], ocrLanguages: [], pathRoots: [], protocolVersion: 0)
+        let old = WorkerHello(
+            workerId: "w3",
+            host: "h",
+            slots: 1,
+            kinds: [.hash],
+            ocrLanguages: [],
+            pathRoots: [],
+            protocolVersion: 0
+        )
         h.run(h.scheduler.ready(old, from: Harness.peer("w3"), key: nil, keyAllowed: true, at: h.clock.now))
         #expect(DisconnectReason(parsing: try #require(h.disconnects(to: "w3").first)).token == .oldProtocol)
         // A message from a connection nobody registered is logged (debug) and answered.
@@ -156,7 +180,9 @@ struct WorkerLifecycleTests {
         h.run(h.scheduler.shutdown(at: h.clock.now))
         #expect(!h.scheduler.hasJobsOut)
         h.commitAll()
-        #expect(h.disconnects(to: "w1") == ["coordinator-stopping"] && h.disconnects(to: "w2") == ["coordinator-stopping"])
+        #expect(
+            h.disconnects(to: "w1") == ["coordinator-stopping"] && h.disconnects(to: "w2") == ["coordinator-stopping"]
+        )
         #expect(h.releases.count == 2 && h.releases.allSatisfy { $0.reason == .shutdown })
         #expect(Set(h.results.map(\.result.leaseToken)) == [first.token], "what came in is committed")
         #expect(h.commits.flatMap(\.workers).filter { $0.state == .gone }.count == 2)

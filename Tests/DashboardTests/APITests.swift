@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Catalog
 import Foundation
 import HTTPTypes
@@ -6,6 +19,7 @@ import HummingbirdTesting
 import NIOCore
 import PhotomillCore
 import Testing
+
 @testable import Dashboard
 
 /// The API's routes in process: reads answered by the views from what the catalog holds,
@@ -30,21 +44,41 @@ import Testing
     func actions() async throws {
         let fixture = try Fixture()
         try await fixture.test { client in
-            let dry = try await client.execute(uri: "/api/v1/retry", method: .post, headers: jsonHeaders(),
-                                               body: ByteBuffer(string: #"{"kind":"ocr","dryRun":true}"#))
+            let dry = try await client.execute(
+                uri: "/api/v1/retry",
+                method: .post,
+                headers: jsonHeaders(),
+                body: ByteBuffer(string: #"{"kind":"ocr","dryRun":true}"#)
+            )
             #expect(dry.json["tasks"] as? Int == 1 && dry.json["dryRun"] as? Bool == true)
             #expect(try fixture.catalog.status().count(.ocr, .failed) == 1, "a dry run changes nothing")
-            let retried = try await client.execute(uri: "/api/v1/retry", method: .post, headers: jsonHeaders(),
-                                                   body: ByteBuffer(string: #"{"path":"/lib/gone.jpg"}"#))
+            let retried = try await client.execute(
+                uri: "/api/v1/retry",
+                method: .post,
+                headers: jsonHeaders(),
+                body: ByteBuffer(string: #"{"path":"/lib/gone.jpg"}"#)
+            )
             #expect(retried.json["tasks"] as? Int == 1)
             #expect(try fixture.catalog.status().count(.ocr, .pending) == 1)
 
-            let paused = try await client.execute(uri: "/api/v1/pause", method: .post, headers: jsonHeaders(),
-                                                  body: ByteBuffer(string: #"{"kind":"ocr,thumbnail","reason":"thumbnails first"}"#))
+            let paused = try await client.execute(
+                uri: "/api/v1/pause",
+                method: .post,
+                headers: jsonHeaders(),
+                body: ByteBuffer(string: #"{"kind":"ocr,thumbnail","reason":"thumbnails first"}"#)
+            )
             #expect(paused.json["paused"] as? [String] == ["thumbnail", "ocr"] && paused.json["changed"] as? Int == 2)
             #expect(try fixture.catalog.steering().paused[.ocr]?.reason == "thumbnails first")
-            let resumed = try await client.execute(uri: "/api/v1/resume", method: .post, headers: jsonHeaders(), body: ByteBuffer())
-            #expect(resumed.json["paused"] as? [String] == [] && resumed.json["changed"] as? Int == 2, "no kind named: every kind")
+            let resumed = try await client.execute(
+                uri: "/api/v1/resume",
+                method: .post,
+                headers: jsonHeaders(),
+                body: ByteBuffer()
+            )
+            #expect(
+                resumed.json["paused"] as? [String] == [] && resumed.json["changed"] as? Int == 2,
+                "no kind named: every kind"
+            )
         }
     }
 
@@ -54,14 +88,22 @@ import Testing
         try await fixture.test { client in
             let cases: [(String, String, String)] = [
                 ("/api/v1/retry", #"{"kind":"colour"}"#, "unknown kind 'colour'"),
-                ("/api/v1/retry", #"{"class":"corupt"}"#, "class 'corupt' is not an error class of this catalog; failed tasks have: unreadable"),
+                (
+                    "/api/v1/retry", #"{"class":"corupt"}"#,
+                    "class 'corupt' is not an error class of this catalog; failed tasks have: unreadable"
+                ),
                 ("/api/v1/retry", #"{"path":"lib/*"}"#, "start the glob with / or *"),
                 ("/api/v1/pause", #"{"kind":"everything"}"#, "unknown kind 'everything'"),
                 ("/api/v1/retry", "[1,2]", "must be a JSON object of filters"),
                 ("/api/v1/prioritize", "{}", "give the folder as path"),
             ]
             for (uri, body, says) in cases {
-                let response = try await client.execute(uri: uri, method: .post, headers: jsonHeaders(), body: ByteBuffer(string: body))
+                let response = try await client.execute(
+                    uri: uri,
+                    method: .post,
+                    headers: jsonHeaders(),
+                    body: ByteBuffer(string: body)
+                )
                 #expect(response.status == .badRequest, "\(uri) \(body)")
                 #expect((response.json["error"] as? String)?.contains(says) == true, "\(uri) \(body): \(response.text)")
             }
@@ -83,7 +125,7 @@ import Testing
         history.record(figures(at: 0, done: 5, failed: 0))
         history.record(figures(at: 10, done: 25, failed: 1))
         history.record(figures(at: 20, done: 25, failed: 1))
-        history.record(figures(at: 30, done: 20, failed: 0))      // `retry` and `reprocess` lower the counts
+        history.record(figures(at: 30, done: 20, failed: 0))  // `retry` and `reprocess` lower the counts
         history.record(figures(at: 40, done: 50, failed: 0))
         #expect(history.points.map(\.at) == [20, 30, 40], "an hour's capacity: here 30 s of 10 s intervals")
         #expect(history.points.map { $0.finished["hash"] } == [0, 0, 30])

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Catalog
 import Foundation
 import HTTPTypes
@@ -6,6 +19,7 @@ import HummingbirdTesting
 import NIOCore
 import PhotomillCore
 import Testing
+
 @testable import Dashboard
 
 /// Who may use the dashboard (docs/operations.md, "Access"): what each request gets back.
@@ -19,9 +33,17 @@ import Testing
                 let bare = try await client.execute(uri: path, method: .get)
                 #expect(bare.status == .unauthorized, "\(path)")
                 #expect(bare.headers[.wwwAuthenticate] == #"Bearer realm="photomill""#)
-                let wrong = try await client.execute(uri: path, method: .get, headers: [.authorization: "Bearer s3cret-token-0123456788"])
+                let wrong = try await client.execute(
+                    uri: path,
+                    method: .get,
+                    headers: [.authorization: "Bearer s3cret-token-0123456788"]
+                )
                 #expect(wrong.status == .unauthorized, "a token of the same length, one character off: \(path)")
-                let right = try await client.execute(uri: path, method: .get, headers: [.authorization: "Bearer " + token])
+                let right = try await client.execute(
+                    uri: path,
+                    method: .get,
+                    headers: [.authorization: "Bearer " + token]
+                )
                 #expect(right.status == .ok, "\(path)")
             }
             let page = try await client.execute(uri: "/", method: .get)
@@ -35,15 +57,28 @@ import Testing
         let fixture = try Fixture()
         try await fixture.test { client in
             let body = ByteBuffer(string: #"{"kind":"ocr"}"#)
-            let foreign = try await client.execute(uri: "/api/v1/pause", method: .post, headers: jsonHeaders(origin: "http://evil.example"),
-                                                   body: body)
+            let foreign = try await client.execute(
+                uri: "/api/v1/pause",
+                method: .post,
+                headers: jsonHeaders(origin: "http://evil.example"),
+                body: body
+            )
             #expect(foreign.status == .forbidden)
-            let form = try await client.execute(uri: "/api/v1/pause", method: .post,
-                                                headers: [.contentType: "application/x-www-form-urlencoded"], body: ByteBuffer(string: "kind=ocr"))
+            let form = try await client.execute(
+                uri: "/api/v1/pause",
+                method: .post,
+                headers: [.contentType: "application/x-www-form-urlencoded"],
+                body: ByteBuffer(string: "kind=ocr")
+            )
             #expect(form.status == .unsupportedMediaType)
             #expect(try fixture.catalog.steering().paused.isEmpty, "nothing was paused by the refused requests")
             // The router test client asks for host "localhost": the page's own origin.
-            let own = try await client.execute(uri: "/api/v1/pause", method: .post, headers: jsonHeaders(origin: "http://localhost"), body: body)
+            let own = try await client.execute(
+                uri: "/api/v1/pause",
+                method: .post,
+                headers: jsonHeaders(origin: "http://localhost"),
+                body: body
+            )
             #expect(own.status == .ok)
             #expect(try fixture.catalog.steering().paused.keys.sorted() == [.ocr])
         }
@@ -54,7 +89,9 @@ import Testing
         for authority in ["127.0.0.1:9380", "localhost:9380", "[::1]:9380", "127.1.2.3", "LOCALHOST:80"] {
             #expect(HTTPAddress.isLoopbackAuthority(authority), "\(authority)")
         }
-        for authority in ["evil.example:9380", "127.0.0.1.evil.example:9380", "10.0.0.5:9380", "", "[::2]:9380", "localhost.evil:1"] {
+        for authority in [
+            "evil.example:9380", "127.0.0.1.evil.example:9380", "10.0.0.5:9380", "", "[::2]:9380", "localhost.evil:1",
+        ] {
             #expect(!HTTPAddress.isLoopbackAuthority(authority), "\(authority)")
         }
     }
@@ -66,10 +103,14 @@ import Testing
         #expect(try HTTPAddress(parsing: "0.0.0.0:80").isLoopback == false)
         #expect(try HTTPAddress(parsing: "localhost:8080").isLoopback)
         #expect(HTTPAddress(host: "::1", port: 9).description == "[::1]:9")
-        for (text, says) in [("9380", "not ADDRESS:PORT"), (":9380", "names no address"), ("127.0.0.1:http", "port must be a number"),
-                             ("127.0.0.1:70000", "port must be a number"), ("[::1]", "has no port")] {
+        for (text, says) in [
+            ("9380", "not ADDRESS:PORT"), (":9380", "names no address"), ("127.0.0.1:http", "port must be a number"),
+            ("127.0.0.1:70000", "port must be a number"), ("[::1]", "has no port"),
+        ] {
             #expect(throws: HTTPAddress.ParseError.self) { try HTTPAddress(parsing: text) }
-            do { _ = try HTTPAddress(parsing: text) } catch { #expect(error.description.contains(says), "\(text): \(error)") }
+            do { _ = try HTTPAddress(parsing: text) } catch {
+                #expect(error.description.contains(says), "\(text): \(error)")
+            }
         }
     }
 }

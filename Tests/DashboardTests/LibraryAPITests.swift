@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Catalog
 import Foundation
 import HTTPTypes
@@ -7,6 +20,7 @@ import Logging
 import NIOCore
 import PhotomillCore
 import Testing
+
 @testable import Dashboard
 
 /// The living library's routes: what the coordinator watches and skipped, and a rescan
@@ -14,8 +28,11 @@ import Testing
 @Suite struct LibraryAPITests {
     @Test func libraryIsReadAndAScanIsAskedForThroughTheCatalog() async throws {
         let fixture = try Fixture()
-        _ = try fixture.catalog.record([ScannedFile(path: "/lib/notes.txt", size: 3, mtimeNs: 1, recognition: .skipped(.notMedia))],
-                                       kinds: [.hash], now: 3)
+        _ = try fixture.catalog.record(
+            [ScannedFile(path: "/lib/notes.txt", size: 3, mtimeNs: 1, recognition: .skipped(.notMedia))],
+            kinds: [.hash],
+            now: 3
+        )
         var watch = LibraryWatch()
         watch.watching = true
         watch.watchedFolders = 12
@@ -26,16 +43,29 @@ import Testing
             seen.value = status
             return Data(#"{"view":"library"}"#.utf8)
         }
-        let server = try DashboardServer(configuration: .init(address: HTTPAddress.loopback, token: nil, required: true),
-                                         catalog: fixture.catalog, metrics: MetricsRegistry(help: [:]), views: views,
-                                         logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+        let server = try DashboardServer(
+            configuration: .init(address: HTTPAddress.loopback, token: nil, required: true),
+            catalog: fixture.catalog,
+            metrics: MetricsRegistry(help: [:]),
+            views: views,
+            logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+        )
         try await Application(router: server.router()).test(.router) { client in
             let library = try await client.execute(uri: "/api/v1/library", method: .get)
             #expect(library.json["view"] as? String == "library")
-            let everything = try await client.execute(uri: "/api/v1/scan", method: .post, headers: jsonHeaders(), body: ByteBuffer(string: "{}"))
+            let everything = try await client.execute(
+                uri: "/api/v1/scan",
+                method: .post,
+                headers: jsonHeaders(),
+                body: ByteBuffer(string: "{}")
+            )
             #expect(everything.status == .ok)
-            let one = try await client.execute(uri: "/api/v1/scan", method: .post, headers: jsonHeaders(),
-                                               body: ByteBuffer(string: #"{"path":"/lib/2019"}"#))
+            let one = try await client.execute(
+                uri: "/api/v1/scan",
+                method: .post,
+                headers: jsonHeaders(),
+                body: ByteBuffer(string: #"{"path":"/lib/2019"}"#)
+            )
             #expect(one.json["request"] as? Int == 2)
         }
         #expect(seen.value?.watch?.watchedFolders == 12 && seen.value?.skipped == [.notMedia: 1])

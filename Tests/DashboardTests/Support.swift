@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Catalog
 import Foundation
 import Hummingbird
@@ -6,6 +19,7 @@ import Logging
 import PhotomillCore
 import PhotomillTestSupport
 import Testing
+
 @testable import Dashboard
 
 /// A dashboard over a new catalog file with `hashes` pending hash tasks and one failed
@@ -18,24 +32,44 @@ struct Fixture {
     init(token: String? = nil, hashes: Int = 2, help: [String: String] = [:]) throws {
         let directory = try temporaryDirectory("dashboard")
         catalog = try Catalog(path: directory.appendingPathComponent("catalog.sqlite").path)
-        let files = (0..<hashes).map { ScannedFile(path: "/lib/p\($0).jpg", size: 10, mtimeNs: 1, recognition: .media(.jpeg)) }
+        let files = (0..<hashes).map {
+            ScannedFile(path: "/lib/p\($0).jpg", size: 10, mtimeNs: 1, recognition: .media(.jpeg))
+        }
         _ = try catalog.record(files, kinds: [.hash], now: 1)
-        try catalog.recordUnreadable(path: "/lib/gone.jpg", message: "/lib/gone.jpg: cannot read", kinds: [.ocr], now: 2)
+        try catalog.recordUnreadable(
+            path: "/lib/gone.jpg",
+            message: "/lib/gone.jpg: cannot read",
+            kinds: [.ocr],
+            now: 2
+        )
         registry = MetricsRegistry(help: help)
         let address = token == nil ? HTTPAddress.loopback : HTTPAddress(host: "0.0.0.0", port: 0)
-        server = try DashboardServer(configuration: .init(address: address, token: token, required: true), catalog: catalog,
-                                     metrics: registry, views: Self.views, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+        server = try DashboardServer(
+            configuration: .init(address: address, token: token, required: true),
+            catalog: catalog,
+            metrics: registry,
+            views: Self.views,
+            logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+        )
     }
 
     /// Views whose JSON names the view and what it was given, enough to check the wiring.
     static let views = OperatorViews(
         status: { status in Data(#"{"view":"status","hashPending":\#(status.count(.hash, .pending))}"#.utf8) },
         workers: { _ in Data(#"{"view":"workers"}"#.utf8) },
-        failed: { failures in Data(#"{"view":"failed","paths":[\#(failures.map { "\"\($0.path)\"" }.joined(separator: ","))]}"#.utf8) },
-        requeued: { counts, dryRun in Data(#"{"view":"requeued","tasks":\#(counts.values.reduce(0, +)),"dryRun":\#(dryRun)}"#.utf8) },
+        failed: { failures in
+            Data(#"{"view":"failed","paths":[\#(failures.map { "\"\($0.path)\"" }.joined(separator: ","))]}"#.utf8)
+        },
+        requeued: { counts, dryRun in
+            Data(#"{"view":"requeued","tasks":\#(counts.values.reduce(0, +)),"dryRun":\#(dryRun)}"#.utf8)
+        },
         paused: { paused, changed in
-            Data(#"{"view":"paused","paused":[\#(paused.keys.sorted().map { "\"\($0.rawValue)\"" }.joined(separator: ","))],"changed":\#(changed.count)}"#.utf8)
-        })
+            Data(
+                #"{"view":"paused","paused":[\#(paused.keys.sorted().map { "\"\($0.rawValue)\"" }.joined(separator: ","))],"changed":\#(changed.count)}"#
+                    .utf8
+            )
+        }
+    )
 
     func test(_ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {
         try await Application(router: server.router()).test(.router) { client in try await body(client) }

@@ -1,8 +1,22 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Catalog
 import Foundation
 import PhotomillCore
 import PhotomillTestSupport
 import Testing
+
 @testable import Exports
 
 @Suite struct ExporterTests {
@@ -33,11 +47,22 @@ import Testing
     init() throws {
         directory = try temporaryDirectory("exports")
         catalog = try Catalog(path: directory.appendingPathComponent("catalog.sqlite").path)
-        _ = try catalog.record([ScannedFile(path: "/photos/a.jpg", size: 1234, mtimeNs: 5, recognition: .media(.jpeg))],
-                               kinds: [.hash, .metadata, .thumbnail, .ocr], now: 1)
+        _ = try catalog.record(
+            [ScannedFile(path: "/photos/a.jpg", size: 1234, mtimeNs: 5, recognition: .media(.jpeg))],
+            kinds: [.hash, .metadata, .thumbnail, .ocr],
+            now: 1
+        )
         var batch = CommitBatch()
-        batch.leases = [Lease(photoId: 1, kinds: [.hash, .metadata, .thumbnail, .ocr], token: "t", worker: "w",
-                              leasedAt: 1, expiresAt: 100)]
+        batch.leases = [
+            Lease(
+                photoId: 1,
+                kinds: [.hash, .metadata, .thumbnail, .ocr],
+                token: "t",
+                worker: "w",
+                leasedAt: 1,
+                expiresAt: 100
+            )
+        ]
         var values = PhotoMetadata()
         values.dateTaken = "2019-07-14T18:22:05+10:00"
         values.cameraMake = "Korvex"
@@ -52,8 +77,12 @@ import Testing
             (.ocr, .ocr(text: "Harbour lighthouse", confidence: 90, language: "eng")),
         ]
         batch.results = outcomes.map { kind, outcome in
-            ReportedResult(result: TaskResult(photoId: 1, kind: kind, leaseToken: "t", outcome: outcome, recipe: "r"),
-                           worker: "w", startedAt: 1, endedAt: 2)
+            ReportedResult(
+                result: TaskResult(photoId: 1, kind: kind, leaseToken: "t", outcome: outcome, recipe: "r"),
+                worker: "w",
+                startedAt: 1,
+                endedAt: 2
+            )
         }
         _ = try catalog.commit(batch, now: 2)
     }
@@ -72,7 +101,10 @@ import Testing
         #expect(photo.fileSize == 1234)
         #expect(photo.ocrText == "Harbour lighthouse")
         #expect(photo.dateTaken == "2019-07-14T18:22:05+10:00")
-        #expect(try Data(contentsOf: root.appendingPathComponent("thumbs/0123456789abcdef0123456789abcdef.jpg")) == Data([0xFF, 0xD8, 0xFF, 0xD9]))
+        #expect(
+            try Data(contentsOf: root.appendingPathComponent("thumbs/0123456789abcdef0123456789abcdef.jpg"))
+                == Data([0xFF, 0xD8, 0xFF, 0xD9])
+        )
     }
 
     @Test func pythonPlistlibReadsIt() throws {
@@ -86,9 +118,11 @@ import Testing
             """
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script,
-                             root.appendingPathComponent("metadata/0123456789abcdef0123456789abcdef.plist").path,
-                             root.appendingPathComponent("manifest.plist").path]
+        process.arguments = [
+            "python3", "-c", script,
+            root.appendingPathComponent("metadata/0123456789abcdef0123456789abcdef.plist").path,
+            root.appendingPathComponent("manifest.plist").path,
+        ]
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()
@@ -101,7 +135,9 @@ import Testing
         let root = directory.appendingPathComponent("nogps")
         _ = try Exporter(catalog: catalog, root: root, stripGPS: true).exportAll()
         let data = try Data(contentsOf: root.appendingPathComponent("metadata/0123456789abcdef0123456789abcdef.plist"))
-        let dictionary = try #require(try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any])
+        let dictionary = try #require(
+            try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any]
+        )
         #expect(dictionary["gpsLatitude"] == nil && dictionary["gpsLongitude"] == nil)
         #expect(dictionary["cameraMake"] as? String == "Korvex")
     }
@@ -116,8 +152,10 @@ import Testing
         #expect(again.written == 0 && again.unchanged == 3)
         // Same inode: the file was not replaced.
         #expect(try FileManager.default.attributesOfItem(atPath: plist.path)[.systemFileNumber] as? Int == before)
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("metadata").path)
-            .filter { $0.hasSuffix(".tmp") }
+        let leftovers = try FileManager.default.contentsOfDirectory(
+            atPath: root.appendingPathComponent("metadata").path
+        )
+        .filter { $0.hasSuffix(".tmp") }
         #expect(leftovers.isEmpty)
     }
 }

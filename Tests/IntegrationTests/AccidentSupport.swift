@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillTestSupport
 import Testing
@@ -14,7 +27,9 @@ enum Unprivileged {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("photomill-unprivileged-\(getpid())")
         let copy = folder.appendingPathComponent("photomill")
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        if !FileManager.default.fileExists(atPath: copy.path) { try? FileManager.default.copyItem(at: PhotomillBinary.url, to: copy) }
+        if !FileManager.default.fileExists(atPath: copy.path) {
+            try? FileManager.default.copyItem(at: PhotomillBinary.url, to: copy)
+        }
         chmod(folder.path, 0o755)
         chmod(copy.path, 0o755)
         return ["/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", copy.path]
@@ -52,14 +67,20 @@ extension Tool {
 /// Python's sqlite3 holding a write transaction on a catalog (a `sqlite3` shell, a backup
 /// tool) for some seconds. Returns once the lock is held.
 func lockCatalog(_ catalog: URL, seconds: Double) throws -> ChildProcess {
-    let locker = try ChildProcess(URL(fileURLWithPath: "/usr/bin/python3"), ["-c", """
-        import sqlite3, sys, time
-        con = sqlite3.connect(sys.argv[1], isolation_level=None, timeout=30)
-        con.execute('BEGIN IMMEDIATE')
-        print('locked', flush=True)
-        time.sleep(float(sys.argv[2]))
-        con.execute('COMMIT')
-        """, catalog.path, String(seconds)])
+    let locker = try ChildProcess(
+        URL(fileURLWithPath: "/usr/bin/python3"),
+        [
+            "-c",
+            """
+            import sqlite3, sys, time
+            con = sqlite3.connect(sys.argv[1], isolation_level=None, timeout=30)
+            con.execute('BEGIN IMMEDIATE')
+            print('locked', flush=True)
+            time.sleep(float(sys.argv[2]))
+            con.execute('COMMIT')
+            """, catalog.path, String(seconds),
+        ]
+    )
     guard locker.waitForOutput(containing: "locked", on: .stdout, seconds: 60) else {
         throw ToolFailure("python3 never locked \(catalog.path): \(locker.stderr)")
     }

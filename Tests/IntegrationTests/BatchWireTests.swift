@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import MillProtocol
 import PhotomillCore
@@ -23,14 +36,20 @@ import ZeroMQ
         try old.send(.ready(ready))
         let answer = try #require(try old.receive(within: 20), "no answer to READY: \(coordinator.stderr)")
         guard case .disconnect(let body) = try MillCodec.decode(answer) else {
-            Issue.record("answered \(answer[1].first.map { Command(rawValue: $0).map(String.init(describing:)) ?? "?" } ?? "?"), not DISCONNECT")
+            Issue.record(
+                "answered \(answer[1].first.map { Command(rawValue: $0).map(String.init(describing:)) ?? "?" } ?? "?"), not DISCONNECT"
+            )
             return
         }
         #expect(body.reason.contains("revision 2") && body.reason.contains("needs 3"), "\(body.reason)")
         #expect(body.reason.contains("old-worker"))
         #expect(try old.receive(within: 1.5) == nil, "nothing after the refusal, no job")
-        #expect(eventually(seconds: 30) { ((try? bench.count("SELECT count FROM violations WHERE reason = 'old-protocol'")) ?? 0) == 1 },
-                "\(coordinator.stderr)")
+        #expect(
+            eventually(seconds: 30) {
+                ((try? bench.count("SELECT count FROM violations WHERE reason = 'old-protocol'")) ?? 0) == 1
+            },
+            "\(coordinator.stderr)"
+        )
         #expect(try bench.count("SELECT COUNT(*) FROM tasks WHERE state != 'pending'") == 0)
     }
 
@@ -42,7 +61,9 @@ import ZeroMQ
         let coordinator = try BackgroundProcess.coordinator(anyLoopbackPort, bench, kinds: "hash")
         let endpoint = try coordinator.boundEndpoint()
         defer { coordinator.signal(SIGKILL) }
-        #expect(eventually(seconds: 60) { ((try? bench.count("SELECT COUNT(*) FROM tasks")) ?? 0) == bench.files.count })
+        #expect(
+            eventually(seconds: 60) { ((try? bench.count("SELECT COUNT(*) FROM tasks")) ?? 0) == bench.files.count }
+        )
         let reference = try Self.hashes(bench.files)
 
         let worker = try RawPeer(dealerTo: endpoint, id: "batch-worker#1")
@@ -73,12 +94,23 @@ import ZeroMQ
             for job in jobs {
                 #expect(!job.fileInBlobs && sent.insert(job.jobID).inserted)
                 let (md5, sha256) = try #require(reference[job.path], "\(job.path) not in the folder")
-                results.results.append(.with {
-                    $0.jobID = job.jobID
-                    $0.leaseToken = job.leaseToken
-                    $0.results = [.with { $0.kind = .hash; $0.recipe = "hash/1 impl=raw-test"; $0.hashes = .with {
-                        $0.md5 = md5; $0.sha256 = sha256; $0.fileSize = job.fileSize } }]
-                })
+                results.results.append(
+                    .with {
+                        $0.jobID = job.jobID
+                        $0.leaseToken = job.leaseToken
+                        $0.results = [
+                            .with {
+                                $0.kind = .hash
+                                $0.recipe = "hash/1 impl=raw-test"
+                                $0.hashes = .with {
+                                    $0.md5 = md5
+                                    $0.sha256 = sha256
+                                    $0.fileSize = job.fileSize
+                                }
+                            }
+                        ]
+                    }
+                )
             }
             try worker.send(jobs.count == 1 ? .result(results.results[0], blobs: []) : .results(results, blobs: []))
         }
@@ -103,12 +135,21 @@ import ZeroMQ
             try process.run()
             let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
-            return Dictionary(uniqueKeysWithValues: text.split(separator: "\n").map { line in
-                (String(line.dropFirst(line.firstIndex(of: " ").map { line.distance(from: line.startIndex, to: $0) + 2 } ?? 0)),
-                 String(line.prefix { $0 != " " }))
-            })
+            return Dictionary(
+                uniqueKeysWithValues: text.split(separator: "\n").map { line in
+                    (
+                        String(
+                            line.dropFirst(
+                                line.firstIndex(of: " ").map { line.distance(from: line.startIndex, to: $0) + 2 } ?? 0
+                            )
+                        ),
+                        String(line.prefix { $0 != " " })
+                    )
+                }
+            )
         }
-        let md5 = try digests("md5sum"), sha256 = try digests("sha256sum")
+        let md5 = try digests("md5sum")
+        let sha256 = try digests("sha256sum")
         return md5.reduce(into: [:]) { all, entry in all[entry.key] = (entry.value, sha256[entry.key] ?? "") }
     }
 }

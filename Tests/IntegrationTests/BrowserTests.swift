@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillTestSupport
 import Testing
@@ -22,8 +35,13 @@ import Testing
     static let driver = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Browser/dashboard.py")
 
-    @Test(.enabled(if: toolsReady, "needs python3 with playwright, /usr/bin/chromium and /usr/bin/promtool (scripts/install-deps.sh): skipped"),
-          arguments: ["live", "token", "metrics", "pictures"])
+    @Test(
+        .enabled(
+            if: toolsReady,
+            "needs python3 with playwright, /usr/bin/chromium and /usr/bin/promtool (scripts/install-deps.sh): skipped"
+        ),
+        arguments: ["live", "token", "metrics", "pictures"]
+    )
     func scenario(_ name: String) throws {
         var arguments = ["python3", Self.driver.path, "--photomill", PhotomillBinary.url.path, "--scenario", name]
         // The screenshots in docs/: dashboard.png, and library.png and duplicates.png in a folder.

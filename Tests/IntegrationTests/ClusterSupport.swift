@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillTestSupport
 
@@ -9,8 +22,13 @@ extension ChildProcess {
     /// (`ip netns exec` execs in place, so `pid` is photomill's). `launcher`: a command that
     /// execs photomill in place, given as its first argument. `environment` adds to (or
     /// overrides) this process's environment.
-    convenience init(_ arguments: [String], in directory: URL? = nil, netns: String? = nil, launcher: [String]? = nil,
-                     environment: [String: String] = [:]) throws {
+    convenience init(
+        _ arguments: [String],
+        in directory: URL? = nil,
+        netns: String? = nil,
+        launcher: [String]? = nil,
+        environment: [String: String] = [:]
+    ) throws {
         let command: [String]
         if let netns {
             command = ["/usr/sbin/ip", "netns", "exec", netns, PhotomillBinary.url.path]
@@ -19,8 +37,12 @@ extension ChildProcess {
         } else {
             command = [PhotomillBinary.url.path]
         }
-        try self.init(URL(fileURLWithPath: command[0]), Array(command.dropFirst()) + arguments, in: directory,
-                      environment: environment)
+        try self.init(
+            URL(fileURLWithPath: command[0]),
+            Array(command.dropFirst()) + arguments,
+            in: directory,
+            environment: environment
+        )
     }
 
     /// The endpoints a coordinator bound, as its "listening on" line gives them (read back
@@ -34,7 +56,9 @@ extension ChildProcess {
                 .map { $0.dropFirst("endpoints=".count).split(separator: ",").map(String.init) }
             return found != nil || !isRunning
         }
-        guard let found, !found.isEmpty else { throw ToolFailure("the coordinator never said where it listens: \(stderr)") }
+        guard let found, !found.isEmpty else {
+            throw ToolFailure("the coordinator never said where it listens: \(stderr)")
+        }
         return found
     }
 
@@ -49,12 +73,18 @@ let anyLoopbackPort = "tcp://127.0.0.1:*"
 enum CatalogQuery {
     static func rows(_ catalog: URL, _ sql: String) throws -> [[String]] {
         // stderr ignored: "unable to open" while a catalog is being created.
-        try Tool.run("python3", ["-c", """
-            import sqlite3, sys
-            con = sqlite3.connect('file:' + sys.argv[1] + '?mode=ro', uri=True, timeout=10)
-            for row in con.execute(sys.argv[2]):
-                print('\\t'.join('' if v is None else str(v) for v in row))
-            """, catalog.path, sql]).lines.map { $0.components(separatedBy: "\t") }
+        try Tool.run(
+            "python3",
+            [
+                "-c",
+                """
+                import sqlite3, sys
+                con = sqlite3.connect('file:' + sys.argv[1] + '?mode=ro', uri=True, timeout=10)
+                for row in con.execute(sys.argv[2]):
+                    print('\\t'.join('' if v is None else str(v) for v in row))
+                """, catalog.path, sql,
+            ]
+        ).lines.map { $0.components(separatedBy: "\t") }
     }
 
     static func count(_ catalog: URL, _ sql: String) throws -> Int {
@@ -72,8 +102,10 @@ struct BytesFedCluster {
     init(directory: URL, photos: URL) throws {
         catalog = directory.appendingPathComponent("catalog.sqlite")
         let endpoint = "ipc://\(directory.path)/coordinator.sock"
-        coordinator = try BackgroundProcess(["coordinator", "--bind", endpoint, "--catalog", catalog.path, "--no-exports",
-                                             "--kinds", "hash", photos.path])
+        coordinator = try BackgroundProcess([
+            "coordinator", "--bind", endpoint, "--catalog", catalog.path, "--no-exports",
+            "--kinds", "hash", photos.path,
+        ])
         // A worker that connects before the socket exists may give its first connection up
         // (and the JOB sent on it, until its lease ends) while the coordinator starts.
         _ = try coordinator.boundEndpoint()

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillCore
 import PhotomillTestSupport
@@ -16,8 +29,10 @@ import Testing
         let catalog = directory.appendingPathComponent("catalog.sqlite")
         let exports = directory.appendingPathComponent("exports")
 
-        let first = try PhotomillBinary.run(["run", photos.path, "--workers", "2", "--catalog", catalog.path,
-                                             "--exports", exports.path])
+        let first = try PhotomillBinary.run([
+            "run", photos.path, "--workers", "2", "--catalog", catalog.path,
+            "--exports", exports.path,
+        ])
         #expect(first.status == 1, "broken samples fail, so the run reports failures: \(first.stdout) \(first.stderr)")
         // samples.json: 14 files, of which a text file and an empty file named .jpg fail by name…
         #expect(first.stdout.contains("12 new"), "\(first.stdout)")
@@ -25,16 +40,25 @@ import Testing
         // …and samples.json is skipped.
         #expect(first.stdout.contains("skipped: 1 file"), "\(first.stdout)")
 
-        let manifest = try #require(try JSONSerialization.jsonObject(
-            with: Data(contentsOf: photos.appendingPathComponent("samples.json"))) as? [String: Any])
+        let manifest = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: photos.appendingPathComponent("samples.json"))
+            ) as? [String: Any]
+        )
         let specs = try #require(manifest["files"] as? [[String: Any]])
         for spec in specs {
             let file = photos.appendingPathComponent(spec["file"] as! String).path
-            let states = try CatalogQuery.rows(catalog, "SELECT t.kind, t.state, t.errorClass, t.errorMessage FROM tasks t JOIN photos p ON p.id = t.photoId WHERE p.path = '\(file)' ORDER BY t.kind")
+            let states = try CatalogQuery.rows(
+                catalog,
+                "SELECT t.kind, t.state, t.errorClass, t.errorMessage FROM tasks t JOIN photos p ON p.id = t.photoId WHERE p.path = '\(file)' ORDER BY t.kind"
+            )
             if let scanFails = spec["scanFails"] as? String {
                 // Failed by the scan, every kind, with the class samples.json names and the file in the message.
-                #expect(states.count == Kind.allCases.count && states.allSatisfy { $0[1] == "failed" && $0[2] == scanFails && $0[3].contains(file) },
-                        "\(file): \(states)")
+                #expect(
+                    states.count == Kind.allCases.count
+                        && states.allSatisfy { $0[1] == "failed" && $0[2] == scanFails && $0[3].contains(file) },
+                    "\(file): \(states)"
+                )
                 continue
             }
             #expect(states.count == Kind.allCases.count, "\(file): every kind")
@@ -48,14 +72,23 @@ import Testing
         }
         #expect(try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM tasks WHERE state IN ('pending', 'leased')") == 0)
         // Exactly one successful attempt per done task.
-        #expect(try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM (SELECT photoId, kind FROM attempts WHERE outcome = 'done' GROUP BY photoId, kind HAVING COUNT(*) > 1)") == 0)
+        #expect(
+            try CatalogQuery.count(
+                catalog,
+                "SELECT COUNT(*) FROM (SELECT photoId, kind FROM attempts WHERE outcome = 'done' GROUP BY photoId, kind HAVING COUNT(*) > 1)"
+            ) == 0
+        )
 
         // The plist of each good photo holds what was written into the file.
         for spec in specs where spec["broken"] == nil && spec["text"] == nil {
             let file = photos.appendingPathComponent(spec["file"] as! String).path
-            let md5 = try #require(try CatalogQuery.rows(catalog, "SELECT md5 FROM photos WHERE path = '\(file)'").first?.first)
+            let md5 = try #require(
+                try CatalogQuery.rows(catalog, "SELECT md5 FROM photos WHERE path = '\(file)'").first?.first
+            )
             let plist = try Data(contentsOf: exports.appendingPathComponent("metadata/\(md5).plist"))
-            let values = try #require(try PropertyListSerialization.propertyList(from: plist, format: nil) as? [String: Any])
+            let values = try #require(
+                try PropertyListSerialization.propertyList(from: plist, format: nil) as? [String: Any]
+            )
             let exif = spec["exif"] as? [String: Any] ?? [:]
             #expect(values["cameraModel"] as? String == exif["model"] as? String, "\(file)")
             #expect(values["pixelWidth"] as? Int == spec["width"] as? Int, "\(file)")
@@ -66,8 +99,10 @@ import Testing
         let attemptsBefore = try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM attempts")
         let workersBefore = try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM workers")
         #expect(workersBefore == 2)
-        let second = try PhotomillBinary.run(["run", photos.path, "--workers", "2", "--catalog", catalog.path,
-                                              "--exports", exports.path])
+        let second = try PhotomillBinary.run([
+            "run", photos.path, "--workers", "2", "--catalog", catalog.path,
+            "--exports", exports.path,
+        ])
         #expect(second.stdout.contains("0 new, 0 changed, 14 unchanged photos; 0 tasks queued"), "\(second.stdout)")
         #expect(second.stdout.contains("skipped: 1 file"), "\(second.stdout)")
         #expect(try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM attempts") == attemptsBefore, "no job dispatched")
@@ -80,8 +115,10 @@ import Testing
         // second has said READY (under load it did, and this test failed).
         let failedTasks = try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM tasks WHERE state = 'failed'")
         #expect(try PhotomillBinary.run(["retry", "--catalog", catalog.path]).status == 0)
-        let third = try PhotomillBinary.run(["run", photos.path, "--workers", "1", "--catalog", catalog.path,
-                                             "--exports", exports.path])
+        let third = try PhotomillBinary.run([
+            "run", photos.path, "--workers", "1", "--catalog", catalog.path,
+            "--exports", exports.path,
+        ])
         #expect(third.stdout.contains("0 tasks queued"), "\(third.stdout)")
         #expect(try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM workers") == workersBefore + 1)
         #expect(try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM tasks WHERE state IN ('pending', 'leased')") == 0)
@@ -96,14 +133,20 @@ import Testing
         let photos = directory.appendingPathComponent("photos")
         #expect(try PhotomillBinary.run(["samples", photos.path, "--count", "40", "--seed", "8"]).status == 0)
         let catalog = directory.appendingPathComponent("catalog.sqlite")
-        let coordinator = try BackgroundProcess(["coordinator", "--bind", anyLoopbackPort, "--insecure", "--catalog", catalog.path,
-                                                 "--no-exports", "--kinds", "hash,metadata,thumbnail,ocr", photos.path])
+        let coordinator = try BackgroundProcess([
+            "coordinator", "--bind", anyLoopbackPort, "--insecure", "--catalog", catalog.path,
+            "--no-exports", "--kinds", "hash,metadata,thumbnail,ocr", photos.path,
+        ])
         let endpoint = try coordinator.boundEndpoint()
         let doomed = try BackgroundProcess(["worker", "--connect", endpoint, "--insecure", "--slots", "1"])
         let survivor = try BackgroundProcess(["worker", "--connect", endpoint, "--insecure", "--slots", "1"])
 
         // Kill one worker once some work is committed (it then holds a job).
-        #expect(try eventually(seconds: 60) { try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM attempts WHERE outcome = 'done'") >= 8 })
+        #expect(
+            try eventually(seconds: 60) {
+                try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM attempts WHERE outcome = 'done'") >= 8
+            }
+        )
         doomed.signal(SIGKILL)
         #expect(doomed.wait(seconds: 5) != nil)
 
@@ -115,12 +158,24 @@ import Testing
             try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM tasks WHERE state IN ('done', 'failed')") == total
         }
         #expect(finished, "coordinator: \(coordinator.stderr)")
-        #expect(try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM attempts WHERE outcome = 'worker-lost'") >= 1,
-                "the killed worker's lease shows as lost")
-        #expect(try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM (SELECT photoId, kind FROM attempts WHERE outcome = 'done' GROUP BY photoId, kind HAVING COUNT(*) > 1)") == 0,
-                "nothing committed twice")
+        #expect(
+            try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM attempts WHERE outcome = 'worker-lost'") >= 1,
+            "the killed worker's lease shows as lost"
+        )
+        #expect(
+            try CatalogQuery.count(
+                catalog,
+                "SELECT COUNT(*) FROM (SELECT photoId, kind FROM attempts WHERE outcome = 'done' GROUP BY photoId, kind HAVING COUNT(*) > 1)"
+            ) == 0,
+            "nothing committed twice"
+        )
         // Every task done is backed by exactly one done attempt.
-        #expect(try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM tasks t WHERE t.state = 'done' AND (SELECT COUNT(*) FROM attempts a WHERE a.photoId = t.photoId AND a.kind = t.kind AND a.outcome = 'done') != 1") == 0)
+        #expect(
+            try CatalogQuery.count(
+                catalog,
+                "SELECT COUNT(*) FROM tasks t WHERE t.state = 'done' AND (SELECT COUNT(*) FROM attempts a WHERE a.photoId = t.photoId AND a.kind = t.kind AND a.outcome = 'done') != 1"
+            ) == 0
+        )
 
         let status = try PhotomillBinary.run(["status", "--json", "--catalog", catalog.path])
         #expect(status.status == 0)

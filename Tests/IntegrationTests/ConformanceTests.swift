@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillTestSupport
 import Testing
@@ -11,9 +24,11 @@ import Testing
 /// lines side by side: one line after the other was the suite's last 3 minutes.
 @Suite struct ConformanceTests {
     /// What both workers run.
-    static let scenarios = ["path", "bytes", "extend", "worker-kill", "coordinator-restart", "restart-leases-out",
-                            "heartbeat-300", "heartbeat-1000", "heartbeat-5000", "curve", "curve-key-removed",
-                            "disconnect", "slow"]
+    static let scenarios = [
+        "path", "bytes", "extend", "worker-kill", "coordinator-restart", "restart-leases-out",
+        "heartbeat-300", "heartbeat-1000", "heartbeat-5000", "curve", "curve-key-removed",
+        "disconnect", "slow",
+    ]
     /// What only the Python worker can be told to do wrong (run.py's PYTHON_ONLY): a READY
     /// without a heartbeat interval, READYs the coordinator must refuse, a FAIL held back
     /// to travel with a later RESULT.
@@ -34,20 +49,35 @@ import Testing
         .appendingPathComponent("Conformance/run.py")
 
     static func run(worker: String, scenario name: String) throws {
-        let run = try runScript("/usr/bin/python3", [suite.path, "--photomill", PhotomillBinary.url.path, "--worker", worker,
-                                                     "--scenario", name])
+        let run = try runScript(
+            "/usr/bin/python3",
+            [
+                suite.path, "--photomill", PhotomillBinary.url.path, "--worker", worker,
+                "--scenario", name,
+            ]
+        )
         #expect(run.status == 0, "\(run.output)")
     }
 
     @Suite(.serialized) struct PythonWorker {
-        @Test(.enabled(if: pythonReady, "needs /usr/bin/python3 with python3-zmq and python3-protobuf (scripts/install-deps.sh): skipped"),
-              arguments: scenarios + pythonOnly)
+        @Test(
+            .enabled(
+                if: pythonReady,
+                "needs /usr/bin/python3 with python3-zmq and python3-protobuf (scripts/install-deps.sh): skipped"
+            ),
+            arguments: scenarios + pythonOnly
+        )
         func scenario(_ name: String) throws { try ConformanceTests.run(worker: "python", scenario: name) }
     }
 
     @Suite(.serialized) struct SwiftWorker {
-        @Test(.enabled(if: pythonReady, "needs /usr/bin/python3 with python3-zmq and python3-protobuf (scripts/install-deps.sh): skipped"),
-              arguments: scenarios)
+        @Test(
+            .enabled(
+                if: pythonReady,
+                "needs /usr/bin/python3 with python3-zmq and python3-protobuf (scripts/install-deps.sh): skipped"
+            ),
+            arguments: scenarios
+        )
         func scenario(_ name: String) throws { try ConformanceTests.run(worker: "swift", scenario: name) }
     }
 }

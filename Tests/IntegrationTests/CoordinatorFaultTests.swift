@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillTestSupport
 import Testing
@@ -43,48 +56,70 @@ import Testing
         ledger.expectNothingLost("coordinator restart")
         // The fed worker's share: each of its hash tasks done in one JOB with the thumbnail.
         let fed = workers[1].pid
-        #expect(try bench.count("""
-            SELECT COUNT(*) FROM attempts h WHERE h.kind = 'hash' AND h.outcome = 'done' AND h.worker LIKE '%-\(fed)-%'
-                AND NOT EXISTS (SELECT 1 FROM attempts t WHERE t.leaseToken = h.leaseToken AND t.kind = 'thumbnail')
-            """) == 0)
-        #expect(try bench.count("SELECT COUNT(*) FROM attempts WHERE outcome = 'done' AND worker LIKE '%-\(fed)-%'") > 0)
+        #expect(
+            try bench.count(
+                """
+                SELECT COUNT(*) FROM attempts h WHERE h.kind = 'hash' AND h.outcome = 'done' AND h.worker LIKE '%-\(fed)-%'
+                    AND NOT EXISTS (SELECT 1 FROM attempts t WHERE t.leaseToken = h.leaseToken AND t.kind = 'thumbnail')
+                """
+            ) == 0
+        )
+        #expect(
+            try bench.count("SELECT COUNT(*) FROM attempts WHERE outcome = 'done' AND worker LIKE '%-\(fed)-%'") > 0
+        )
         // The first run's open leases were settled by their workers' re-sent results: none
         // waited out the restart grace or its deadline.
-        #expect(try bench.count("SELECT COUNT(*) FROM attempts WHERE outcome = 'lease-expired' OR errorMessage LIKE '%did not come back%'") == 0,
-                "\(coordinator.stderr)")
+        #expect(
+            try bench.count(
+                "SELECT COUNT(*) FROM attempts WHERE outcome = 'lease-expired' OR errorMessage LIKE '%did not come back%'"
+            ) == 0,
+            "\(coordinator.stderr)"
+        )
         coordinator.signal(SIGTERM)
         #expect(coordinator.wait(seconds: 30) == 0, "\(coordinator.stderr)")
 
         // Every export is whole: each plist parses, each thumbnail is a complete JPEG, no
         // temporary file is left, and every hashed photo has its plist (including those
         // the killed coordinator had committed but not yet exported).
-        let check = try Tool.run("python3", ["-c", """
-            import os, plistlib, sqlite3, sys
-            root, catalog = sys.argv[1], sys.argv[2]
-            con = sqlite3.connect('file:' + catalog + '?mode=ro', uri=True)
-            md5s = {r[0] for r in con.execute("SELECT md5 FROM photos WHERE md5 IS NOT NULL")}
-            thumbs = {r[0] for r in con.execute("SELECT p.md5 FROM photos p JOIN thumbnails t ON t.photoId = p.id")}
-            problems = []
-            for folder in ('metadata', 'thumbs', ''):
-                for name in os.listdir(os.path.join(root, folder)):
-                    if name.endswith('.tmp'): problems.append('temporary file left: ' + name)
-            plists = {n[:-6] for n in os.listdir(os.path.join(root, 'metadata')) if not n.startswith('.')}
-            for md5 in plists:
-                with open(os.path.join(root, 'metadata', md5 + '.plist'), 'rb') as f:
-                    if plistlib.load(f).get('md5') != md5: problems.append('plist of another photo: ' + md5)
-            jpegs = {n[:-4] for n in os.listdir(os.path.join(root, 'thumbs')) if not n.startswith('.')}
-            for md5 in jpegs:
-                data = open(os.path.join(root, 'thumbs', md5 + '.jpg'), 'rb').read()
-                if data[:2] != b'\\xff\\xd8' or data[-2:] != b'\\xff\\xd9': problems.append('partial thumbnail: ' + md5)
-            if plists != md5s: problems.append('plists missing: %d, extra: %d' % (len(md5s - plists), len(plists - md5s)))
-            if jpegs != thumbs: problems.append('thumbnails missing: %d, extra: %d' % (len(thumbs - jpegs), len(jpegs - thumbs)))
-            plistlib.load(open(os.path.join(root, 'manifest.plist'), 'rb'))
-            print(len(plists), len(jpegs)); print('\\n'.join(problems))
-            """, exports.path, bench.catalog.path])
+        let check = try Tool.run(
+            "python3",
+            [
+                "-c",
+                """
+                import os, plistlib, sqlite3, sys
+                root, catalog = sys.argv[1], sys.argv[2]
+                con = sqlite3.connect('file:' + catalog + '?mode=ro', uri=True)
+                md5s = {r[0] for r in con.execute("SELECT md5 FROM photos WHERE md5 IS NOT NULL")}
+                thumbs = {r[0] for r in con.execute("SELECT p.md5 FROM photos p JOIN thumbnails t ON t.photoId = p.id")}
+                problems = []
+                for folder in ('metadata', 'thumbs', ''):
+                    for name in os.listdir(os.path.join(root, folder)):
+                        if name.endswith('.tmp'): problems.append('temporary file left: ' + name)
+                plists = {n[:-6] for n in os.listdir(os.path.join(root, 'metadata')) if not n.startswith('.')}
+                for md5 in plists:
+                    with open(os.path.join(root, 'metadata', md5 + '.plist'), 'rb') as f:
+                        if plistlib.load(f).get('md5') != md5: problems.append('plist of another photo: ' + md5)
+                jpegs = {n[:-4] for n in os.listdir(os.path.join(root, 'thumbs')) if not n.startswith('.')}
+                for md5 in jpegs:
+                    data = open(os.path.join(root, 'thumbs', md5 + '.jpg'), 'rb').read()
+                    if data[:2] != b'\\xff\\xd8' or data[-2:] != b'\\xff\\xd9': problems.append('partial thumbnail: ' + md5)
+                if plists != md5s: problems.append('plists missing: %d, extra: %d' % (len(md5s - plists), len(plists - md5s)))
+                if jpegs != thumbs: problems.append('thumbnails missing: %d, extra: %d' % (len(thumbs - jpegs), len(jpegs - thumbs)))
+                plistlib.load(open(os.path.join(root, 'manifest.plist'), 'rb'))
+                print(len(plists), len(jpegs)); print('\\n'.join(problems))
+                """, exports.path, bench.catalog.path,
+            ]
+        )
         #expect(check.status == 0 && check.lines.count == 1, "\(check.lines) \(check.stderr)")
-        FaultReport.record("coordinator SIGKILL + restart", injected: 1, affected: ledger.tasks - doneAtKill,
-                           lost: ledger.lost, twice: ledger.committedTwice, recovery: recovery,
-                           note: "from the kill to the first commit of the new coordinator; exports whole")
+        FaultReport.record(
+            "coordinator SIGKILL + restart",
+            injected: 1,
+            affected: ledger.tasks - doneAtKill,
+            lost: ledger.lost,
+            twice: ledger.committedTwice,
+            recovery: recovery,
+            note: "from the kill to the first commit of the new coordinator; exports whole"
+        )
         for worker in workers { worker.signal(SIGTERM) }
         for worker in workers { #expect(worker.wait(seconds: 60) == 0) }
     }
@@ -108,8 +143,14 @@ import Testing
         let stuck = bench.goodFile(30)
         let released = bench.directory.appendingPathComponent("released")
         let leaving = try BackgroundProcess.worker(endpoint, root: bench.photos, slots: 2, environment: slow)
-        let staying = try BackgroundProcess.worker(endpoint, root: bench.photos, slots: 2, environment: [
-            "PHOTOMILL_FAULT_HANG_ON": (stuck as NSString).lastPathComponent + ":@\(released.path),*:0.2"])
+        let staying = try BackgroundProcess.worker(
+            endpoint,
+            root: bench.photos,
+            slots: 2,
+            environment: [
+                "PHOTOMILL_FAULT_HANG_ON": (stuck as NSString).lastPathComponent + ":@\(released.path),*:0.2"
+            ]
+        )
         #expect(eventually(seconds: 120) { bench.doneAttempts >= 20 }, "\(coordinator.stderr)")
 
         let workerStopped = Date().timeIntervalSince1970
@@ -117,19 +158,27 @@ import Testing
         #expect(leaving.wait(seconds: 60) == 0, "\(leaving.stderr)")
         let workerDrain = Date().timeIntervalSince1970 - workerStopped
         let byLeaving = "worker LIKE '%-\(leaving.pid)-%'"
-        let finishedInDrain = try bench.count("SELECT COUNT(*) FROM attempts WHERE \(byLeaving) AND outcome = 'done' AND endedAt > \(workerStopped)")
-        #expect(try bench.count("SELECT COUNT(*) FROM attempts WHERE \(byLeaving) AND outcome != 'done'") == 0,
-                "a stopping worker loses nothing and uses no attempt")
+        let finishedInDrain = try bench.count(
+            "SELECT COUNT(*) FROM attempts WHERE \(byLeaving) AND outcome = 'done' AND endedAt > \(workerStopped)"
+        )
+        #expect(
+            try bench.count("SELECT COUNT(*) FROM attempts WHERE \(byLeaving) AND outcome != 'done'") == 0,
+            "a stopping worker loses nothing and uses no attempt"
+        )
 
-        let stuckLeased = "SELECT COUNT(*) FROM tasks t JOIN photos p ON p.id = t.photoId WHERE p.path = '\(stuck)' AND t.state = 'leased' AND t.leasedTo LIKE '%-\(staying.pid)-%'"
+        let stuckLeased =
+            "SELECT COUNT(*) FROM tasks t JOIN photos p ON p.id = t.photoId WHERE p.path = '\(stuck)' AND t.state = 'leased' AND t.leasedTo LIKE '%-\(staying.pid)-%'"
         #expect(eventually(seconds: 120) { ((try? bench.count(stuckLeased)) ?? 0) == 2 }, "\(coordinator.stderr)")
         let coordinatorStopped = Stopwatch()
         coordinator.signal(SIGTERM)
         #expect(coordinator.wait(seconds: 60) == 0, "\(coordinator.stderr)")
         let coordinatorDrain = coordinatorStopped.seconds
         #expect(try bench.count("SELECT COUNT(*) FROM tasks WHERE state = 'leased'") == 0, "every lease handed back")
-        let handedBack = try bench.count("SELECT COUNT(*) FROM tasks WHERE state = 'pending' AND errorMessage = 'coordinator stopped'")
-        let stuckBack = "SELECT COUNT(*) FROM tasks t JOIN photos p ON p.id = t.photoId WHERE p.path = '\(stuck)' AND t.state = 'pending' AND t.attempts = 0 AND t.errorMessage = 'coordinator stopped'"
+        let handedBack = try bench.count(
+            "SELECT COUNT(*) FROM tasks WHERE state = 'pending' AND errorMessage = 'coordinator stopped'"
+        )
+        let stuckBack =
+            "SELECT COUNT(*) FROM tasks t JOIN photos p ON p.id = t.photoId WHERE p.path = '\(stuck)' AND t.state = 'pending' AND t.attempts = 0 AND t.errorMessage = 'coordinator stopped'"
         #expect(try bench.count(stuckBack) == 2, "the job still running is handed back, its attempt given back")
         #expect(bench.unfinished > 0, "stopped mid-run")
         #expect(try bench.ledger().unaccounted == 0)
@@ -140,11 +189,27 @@ import Testing
         #expect(bench.waitUntilFinished(), "\(coordinator.stderr)\nthe remaining worker: \(staying.stderr)")
         let ledger = try bench.ledger()
         ledger.expectNothingLost("after SIGTERMs")
-        #expect(try bench.count("SELECT COUNT(*) FROM attempts WHERE errorClass IN ('shutting-down', 'interrupted')") == 0)
-        FaultReport.record("worker SIGTERM", injected: 1, affected: finishedInDrain, lost: ledger.lost, twice: ledger.committedTwice,
-                           recovery: workerDrain, note: "jobs finished while draining; time to exit")
-        FaultReport.record("coordinator SIGTERM", injected: 1, affected: handedBack, lost: ledger.lost, twice: ledger.committedTwice,
-                           recovery: coordinatorDrain, note: "tasks handed back; time to exit")
+        #expect(
+            try bench.count("SELECT COUNT(*) FROM attempts WHERE errorClass IN ('shutting-down', 'interrupted')") == 0
+        )
+        FaultReport.record(
+            "worker SIGTERM",
+            injected: 1,
+            affected: finishedInDrain,
+            lost: ledger.lost,
+            twice: ledger.committedTwice,
+            recovery: workerDrain,
+            note: "jobs finished while draining; time to exit"
+        )
+        FaultReport.record(
+            "coordinator SIGTERM",
+            injected: 1,
+            affected: handedBack,
+            lost: ledger.lost,
+            twice: ledger.committedTwice,
+            recovery: coordinatorDrain,
+            note: "tasks handed back; time to exit"
+        )
         coordinator.signal(SIGTERM)
         #expect(coordinator.wait(seconds: 30) == 0)
         staying.signal(SIGTERM)
@@ -159,12 +224,20 @@ import Testing
         let bench = try FaultBench(count: 30, seed: 33)
         // Nothing watched (--max-watches 0): the worker meets the change, as it does on a
         // network share or before the watcher has seen the change settle.
-        let coordinator = try BackgroundProcess.coordinator(anyLoopbackPort, bench, extra: ["--no-exports", "--max-watches", "0"])
+        let coordinator = try BackgroundProcess.coordinator(
+            anyLoopbackPort,
+            bench,
+            extra: ["--no-exports", "--max-watches", "0"]
+        )
         let endpoint = try coordinator.boundEndpoint()
         // No worker yet: the scan queues everything, nothing is processed.
         let expected = bench.files.count * 2
-        #expect(eventually(seconds: 60) { (try? bench.count("SELECT COUNT(*) FROM tasks")) == expected }, "\(coordinator.stderr)")
-        let deleted = bench.goodFile(1), changed = bench.goodFile(2)
+        #expect(
+            eventually(seconds: 60) { (try? bench.count("SELECT COUNT(*) FROM tasks")) == expected },
+            "\(coordinator.stderr)"
+        )
+        let deleted = bench.goodFile(1)
+        let changed = bench.goodFile(2)
         try FileManager.default.removeItem(atPath: deleted)
         let handle = try #require(FileHandle(forWritingAtPath: changed))
         try handle.seekToEnd()
@@ -174,29 +247,58 @@ import Testing
         let worker = try BackgroundProcess.worker(endpoint, root: bench.photos)
         #expect(bench.waitUntilFinished(), "\(coordinator.stderr)")
         func tasks(_ path: String) throws -> [[String]] {
-            try CatalogQuery.rows(bench.catalog, "SELECT t.state, t.errorClass, t.errorMessage, t.attempts FROM tasks t JOIN photos p ON p.id = t.photoId WHERE p.path = '\(path)'")
+            try CatalogQuery.rows(
+                bench.catalog,
+                "SELECT t.state, t.errorClass, t.errorMessage, t.attempts FROM tasks t JOIN photos p ON p.id = t.photoId WHERE p.path = '\(path)'"
+            )
         }
         let gone = try tasks(deleted)
-        #expect(gone.count == 2 && gone.allSatisfy { $0[0] == "failed" && $0[1] == "unreadable" && $0[2].contains(deleted) && $0[2].contains("No such file") },
-                "\(gone)")
+        #expect(
+            gone.count == 2
+                && gone.allSatisfy {
+                    $0[0] == "failed" && $0[1] == "unreadable" && $0[2].contains(deleted)
+                        && $0[2].contains("No such file")
+                },
+            "\(gone)"
+        )
         #expect(gone.allSatisfy { $0[3] == "3" }, "unreadable is retried before it fails: \(gone)")
         let moved = try tasks(changed)
         #expect(moved.count == 2 && moved.allSatisfy { $0[0] == "done" && $0[3] == "1" }, "\(moved)")
         // The worker's report is on the books (the job's first kind; its other kind's
         // report found the lease already handed back, `stale`), before the attempts that did the work.
-        let history = try CatalogQuery.rows(bench.catalog, """
+        let history = try CatalogQuery.rows(
+            bench.catalog,
+            """
             SELECT a.outcome, COALESCE(a.errorClass, ''), COALESCE(a.errorMessage, '') FROM attempts a
             JOIN photos p ON p.id = a.photoId WHERE p.path = '\(changed)' AND a.outcome != 'stale' ORDER BY a.id
-            """)
-        #expect(history.count == 3 && history[0][0] == "retry" && history[0][1] == "file-changed" && history[0][2].contains(changed)
-                && history.suffix(2).allSatisfy { $0[0] == "done" }, "\(history)")
+            """
+        )
+        #expect(
+            history.count == 3 && history[0][0] == "retry" && history[0][1] == "file-changed"
+                && history[0][2].contains(changed)
+                && history.suffix(2).allSatisfy { $0[0] == "done" },
+            "\(history)"
+        )
         let size = try #require(try FileManager.default.attributesOfItem(atPath: changed)[.size] as? Int)
-        #expect(try bench.count("SELECT size FROM photos WHERE path = '\(changed)'") == size, "the photo's row has the new size")
+        #expect(
+            try bench.count("SELECT size FROM photos WHERE path = '\(changed)'") == size,
+            "the photo's row has the new size"
+        )
         // The rest goes on: the deleted photo's two tasks are the only good ones not done.
         let ledger = try bench.ledger()
-        #expect(ledger.lost == 2 && ledger.brokenUnexplained == 0 && ledger.committedTwice == 0 && ledger.unaccounted == 0, "\(ledger)")
-        FaultReport.record("photo deleted / changed after scan", injected: 2, affected: 4, lost: 0, twice: ledger.committedTwice,
-                           recovery: nil, note: "failed unreadable (3 attempts) / file-changed, scanned again and done in the same run")
+        #expect(
+            ledger.lost == 2 && ledger.brokenUnexplained == 0 && ledger.committedTwice == 0 && ledger.unaccounted == 0,
+            "\(ledger)"
+        )
+        FaultReport.record(
+            "photo deleted / changed after scan",
+            injected: 2,
+            affected: 4,
+            lost: 0,
+            twice: ledger.committedTwice,
+            recovery: nil,
+            note: "failed unreadable (3 attempts) / file-changed, scanned again and done in the same run"
+        )
         coordinator.signal(SIGTERM)
         #expect(coordinator.wait(seconds: 30) == 0)
         worker.signal(SIGTERM)

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillTestSupport
 import Testing
@@ -27,10 +40,15 @@ struct CorpusTests {
 
     @Test func inspectAgreesWithExiftool() throws {
         let manifest = try JSONDecoder().decode(
-            Manifest.self, from: Data(contentsOf: Corpus.root.appendingPathComponent("manifest.json")))
+            Manifest.self,
+            from: Data(contentsOf: Corpus.root.appendingPathComponent("manifest.json"))
+        )
         let photos = Corpus.root.appendingPathComponent("photos")
         let names = manifest.files.map { String($0.path.dropFirst("photos/".count)) }
-        let outcome = try PhotomillBinary.run(["inspect", "--json", "--kinds", "hash,metadata,thumbnail"] + names, in: photos)
+        let outcome = try PhotomillBinary.run(
+            ["inspect", "--json", "--kinds", "hash,metadata,thumbnail"] + names,
+            in: photos
+        )
         // Some files are broken on purpose, so the run as a whole reports failure.
         #expect(outcome.status == 1)
         let objects = try PhotomillBinary.jsonLines(outcome)
@@ -48,7 +66,10 @@ struct CorpusTests {
             if file.kind == "broken" {
                 #expect(!errors.isEmpty, "\(name) should fail some kind")
                 for (kind, failure) in errors {
-                    #expect(["not-an-image", "corrupt", "too-large", "unsupported-format"].contains(failure["class"] ?? ""), "\(name) \(kind)")
+                    #expect(
+                        ["not-an-image", "corrupt", "too-large", "unsupported-format"].contains(failure["class"] ?? ""),
+                        "\(name) \(kind)"
+                    )
                     #expect(failure["message"]?.contains(name) == true)
                 }
                 continue
@@ -63,10 +84,12 @@ struct CorpusTests {
 
             // Longest side 256 (or the image's own if smaller), turned for orientations 5–8.
             let thumbnail = try #require(object["thumbnail"] as? [String: Any], "\(name)")
-            let width = try #require(metadata["pixelWidth"] as? Int), height = try #require(metadata["pixelHeight"] as? Int)
+            let width = try #require(metadata["pixelWidth"] as? Int)
+            let height = try #require(metadata["pixelHeight"] as? Int)
             let turned = (5...8).contains(metadata["orientation"] as? Int ?? 1)
             let (displayWidth, displayHeight) = turned ? (height, width) : (width, height)
-            let thumbWidth = thumbnail["width"] as? Int ?? 0, thumbHeight = thumbnail["height"] as? Int ?? 0
+            let thumbWidth = thumbnail["width"] as? Int ?? 0
+            let thumbHeight = thumbnail["height"] as? Int ?? 0
             #expect(max(thumbWidth, thumbHeight) == min(256, max(displayWidth, displayHeight)), "\(name)")
             #expect((thumbWidth >= thumbHeight) == (displayWidth >= displayHeight), "\(name) orientation")
         }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillTestSupport
 import Testing
@@ -14,7 +27,10 @@ import Testing
 
     @Test(arguments: ["spellings", "http-flood", "zmtp-flood"])
     func scenario(_ name: String) throws {
-        let run = try runScript("/usr/bin/env", ["python3", Self.driver.path, "--photomill", PhotomillBinary.url.path, "--scenario", name])
+        let run = try runScript(
+            "/usr/bin/env",
+            ["python3", Self.driver.path, "--photomill", PhotomillBinary.url.path, "--scenario", name]
+        )
         #expect(run.status == 0, "\(run.output)")
         #expect(run.output.contains("figures: "))
     }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillTestSupport
 import Testing
@@ -20,13 +33,22 @@ import Testing
 
         let second = try BackgroundProcess(["run", bench.photos.path, "--kinds", "hash"] + common)
         let status = second.wait(seconds: 60)
-        #expect(status == 0 || status == 1, "ends once its hashes are done (not 130, not never): \(String(describing: status)) \(second.stderr)")
-        let states = try CatalogQuery.rows(bench.catalog, """
+        #expect(
+            status == 0 || status == 1,
+            "ends once its hashes are done (not 130, not never): \(String(describing: status)) \(second.stderr)"
+        )
+        let states = try CatalogQuery.rows(
+            bench.catalog,
+            """
             SELECT t.kind, t.state FROM tasks t JOIN photos p ON p.id = t.photoId WHERE p.path = '\(changed)' ORDER BY t.kind
-            """).map { "\($0[0]) \($0[1])" }
+            """
+        ).map { "\($0[0]) \($0[1])" }
         #expect(states == ["hash done", "metadata pending", "thumbnail pending"], "\(states)")
         let text = try PhotomillBinary.run(["status", "--catalog", bench.catalog.path]).stdout
-        #expect(text.contains("waiting: 1 metadata tasks: not asked for (--kinds hash); a run without --kinds does them"), "\(text)")
+        #expect(
+            text.contains("waiting: 1 metadata tasks: not asked for (--kinds hash); a run without --kinds does them"),
+            "\(text)"
+        )
         #expect(text.contains("waiting: 1 thumbnail tasks: not asked for (--kinds hash)"), "\(text)")
     }
 
@@ -42,14 +64,30 @@ import Testing
         try handle.close()
         let cluster = try BytesFedCluster(directory: directory, photos: photos)
         let catalog = cluster.catalog
-        let others = "SELECT COUNT(*) FROM tasks t JOIN photos p ON p.id = t.photoId WHERE p.path != '\(huge.path)' AND t.state = 'pending'"
-        #expect(eventually(seconds: 60) { (try? CatalogQuery.count(catalog, "SELECT COUNT(*) FROM tasks")) ?? 0 > 1
-                                          && (try? CatalogQuery.count(catalog, others)) == 0 }, "\(cluster.coordinator.stderr)")
+        let others =
+            "SELECT COUNT(*) FROM tasks t JOIN photos p ON p.id = t.photoId WHERE p.path != '\(huge.path)' AND t.state = 'pending'"
+        #expect(
+            eventually(seconds: 60) {
+                (try? CatalogQuery.count(catalog, "SELECT COUNT(*) FROM tasks")) ?? 0 > 1
+                    && (try? CatalogQuery.count(catalog, others)) == 0
+            },
+            "\(cluster.coordinator.stderr)"
+        )
         // The limit by hand: 16 frames, 3 fixed, one more for a sidecar, 64 MiB each (PROTOCOL.md).
         let text = try PhotomillBinary.run(["status", "--catalog", catalog.path]).stdout
-        #expect(text.contains("waiting: 1 hash tasks: 1 too large for byte transfer (up to 800 MiB > 768 MiB), only a worker that reads their folder (--root) can take them"),
-                "\(text)")
-        let json = try JSONSerialization.jsonObject(with: Data(try PhotomillBinary.run(["status", "--json", "--catalog", catalog.path]).stdout.utf8)) as? [String: Any]
-        #expect((json?["waiting"] as? [String: String])?["hash"]?.contains("too large for byte transfer") == true, "\(String(describing: json))")
+        #expect(
+            text.contains(
+                "waiting: 1 hash tasks: 1 too large for byte transfer (up to 800 MiB > 768 MiB), only a worker that reads their folder (--root) can take them"
+            ),
+            "\(text)"
+        )
+        let json =
+            try JSONSerialization.jsonObject(
+                with: Data(try PhotomillBinary.run(["status", "--json", "--catalog", catalog.path]).stdout.utf8)
+            ) as? [String: Any]
+        #expect(
+            (json?["waiting"] as? [String: String])?["hash"]?.contains("too large for byte transfer") == true,
+            "\(String(describing: json))"
+        )
     }
 }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillTestSupport
 import Testing
@@ -23,17 +36,25 @@ struct FaultBench {
         directory = try temporaryDirectory()
         photos = directory.appendingPathComponent("photos")
         catalog = directory.appendingPathComponent("catalog.sqlite")
-        let made = try PhotomillBinary.run(["samples", photos.path, "--count", String(count), "--seed", String(seed),
-                                            "--photo-size", photoSize])
-        guard made.status == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSDebugDescriptionErrorKey: made.stderr]) }
-        let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: photos.appendingPathComponent("samples.json"))) as? [String: Any]
+        let made = try PhotomillBinary.run([
+            "samples", photos.path, "--count", String(count), "--seed", String(seed),
+            "--photo-size", photoSize,
+        ])
+        guard made.status == 0 else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSDebugDescriptionErrorKey: made.stderr])
+        }
+        let manifest =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: photos.appendingPathComponent("samples.json")))
+            as? [String: Any]
         // The text and empty files named .jpg fail at the scan, never reaching a worker
         // (ClusterTests and LivingLibraryTests check them): out of the way of the faults here.
         let all = manifest?["files"] as? [[String: Any]] ?? []
         for spec in all where spec["scanFails"] != nil {
             try FileManager.default.removeItem(at: photos.appendingPathComponent(spec["file"] as? String ?? ""))
         }
-        samples = all.filter { $0["scanFails"] == nil }.map { (name: $0["file"] as? String ?? "", broken: $0["broken"] != nil) }
+        samples = all.filter { $0["scanFails"] == nil }.map {
+            (name: $0["file"] as? String ?? "", broken: $0["broken"] != nil)
+        }
         let folder = photos
         files = samples.map { folder.appendingPathComponent($0.name).path }.sorted()
         broken = Set(samples.filter(\.broken).map { folder.appendingPathComponent($0.name).path })
@@ -68,7 +89,9 @@ struct FaultBench {
     /// (The scan runs beside the work: "nothing unfinished" alone can be a moment between
     /// two of its batches.)
     func waitUntilFinished(seconds: Double = 240) -> Bool {
-        eventually(seconds: seconds) { (try? count("SELECT COUNT(*) FROM photos")) ?? -1 >= files.count && unfinished == 0 }
+        eventually(seconds: seconds) {
+            (try? count("SELECT COUNT(*) FROM photos")) ?? -1 >= files.count && unfinished == 0
+        }
     }
 
     /// The books of the catalog, read with Python's sqlite3 (independent of photomill's code).
@@ -77,38 +100,51 @@ struct FaultBench {
         return Ledger(
             tasks: try count("SELECT COUNT(*) FROM tasks"),
             done: try count("SELECT COUNT(*) FROM tasks WHERE state = 'done'"),
-            lost: try count("""
+            lost: try count(
+                """
                 SELECT COUNT(*) FROM tasks t JOIN photos p ON p.id = t.photoId
                 WHERE p.path NOT IN (\(brokenList)) AND t.state != 'done'
-                """),
-            brokenUnexplained: try count("""
+                """
+            ),
+            brokenUnexplained: try count(
+                """
                 SELECT COUNT(*) FROM tasks t JOIN photos p ON p.id = t.photoId
                 WHERE p.path IN (\(brokenList)) AND NOT (t.state = 'done'
                     OR (t.state = 'failed' AND t.errorClass NOT IN ('worker-lost', 'lease-expired', 'interrupted') AND t.errorMessage != ''))
-                """),
-            committedTwice: try count("""
+                """
+            ),
+            committedTwice: try count(
+                """
                 SELECT COUNT(*) FROM (SELECT photoId, kind FROM attempts WHERE outcome = 'done' GROUP BY photoId, kind HAVING COUNT(*) > 1)
-                """),
-            doneWithoutOneAttempt: try count("""
+                """
+            ),
+            doneWithoutOneAttempt: try count(
+                """
                 SELECT COUNT(*) FROM tasks t WHERE t.state = 'done' AND
                     (SELECT COUNT(*) FROM attempts a WHERE a.photoId = t.photoId AND a.kind = t.kind AND a.outcome = 'done') != 1
-                """),
+                """
+            ),
             // Since the photo last changed: a change (at a scan, or a worker's `file-changed`)
             // gives its tasks a fresh budget and keeps their history.
-            unaccounted: try count("""
+            unaccounted: try count(
+                """
                 SELECT COUNT(*) FROM tasks t JOIN photos p ON p.id = t.photoId WHERE t.attempts !=
                     (SELECT COUNT(*) FROM attempts a WHERE a.photoId = t.photoId AND a.kind = t.kind AND a.outcome != 'stale'
                         AND a.startedAt >= p.changedAt)
-                """),
-            miscounted: try count("""
+                """
+            ),
+            miscounted: try count(
+                """
                 SELECT COUNT(*) FROM (SELECT kind, state, SUM(n) AS off FROM (
                     SELECT kind, state, n FROM task_counts
                     UNION ALL SELECT kind, state, -COUNT(*) FROM tasks GROUP BY kind, state)
                 GROUP BY kind, state HAVING off != 0)
-                """),
+                """
+            ),
             workerLost: try count("SELECT COUNT(*) FROM attempts WHERE outcome = 'worker-lost'"),
             leaseExpired: try count("SELECT COUNT(*) FROM attempts WHERE outcome = 'lease-expired'"),
-            stale: try count("SELECT COUNT(*) FROM attempts WHERE outcome = 'stale'"))
+            stale: try count("SELECT COUNT(*) FROM attempts WHERE outcome = 'stale'")
+        )
     }
 }
 
@@ -155,11 +191,24 @@ struct Ledger: CustomStringConvertible {
 enum FaultReport {
     static let file = FileManager.default.temporaryDirectory.appendingPathComponent("photomill-reliability.tsv")
 
-    static func record(_ fault: String, injected: Int, affected: Int, lost: Int, twice: Int, recovery: Double?, note: String = "") {
+    static func record(
+        _ fault: String,
+        injected: Int,
+        affected: Int,
+        lost: Int,
+        twice: Int,
+        recovery: Double?,
+        note: String = ""
+    ) {
         let seconds = recovery.map { String(format: "%.1f", $0) } ?? "-"
-        let line = [fault, String(injected), String(affected), String(lost), String(twice), seconds, note].joined(separator: "\t") + "\n"
+        let line =
+            [fault, String(injected), String(affected), String(lost), String(twice), seconds, note].joined(
+                separator: "\t"
+            ) + "\n"
         FileHandle.standardError.write(Data(("reliability: " + line).utf8))
-        if !FileManager.default.fileExists(atPath: file.path) { _ = FileManager.default.createFile(atPath: file.path, contents: nil) }
+        if !FileManager.default.fileExists(atPath: file.path) {
+            _ = FileManager.default.createFile(atPath: file.path, contents: nil)
+        }
         if let handle = try? FileHandle(forWritingTo: file) {
             _ = try? handle.seekToEnd()
             handle.write(Data(line.utf8))
@@ -171,17 +220,35 @@ enum FaultReport {
 extension BackgroundProcess {
     /// A worker process connected to `endpoint` (plaintext tcp: the faults here are not
     /// about security), reading the photos under `root` itself, or getting them as bytes.
-    static func worker(_ endpoint: String, root: URL? = nil, slots: Int = 1, kinds: String = "hash,metadata",
-                       environment: [String: String] = [:]) throws -> BackgroundProcess {
-        try BackgroundProcess(["worker", "--connect", endpoint, "--insecure", "--slots", String(slots), "--kinds", kinds,
-                               "--log-level", "warning"] + (root.map { ["--root", $0.path] } ?? []), environment: environment)
+    static func worker(
+        _ endpoint: String,
+        root: URL? = nil,
+        slots: Int = 1,
+        kinds: String = "hash,metadata",
+        environment: [String: String] = [:]
+    ) throws -> BackgroundProcess {
+        try BackgroundProcess(
+            [
+                "worker", "--connect", endpoint, "--insecure", "--slots", String(slots), "--kinds", kinds,
+                "--log-level", "warning",
+            ] + (root.map { ["--root", $0.path] } ?? []),
+            environment: environment
+        )
     }
 
     /// A coordinator on `endpoint` over `bench`'s photos and catalog.
-    static func coordinator(_ endpoint: String, _ bench: FaultBench, kinds: String = "hash,metadata",
-                            extra: [String] = ["--no-exports"]) throws -> BackgroundProcess {
-        try BackgroundProcess(["coordinator", "--bind", endpoint, "--insecure", "--catalog", bench.catalog.path, "--kinds", kinds,
-                               "--log-level", "info"] + extra + [bench.photos.path])
+    static func coordinator(
+        _ endpoint: String,
+        _ bench: FaultBench,
+        kinds: String = "hash,metadata",
+        extra: [String] = ["--no-exports"]
+    ) throws -> BackgroundProcess {
+        try BackgroundProcess(
+            [
+                "coordinator", "--bind", endpoint, "--insecure", "--catalog", bench.catalog.path, "--kinds", kinds,
+                "--log-level", "info",
+            ] + extra + [bench.photos.path]
+        )
     }
 }
 

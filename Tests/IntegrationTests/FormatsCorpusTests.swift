@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillCore
 import PhotomillTestSupport
@@ -21,18 +34,25 @@ struct FormatsCorpusTests {
 
     /// Files whose image data exiftool's authors stripped (formats/README: "a thumbnail may
     /// fail on them, with a classified error").
-    static let stripped: Set<String> = ["CanonRaw.cr2", "CanonRaw.cr3", "DNG.dng", "FujiFilm.raf", "Nikon.nef", "Panasonic.rw2"]
+    static let stripped: Set<String> = [
+        "CanonRaw.cr2", "CanonRaw.cr3", "DNG.dng", "FujiFilm.raf", "Nikon.nef", "Panasonic.rw2",
+    ]
 
     /// exiftool's CompressorID for FFmpeg's codec names.
     static let codecs = ["avc1": "h264", "hvc1": "hevc", "hev1": "hevc", "mp4v": "mpeg4"]
 
     @Test func inspectAgreesWithExiftool() throws {
         let manifest = try JSONDecoder().decode(
-            Manifest.self, from: Data(contentsOf: Corpus.root.appendingPathComponent("manifest-formats.json")))
+            Manifest.self,
+            from: Data(contentsOf: Corpus.root.appendingPathComponent("manifest-formats.json"))
+        )
         // Sidecars are not photos: they are read with the file beside them.
         let media = manifest.files.filter { !$0.path.hasSuffix(".xmp") }
         let names = media.map { String($0.path.dropFirst("formats/".count)) }
-        let outcome = try PhotomillBinary.run(["inspect", "--json", "--kinds", "hash,metadata,thumbnail"] + names, in: Self.formats)
+        let outcome = try PhotomillBinary.run(
+            ["inspect", "--json", "--kinds", "hash,metadata,thumbnail"] + names,
+            in: Self.formats
+        )
         let objects = try PhotomillBinary.jsonLines(outcome)
         try #require(objects.count == media.count, "\(outcome.stderr)")
 
@@ -46,14 +66,20 @@ struct FormatsCorpusTests {
             if Self.stripped.contains(name) {
                 // Metadata kept; the thumbnail fails, classified, naming the file.
                 for (kind, failure) in errors {
-                    #expect(["corrupt", "unsupported-format"].contains(failure["class"] ?? ""), "\(name) \(kind): \(failure)")
+                    #expect(
+                        ["corrupt", "unsupported-format"].contains(failure["class"] ?? ""),
+                        "\(name) \(kind): \(failure)"
+                    )
                     #expect(failure["message"]?.contains(name) == true, "\(name) \(kind)")
                 }
             } else {
                 #expect(errors.isEmpty, "\(name): \(errors)")
             }
             let isVideo = name.hasSuffix(".mp4")
-            #expect(metadata["mediaType"] as? String == (isVideo ? "video" : name.hasSuffix(".heic") ? "photo" : "raw"), "\(name)")
+            #expect(
+                metadata["mediaType"] as? String == (isVideo ? "video" : name.hasSuffix(".heic") ? "photo" : "raw"),
+                "\(name)"
+            )
 
             let exif = file.exiftool
             for (field, ours) in CorpusTests.fieldNames where !["ImageWidth", "ImageHeight"].contains(field) {
@@ -74,10 +100,19 @@ struct FormatsCorpusTests {
                 tally.compare(name, "ImageWidth", .number(parts[0]), metadata["pixelWidth"])
                 tally.compare(name, "ImageHeight", .number(parts[1]), metadata["pixelHeight"])
             }
-            if let duration = exif["Duration"], isVideo { tally.compare(name, "Duration", duration, metadata["duration"]) }
-            if let rate = exif["VideoFrameRate"], isVideo { tally.compare(name, "VideoFrameRate", rate, metadata["frameRate"]) }
+            if let duration = exif["Duration"], isVideo {
+                tally.compare(name, "Duration", duration, metadata["duration"])
+            }
+            if let rate = exif["VideoFrameRate"], isVideo {
+                tally.compare(name, "VideoFrameRate", rate, metadata["frameRate"])
+            }
             if case .text(let compressor)? = exif["CompressorID"], isVideo {
-                tally.compare(name, "CompressorID", .text(Self.codecs[compressor] ?? compressor), metadata["videoCodec"])
+                tally.compare(
+                    name,
+                    "CompressorID",
+                    .text(Self.codecs[compressor] ?? compressor),
+                    metadata["videoCodec"]
+                )
             }
         }
         #expect(tally.rate >= 0.99, "\(tally.summary)")
@@ -93,7 +128,9 @@ struct FormatsCorpusTests {
     /// reads (-n) with the name its H264 table gives it (0x1011 Canon).
     @Test func formats2AgreesWithExiftool() throws {
         let manifest = try JSONDecoder().decode(
-            Manifest.self, from: Data(contentsOf: Corpus.root.appendingPathComponent("manifest-formats2.json")))
+            Manifest.self,
+            from: Data(contentsOf: Corpus.root.appendingPathComponent("manifest-formats2.json"))
+        )
         let media = manifest.files.filter { !$0.path.hasSuffix(".xmp") }
         let folder = Corpus.root.appendingPathComponent("formats2")
         let names = media.map { String($0.path.dropFirst("formats2/".count)) }
@@ -111,7 +148,10 @@ struct FormatsCorpusTests {
             guard !exif.filter({ !["FileType", "MIMEType"].contains($0.key) }).isEmpty else {
                 // exiftool finds no metadata (a 17-byte JPEG): a classified failure naming the file.
                 let failure = try #require(errors["metadata"], "\(name): \(object)")
-                #expect(failure["class"] == "corrupt" && failure["message"]?.contains(name) == true, "\(name): \(failure)")
+                #expect(
+                    failure["class"] == "corrupt" && failure["message"]?.contains(name) == true,
+                    "\(name): \(failure)"
+                )
                 continue
             }
             let metadata = try #require(object["metadata"] as? [String: Any], "\(name) has no metadata: \(errors)")
@@ -126,12 +166,16 @@ struct FormatsCorpusTests {
                 if field == "DateTimeOriginal", case .text(let text) = expected, text.hasPrefix("0000") { continue }
                 tally.compare(name, field, expected, metadata[ours])
             }
-            if case .text(let lens)? = exif["LensModel"] { tally.compare(name, "LensModel", .text(lens), metadata["lensModel"]) }
+            if case .text(let lens)? = exif["LensModel"] {
+                tally.compare(name, "LensModel", .text(lens), metadata["lensModel"])
+            }
             var size = exif["ImageSize"].flatMap { value -> [Double]? in
                 if case .text(let text) = value { return text.split(separator: " ").compactMap { Double($0) } }
                 return nil
             }
-            if ext == "x3f", case .number(let width)? = exif["ImageWidth"], case .number(let height)? = exif["ImageHeight"] {
+            if ext == "x3f", case .number(let width)? = exif["ImageWidth"],
+                case .number(let height)? = exif["ImageHeight"]
+            {
                 size = [width, height]
             }
             if let size, size.count == 2 {
@@ -152,22 +196,50 @@ struct FormatsCorpusTests {
     @Test(.enabled(if: Tool.isAvailable("exiftool"), "exiftool is not installed"))
     func goProAndAVCHDAsExiftoolReadsTheirEmbeddedData() throws {
         let folder = Corpus.root.appendingPathComponent("formats2")
-        let outcome = try PhotomillBinary.run(["inspect", "--json", "--kinds", "metadata", "gopro_karma.mp4", "exiftool_M2TS.mts"], in: folder)
+        let outcome = try PhotomillBinary.run(
+            ["inspect", "--json", "--kinds", "metadata", "gopro_karma.mp4", "exiftool_M2TS.mts"],
+            in: folder
+        )
         let objects = try PhotomillBinary.jsonLines(outcome)
         try #require(objects.count == 2, "\(outcome.stderr)")
-        let reference = try JSONSerialization.jsonObject(with: Data(try Tool.output(
-            "exiftool", ["-j", "-ee", "-Model", "-GPSLatitude#", "-GPSLongitude#", "-DateTimeOriginal", "-Make", "-ExposureTime",
-             folder.appendingPathComponent("gopro_karma.mp4").path, folder.appendingPathComponent("exiftool_M2TS.mts").path]).utf8)) as! [[String: Any]]
-        let gopro = try #require(objects[0]["metadata"] as? [String: Any]), avchd = try #require(objects[1]["metadata"] as? [String: Any])
-        #expect(gopro["cameraModel"] as? String == reference[0]["Model"] as? String && gopro["cameraModel"] != nil, "\(gopro)")
-        let latitude = try #require(reference[0]["GPSLatitude"] as? Double), longitude = try #require(reference[0]["GPSLongitude"] as? Double)
+        let reference =
+            try JSONSerialization.jsonObject(
+                with: Data(
+                    try Tool.output(
+                        "exiftool",
+                        [
+                            "-j", "-ee", "-Model", "-GPSLatitude#", "-GPSLongitude#", "-DateTimeOriginal", "-Make",
+                            "-ExposureTime",
+                            folder.appendingPathComponent("gopro_karma.mp4").path,
+                            folder.appendingPathComponent("exiftool_M2TS.mts").path,
+                        ]
+                    ).utf8
+                )
+            ) as! [[String: Any]]
+        let gopro = try #require(objects[0]["metadata"] as? [String: Any])
+        let avchd = try #require(objects[1]["metadata"] as? [String: Any])
+        #expect(
+            gopro["cameraModel"] as? String == reference[0]["Model"] as? String && gopro["cameraModel"] != nil,
+            "\(gopro)"
+        )
+        let latitude = try #require(reference[0]["GPSLatitude"] as? Double)
+        let longitude = try #require(reference[0]["GPSLongitude"] as? Double)
         // photomill takes the first position of the first sample; exiftool's -j shows the
         // last of that sample's (a second later: 1.3e-5° apart here), so 1e-4° (11 m).
-        #expect(abs((gopro["gpsLatitude"] as? Double ?? 0) - latitude) < 1e-4 && abs((gopro["gpsLongitude"] as? Double ?? 0) - longitude) < 1e-4,
-                "\(gopro), exiftool \(latitude) \(longitude)")
-        #expect(avchd["cameraMake"] as? String == reference[1]["Make"] as? String && avchd["cameraMake"] != nil, "\(avchd)")
-        let date = try #require(reference[1]["DateTimeOriginal"] as? String)   // "2008:12:31 23:16:24+01:00"
-        #expect(avchd["dateTaken"] as? String == date.prefix(10).replacingOccurrences(of: ":", with: "-") + "T" + date.dropFirst(11))
+        #expect(
+            abs((gopro["gpsLatitude"] as? Double ?? 0) - latitude) < 1e-4
+                && abs((gopro["gpsLongitude"] as? Double ?? 0) - longitude) < 1e-4,
+            "\(gopro), exiftool \(latitude) \(longitude)"
+        )
+        #expect(
+            avchd["cameraMake"] as? String == reference[1]["Make"] as? String && avchd["cameraMake"] != nil,
+            "\(avchd)"
+        )
+        let date = try #require(reference[1]["DateTimeOriginal"] as? String)  // "2008:12:31 23:16:24+01:00"
+        #expect(
+            avchd["dateTaken"] as? String == date.prefix(10).replacingOccurrences(of: ":", with: "-") + "T"
+                + date.dropFirst(11)
+        )
     }
 
     /// Each stripped RAW as the only file of a fresh process, asked for a picture only:
@@ -190,7 +262,9 @@ struct FormatsCorpusTests {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let heic = Self.formats.appendingPathComponent("iphone_7.heic").path
-        let outcome = try PhotomillBinary.run(["inspect", "--json", "--kinds", "hash,thumbnail", "--thumbnail-dir", directory.path, heic])
+        let outcome = try PhotomillBinary.run([
+            "inspect", "--json", "--kinds", "hash,thumbnail", "--thumbnail-dir", directory.path, heic,
+        ])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let object = try #require(try PhotomillBinary.jsonLines(outcome).first)
         let thumbnail = try #require(object["thumbnail"] as? [String: Any])
@@ -218,8 +292,10 @@ struct FormatsCorpusTests {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let files = try FileManager.default.contentsOfDirectory(atPath: Self.formats.path)
-            .filter { !$0.hasSuffix(".xmp") && !$0.hasSuffix(".md") }.sorted().map { Self.formats.appendingPathComponent($0) }
-        let variants = try HostileVariants.write(files, count: 8, seed: 20261123, into: directory)
+            .filter { !$0.hasSuffix(".xmp") && !$0.hasSuffix(".md") }.sorted().map {
+                Self.formats.appendingPathComponent($0)
+            }
+        let variants = try HostileVariants.write(files, count: 8, seed: 20_261_123, into: directory)
         let started = Stopwatch()
         try HostileVariants.inspect(variants, in: directory)
         // 96 variants on 2 cores: every one well inside a 60 s lease.

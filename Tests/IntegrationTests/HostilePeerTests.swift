@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import MillProtocol
 import PhotomillTestSupport
@@ -41,14 +54,20 @@ import ZeroMQ
             return counted == expected
         }
         #expect(matched, "counted \(counted), sent \(expected)")
-        for reason in ["wrong-signature", "unknown-command", "truncated-body", "missing-frame", "frame-too-large",
-                       "too-many-frames", "unknown-job", "duplicate-ready"] {
+        for reason in [
+            "wrong-signature", "unknown-command", "truncated-body", "missing-frame", "frame-too-large",
+            "too-many-frames", "unknown-job", "duplicate-ready",
+        ] {
             #expect((expected[reason] ?? 0) > 0, "the flood sent no \(reason)")
         }
         let status = try PhotomillBinary.run(["status", "--json", "--catalog", bench.catalog.path])
         let json = try #require(try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])
         #expect(json["droppedMessages"] as? [String: Int] == expected, "\(status.stdout)")
-        #expect(try PhotomillBinary.run(["status", "--catalog", bench.catalog.path]).stdout.contains("dropped messages: \(expected.values.reduce(0, +))"))
+        #expect(
+            try PhotomillBinary.run(["status", "--catalog", bench.catalog.path]).stdout.contains(
+                "dropped messages: \(expected.values.reduce(0, +))"
+            )
+        )
 
         // Logged at most once per peer per minute (the peer is the line's `peer` metadata).
         let logged = loud.coordinatorLog.components(separatedBy: "\n").filter { $0.hasSuffix("dropped a message") }
@@ -59,13 +78,26 @@ import ZeroMQ
         // The stranger's HEARTBEATs are what a worker's socket sends by itself after a
         // coordinator restart: answered (PROTOCOL.md) and never counted.
         #expect(!logged.contains { $0.contains("peer=hostile-stranger") }, "\(logged)")
-        #expect(tally.strangerAnswers > 0 && tally.strangerAnswers == tally.strangerAnswersNotRegistered,
-                "the stranger got \(tally.strangerAnswers) answers, \(tally.strangerAnswersNotRegistered) of them DISCONNECT not registered")
+        #expect(
+            tally.strangerAnswers > 0 && tally.strangerAnswers == tally.strangerAnswersNotRegistered,
+            "the stranger got \(tally.strangerAnswers) answers, \(tally.strangerAnswersNotRegistered) of them DISCONNECT not registered"
+        )
 
         let total = expected.values.reduce(0, +)
-        FaultReport.record("hostile peers (flood)", injected: total, affected: 0, lost: ledger.lost, twice: ledger.committedTwice,
-                           recovery: nil, note: String(format: "400 photos: %.1f s quiet, %.1f s under the flood (%.0f bad messages/s)",
-                                                       quiet.seconds, loud.seconds, Double(total) / loud.seconds))
+        FaultReport.record(
+            "hostile peers (flood)",
+            injected: total,
+            affected: 0,
+            lost: ledger.lost,
+            twice: ledger.committedTwice,
+            recovery: nil,
+            note: String(
+                format: "400 photos: %.1f s quiet, %.1f s under the flood (%.0f bad messages/s)",
+                quiet.seconds,
+                loud.seconds,
+                Double(total) / loud.seconds
+            )
+        )
     }
 
     struct Timed {
@@ -77,8 +109,10 @@ import ZeroMQ
     /// the run is done and returns the count of what it sent by reason; the coordinator is
     /// stopped once the catalog counts as much. Returns the time from the worker's start
     /// to the last commit.
-    private func timedRun(_ bench: FaultBench,
-                          flood: ((String, ZMQContext) throws -> [String: Int])?) throws -> Timed {
+    private func timedRun(
+        _ bench: FaultBench,
+        flood: ((String, ZMQContext) throws -> [String: Int])?
+    ) throws -> Timed {
         let coordinator = try BackgroundProcess.coordinator(anyLoopbackPort, bench)
         let endpoint = try coordinator.boundEndpoint()
         #expect(eventually(seconds: 60) { (try? bench.count("SELECT COUNT(*) FROM tasks")) == bench.files.count * 2 })
@@ -87,7 +121,9 @@ import ZeroMQ
         let worker = try BackgroundProcess.worker(endpoint, root: bench.photos, slots: 2)
         let sent = try flood?(endpoint, context) ?? [:]
         #expect(bench.waitUntilFinished(), "\(coordinator.stderr)")
-        let lastCommit = try #require(Double(try CatalogQuery.rows(bench.catalog, "SELECT MAX(endedAt) FROM attempts").first?.first ?? ""))
+        let lastCommit = try #require(
+            Double(try CatalogQuery.rows(bench.catalog, "SELECT MAX(endedAt) FROM attempts").first?.first ?? "")
+        )
         worker.signal(SIGTERM)
         #expect(worker.wait(seconds: 60) == 0)
         // The last violation counts reach the catalog with a commit.
@@ -99,7 +135,11 @@ import ZeroMQ
 
     /// The dropped messages the catalog counts, by reason.
     static func violations(_ catalog: URL) throws -> [String: Int] {
-        Dictionary(uniqueKeysWithValues: try CatalogQuery.rows(catalog, "SELECT reason, count FROM violations").map { ($0[0], Int($0[1]) ?? -1) })
+        Dictionary(
+            uniqueKeysWithValues: try CatalogQuery.rows(catalog, "SELECT reason, count FROM violations").map {
+                ($0[0], Int($0[1]) ?? -1)
+            }
+        )
     }
 
     /// What was sent, by the reason the coordinator should count it under.
@@ -124,7 +164,7 @@ import ZeroMQ
         let signature = MillWire.signature
         let truncated: [Data] = {
             var frames = MillCodec.encode(.disconnect(.with { $0.reason = String(repeating: "x", count: 100) }))
-            frames[2] = frames[2].prefix(40)   // ends inside the string field
+            frames[2] = frames[2].prefix(40)  // ends inside the string field
             return frames
         }()
         let oversized = [signature, Data([Command.heartbeat.rawValue]), Data(count: Limits.default.maxBodyBytes + 1)]
@@ -136,23 +176,41 @@ import ZeroMQ
         // A registered "worker" (OCR only, so it is never given this run's jobs) that says
         // READY twice and reports jobs it never held.
         let impostor = try dealer("hostile-worker")
-        let ready = MillCodec.encode(.ready(.with {
-            $0.workerID = "hostile-worker"
-            $0.host = "nowhere"
-            $0.softwareVersion = "0.0.0"
-            $0.protocolVersion = MillWire.protocolVersion
-            $0.slots = 1
-            $0.kinds = [.ocr]
-            $0.ocrLanguages = ["eng"]
-            $0.heartbeatIntervalMs = 1000
-        }))
+        let ready = MillCodec.encode(
+            .ready(
+                .with {
+                    $0.workerID = "hostile-worker"
+                    $0.host = "nowhere"
+                    $0.softwareVersion = "0.0.0"
+                    $0.protocolVersion = MillWire.protocolVersion
+                    $0.slots = 1
+                    $0.kinds = [.ocr]
+                    $0.ocrLanguages = ["eng"]
+                    $0.heartbeatIntervalMs = 1000
+                }
+            )
+        )
         #expect(try impostor.send(ready, dontWait: false))
-        let forged = MillCodec.encode(.result(.with {
-            $0.jobID = "1.1"
-            $0.leaseToken = "forged-token"
-            $0.results = [.with { $0.kind = .hash; $0.recipe = "x"; $0.hashes = .with {
-                $0.md5 = String(repeating: "0", count: 32); $0.sha256 = String(repeating: "0", count: 64); $0.fileSize = 1 } }]
-        }, blobs: []))
+        let forged = MillCodec.encode(
+            .result(
+                .with {
+                    $0.jobID = "1.1"
+                    $0.leaseToken = "forged-token"
+                    $0.results = [
+                        .with {
+                            $0.kind = .hash
+                            $0.recipe = "x"
+                            $0.hashes = .with {
+                                $0.md5 = String(repeating: "0", count: 32)
+                                $0.sha256 = String(repeating: "0", count: 64)
+                                $0.fileSize = 1
+                            }
+                        }
+                    ]
+                },
+                blobs: []
+            )
+        )
         for _ in 0..<50 {
             tally.add("duplicate-ready", try impostor.send(ready, dontWait: false))
             tally.add("unknown-job", try impostor.send(forged, dontWait: false))
@@ -161,17 +219,32 @@ import ZeroMQ
         // A frame over ZMQ_MAXMSGSIZE: libzmq drops the connection before delivering it,
         // so it is not counted; what matters is that the coordinator carries on.
         let huge = try dealer("hostile-huge")
-        _ = try huge.send([signature, Data([Command.heartbeat.rawValue]), Data(count: Limits.default.maxFrameBytes + 1)], dontWait: false)
+        _ = try huge.send(
+            [signature, Data([Command.heartbeat.rawValue]), Data(count: Limits.default.maxFrameBytes + 1)],
+            dontWait: false
+        )
 
         // The flood, until the honest worker is done.
         let flooder = try dealer("hostile-flood")
         var round = 0
         while true {
             round += 1
-            if round % 1000 == 0, (try? CatalogQuery.count(catalog, "SELECT COUNT(*) FROM tasks WHERE state IN ('pending', 'leased')")) == 0 { break }
-            let garbage = (0..<3).map { _ in Data((0..<Int.random(in: 1...40, using: &random)).map { _ in UInt8.random(in: 0...0x4F, using: &random) }) }
+            if round % 1000 == 0,
+                (try? CatalogQuery.count(catalog, "SELECT COUNT(*) FROM tasks WHERE state IN ('pending', 'leased')"))
+                    == 0
+            {
+                break
+            }
+            let garbage = (0..<3).map { _ in
+                Data(
+                    (0..<Int.random(in: 1...40, using: &random)).map { _ in UInt8.random(in: 0...0x4F, using: &random) }
+                )
+            }
             tally.add("wrong-signature", try flooder.send(garbage, dontWait: true))
-            tally.add("wrong-signature", try flooder.send([Data("PMILL2".utf8), Data([Command.heartbeat.rawValue]), Data()], dontWait: true))
+            tally.add(
+                "wrong-signature",
+                try flooder.send([Data("PMILL2".utf8), Data([Command.heartbeat.rawValue]), Data()], dontWait: true)
+            )
             tally.add("unknown-command", try flooder.send([signature, Data([0x42]), Data()], dontWait: true))
             tally.add("truncated-body", try flooder.send(truncated, dontWait: true))
             tally.add("missing-frame", try flooder.send([signature], dontWait: true))
@@ -184,7 +257,7 @@ import ZeroMQ
                     tally.strangerAnswersNotRegistered += 1
                 }
             }
-            if round % 50 == 0 { usleep(1000) }   // the honest worker shares the machine's cores
+            if round % 50 == 0 { usleep(1000) }  // the honest worker shares the machine's cores
         }
         for socket in [stranger, impostor, huge, flooder] { socket.close() }
     }

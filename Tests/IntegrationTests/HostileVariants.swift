@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillCore
 import PhotomillTestSupport
@@ -31,8 +44,11 @@ enum HostileVariants {
         var generator = SplitMix64(seed: seed)
         var names: [String] = []
         for file in files {
-            let stem = file.deletingPathExtension().lastPathComponent, ext = file.pathExtension
-            for (index, variant) in make([UInt8](try Data(contentsOf: file)), count: count, generator: &generator).enumerated() {
+            let stem = file.deletingPathExtension().lastPathComponent
+            let ext = file.pathExtension
+            for (index, variant) in make([UInt8](try Data(contentsOf: file)), count: count, generator: &generator)
+                .enumerated()
+            {
                 let name = "\(stem)-\(index).\(ext)"
                 try Data(variant).write(to: directory.appendingPathComponent(name))
                 names.append(name)
@@ -44,14 +60,26 @@ enum HostileVariants {
     /// Every kind of every variant through one `inspect` process (a crash would end it):
     /// one line per variant, each failure of a known class with a message.
     static func inspect(_ names: [String], in directory: URL) throws {
-        let outcome = try PhotomillBinary.run(["inspect", "--json", "--kinds", "hash,metadata,thumbnail,ocr"] + names, in: directory)
-        #expect(outcome.status == 0 || outcome.status == 1, "inspect exited \(outcome.status): \(outcome.stderr.suffix(2000))")
+        let outcome = try PhotomillBinary.run(
+            ["inspect", "--json", "--kinds", "hash,metadata,thumbnail,ocr"] + names,
+            in: directory
+        )
+        #expect(
+            outcome.status == 0 || outcome.status == 1,
+            "inspect exited \(outcome.status): \(outcome.stderr.suffix(2000))"
+        )
         let objects = try PhotomillBinary.jsonLines(outcome)
-        #expect(objects.count == names.count, "inspect ended early (status \(outcome.status)): \(outcome.stderr.suffix(2000))")
+        #expect(
+            objects.count == names.count,
+            "inspect ended early (status \(outcome.status)): \(outcome.stderr.suffix(2000))"
+        )
         for object in objects {
             let errors = object["errors"] as? [String: [String: String]] ?? [:]
             for (kind, failure) in errors {
-                #expect(processingErrorClasses.contains(failure["class"] ?? ""), "\(object["path"] ?? "") \(kind): \(failure)")
+                #expect(
+                    processingErrorClasses.contains(failure["class"] ?? ""),
+                    "\(object["path"] ?? "") \(kind): \(failure)"
+                )
                 #expect(failure["message"]?.isEmpty == false)
             }
         }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillTestSupport
 import Testing
@@ -15,6 +28,9 @@ struct HostileVariantsTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let files = try FileManager.default.contentsOfDirectory(atPath: formats2.path)
             .filter { !$0.hasSuffix(".xmp") }.sorted().map { formats2.appendingPathComponent($0) }
-        try HostileVariants.inspect(try HostileVariants.write(files, count: 4, seed: 20261126, into: directory), in: directory)
+        try HostileVariants.inspect(
+            try HostileVariants.write(files, count: 4, seed: 20_261_126, into: directory),
+            in: directory
+        )
     }
 }

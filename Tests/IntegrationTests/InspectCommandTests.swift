@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillTestSupport
 import Testing
@@ -21,8 +34,13 @@ import Testing
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let video = directory.appendingPathComponent("clip.mp4").path
-        try Tool.output("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=duration=2:size=320x240:rate=25",
-                      "-c:v", "libx264", "-pix_fmt", "yuv420p", video])
+        try Tool.output(
+            "ffmpeg",
+            [
+                "-v", "error", "-f", "lavfi", "-i", "testsrc=duration=2:size=320x240:rate=25",
+                "-c:v", "libx264", "-pix_fmt", "yuv420p", video,
+            ]
+        )
         let outcome = try PhotomillBinary.run(["inspect", "--json", video])
         #expect(outcome.status == 0, "\(outcome.stdout) \(outcome.stderr)")
         let object = try #require(try PhotomillBinary.jsonLines(outcome).first)
@@ -44,8 +62,10 @@ import Testing
         let thumbs = directory.appendingPathComponent("thumbs")
         try FileManager.default.createDirectory(at: thumbs, withIntermediateDirectories: true)
 
-        let outcome = try PhotomillBinary.run(["inspect", "--json", "--kinds", "hash,thumbnail",
-                                               "--thumbnail-dir", thumbs.path, bad.path, good.path])
+        let outcome = try PhotomillBinary.run([
+            "inspect", "--json", "--kinds", "hash,thumbnail",
+            "--thumbnail-dir", thumbs.path, bad.path, good.path,
+        ])
         #expect(outcome.status == 1)
         let objects = try PhotomillBinary.jsonLines(outcome)
         try #require(objects.count == 2)
@@ -57,7 +77,11 @@ import Testing
         #expect(path == thumbs.appendingPathComponent("\(objects[1]["md5"] as? String ?? "").jpg").path)
         #expect(FileManager.default.fileExists(atPath: path))
         // Only the finished thumbnail is there: no temporary files left behind.
-        #expect(try FileManager.default.contentsOfDirectory(atPath: thumbs.path) == [URL(fileURLWithPath: path).lastPathComponent])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: thumbs.path) == [
+                URL(fileURLWithPath: path).lastPathComponent
+            ]
+        )
     }
 
     @Test func allGoodExitsZeroAndTableNamesEachFile() throws {

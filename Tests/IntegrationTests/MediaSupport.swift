@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillTestSupport
 
@@ -14,4 +27,6 @@ extension Tool {
 }
 
 /// The error classes a processing failure may carry (docs/operations.md).
-let processingErrorClasses: Set<String> = ["unreadable", "not-an-image", "unsupported-format", "too-large", "corrupt", "ocr-failed", "timeout"]
+let processingErrorClasses: Set<String> = [
+    "unreadable", "not-an-image", "unsupported-format", "too-large", "corrupt", "ocr-failed", "timeout",
+]

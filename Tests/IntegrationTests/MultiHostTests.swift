@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillTestSupport
 import Testing
@@ -13,11 +26,14 @@ import Testing
         let directory = try temporaryDirectory()
         let catalog = directory.appendingPathComponent("catalog.sqlite")
         let photos: URL
-        var expected: [String: String] = [:]        // path → MD5 from an independent source
+        var expected: [String: String] = [:]  // path → MD5 from an independent source
         if Corpus.isAvailable {
             photos = Corpus.root.appendingPathComponent("photos")
-            let manifest = try #require(try JSONSerialization.jsonObject(
-                with: Data(contentsOf: Corpus.root.appendingPathComponent("manifest.json"))) as? [String: Any])
+            let manifest = try #require(
+                try JSONSerialization.jsonObject(
+                    with: Data(contentsOf: Corpus.root.appendingPathComponent("manifest.json"))
+                ) as? [String: Any]
+            )
             for file in manifest["files"] as? [[String: Any]] ?? [] where file["kind"] as? String == "photo" {
                 expected[Corpus.root.appendingPathComponent(file["path"] as! String).path] = file["md5"] as? String
             }
@@ -30,42 +46,75 @@ import Testing
         try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
         let server = try TestKeys.generate("coordinator", in: directory)
         let worker = try TestKeys.generate("worker", in: directory)
-        try String(contentsOfFile: worker.pub, encoding: .utf8).write(to: directory.appendingPathComponent("allow"), atomically: true, encoding: .utf8)
+        try String(contentsOfFile: worker.pub, encoding: .utf8).write(
+            to: directory.appendingPathComponent("allow"),
+            atomically: true,
+            encoding: .utf8
+        )
 
         let net = try Namespaces()
         defer { net.remove() }
         let coordinator = try BackgroundProcess(
-            ["coordinator", "--bind", "tcp://*:5555", "--key", server.key, "--allow", directory.appendingPathComponent("allow").path,
-             "--catalog", catalog.path, "--no-exports", "--kinds", "hash,metadata,thumbnail", photos.path], netns: net.coordinator)
+            [
+                "coordinator", "--bind", "tcp://*:5555", "--key", server.key, "--allow",
+                directory.appendingPathComponent("allow").path,
+                "--catalog", catalog.path, "--no-exports", "--kinds", "hash,metadata,thumbnail", photos.path,
+            ],
+            netns: net.coordinator
+        )
         defer { coordinator.signal(SIGKILL) }
         let keys = ["--key", worker.key, "--server-key", server.pub, "--slots", "1"]
-        let reader = try BackgroundProcess(["worker", "--connect", "tcp://\(net.coordinatorAddress(1)):5555", "--root", photos.path] + keys,
-                                           netns: net.workers[0])
-        let remote = try BackgroundProcess(["worker", "--connect", "tcp://\(net.coordinatorAddress(2)):5555", "--root", elsewhere.path] + keys,
-                                           netns: net.workers[1])
+        let reader = try BackgroundProcess(
+            ["worker", "--connect", "tcp://\(net.coordinatorAddress(1)):5555", "--root", photos.path] + keys,
+            netns: net.workers[0]
+        )
+        let remote = try BackgroundProcess(
+            ["worker", "--connect", "tcp://\(net.coordinatorAddress(2)):5555", "--root", elsewhere.path] + keys,
+            netns: net.workers[1]
+        )
         defer { for process in [reader, remote] { process.signal(SIGKILL) } }
         let remoteDone = "SELECT COUNT(*) FROM attempts WHERE outcome = 'done' AND worker LIKE '%-\(remote.pid)-%'"
         let remoteState = "SELECT state FROM workers WHERE id LIKE '%-\(remote.pid)-%'"
 
         // Cut worker 2's link once it has done some work over the wire; the coordinator
         // must take it for dead, and take it back once the link returns.
-        #expect(eventually(seconds: 120) { ((try? CatalogQuery.count(catalog, remoteDone)) ?? 0) >= 3 },
-                "the remote worker gets bytes and works: \(coordinator.stderr)\n\(remote.stderr)")
+        #expect(
+            eventually(seconds: 120) { ((try? CatalogQuery.count(catalog, remoteDone)) ?? 0) >= 3 },
+            "the remote worker gets bytes and works: \(coordinator.stderr)\n\(remote.stderr)"
+        )
         try net.setLink(of: 1, up: false)
-        #expect(eventually(seconds: 30) { (try? CatalogQuery.rows(catalog, remoteState).first?.first) == "gone" },
-                "the coordinator notices the cut link")
+        #expect(
+            eventually(seconds: 30) { (try? CatalogQuery.rows(catalog, remoteState).first?.first) == "gone" },
+            "the coordinator notices the cut link"
+        )
         try net.setLink(of: 1, up: true)
-        #expect(eventually(seconds: 60) { (try? CatalogQuery.rows(catalog, remoteState).first?.first) == "connected" },
-                "the remote worker comes back: \(remote.stderr)")
+        #expect(
+            eventually(seconds: 60) { (try? CatalogQuery.rows(catalog, remoteState).first?.first) == "connected" },
+            "the remote worker comes back: \(remote.stderr)"
+        )
 
         let total = try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM tasks")
         #expect(total > 0)
-        #expect(eventually(seconds: 240) {
-            (try? CatalogQuery.count(catalog, "SELECT COUNT(*) FROM tasks WHERE state IN ('done', 'failed')")) == total
-        }, "\(coordinator.stderr)")
-        #expect(try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM (SELECT photoId, kind FROM attempts WHERE outcome = 'done' GROUP BY photoId, kind HAVING COUNT(*) > 1)") == 0,
-                "nothing committed twice")
-        #expect(try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM attempts WHERE outcome = 'done' AND worker LIKE '%-\(reader.pid)-%'") > 0)
+        #expect(
+            eventually(seconds: 240) {
+                (try? CatalogQuery.count(catalog, "SELECT COUNT(*) FROM tasks WHERE state IN ('done', 'failed')"))
+                    == total
+            },
+            "\(coordinator.stderr)"
+        )
+        #expect(
+            try CatalogQuery.count(
+                catalog,
+                "SELECT COUNT(*) FROM (SELECT photoId, kind FROM attempts WHERE outcome = 'done' GROUP BY photoId, kind HAVING COUNT(*) > 1)"
+            ) == 0,
+            "nothing committed twice"
+        )
+        #expect(
+            try CatalogQuery.count(
+                catalog,
+                "SELECT COUNT(*) FROM attempts WHERE outcome = 'done' AND worker LIKE '%-\(reader.pid)-%'"
+            ) > 0
+        )
         let hashed = try CatalogQuery.rows(catalog, "SELECT path, md5 FROM photos WHERE md5 IS NOT NULL")
         if expected.isEmpty {
             #expect(hashed.count >= 30)
@@ -105,7 +154,10 @@ final class Namespaces {
             }
             for (index, worker) in workers.enumerated() {
                 let n = index + 1
-                try Self.ip(["link", "add", "pc\(n)x\(tag)", "netns", coordinator, "type", "veth", "peer", "name", "pw\(n)x\(tag)", "netns", worker])
+                try Self.ip([
+                    "link", "add", "pc\(n)x\(tag)", "netns", coordinator, "type", "veth", "peer", "name",
+                    "pw\(n)x\(tag)", "netns", worker,
+                ])
                 try Self.ip(["-n", coordinator, "addr", "add", "\(coordinatorAddress(n))/24", "dev", "pc\(n)x\(tag)"])
                 try Self.ip(["-n", worker, "addr", "add", "10.\(octet).\(n).2/24", "dev", "pw\(n)x\(tag)"])
                 try Self.ip(["-n", coordinator, "link", "set", "pc\(n)x\(tag)", "up"])

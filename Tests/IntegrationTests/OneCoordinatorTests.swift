@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillTestSupport
 import Testing
@@ -10,11 +23,23 @@ import Testing
 @Suite(.serialized) struct OneCoordinatorTests {
     /// `run` over `bench`, 1 worker of 1 slot, each job slowed by `hang` seconds; with
     /// `holding`, the job of that photo never ends (its worker ends with the run).
-    private func slowRun(_ bench: FaultBench, hang: Double = 0.3, holding: String? = nil, exports: URL? = nil) throws -> BackgroundProcess {
-        let held = holding.map { ($0 as NSString).lastPathComponent + ":@" + bench.directory.appendingPathComponent("never").path + "," } ?? ""
-        return try BackgroundProcess(["run", bench.photos.path, "--workers", "1", "--slots", "1", "--kinds", "hash,metadata",
-                                      "--catalog", bench.catalog.path] + (exports.map { ["--exports", $0.path] } ?? ["--no-exports"]),
-                                     environment: ["PHOTOMILL_FAULT_HANG_ON": held + "*:\(hang)"])
+    private func slowRun(
+        _ bench: FaultBench,
+        hang: Double = 0.3,
+        holding: String? = nil,
+        exports: URL? = nil
+    ) throws -> BackgroundProcess {
+        let held =
+            holding.map {
+                ($0 as NSString).lastPathComponent + ":@" + bench.directory.appendingPathComponent("never").path + ","
+            } ?? ""
+        return try BackgroundProcess(
+            [
+                "run", bench.photos.path, "--workers", "1", "--slots", "1", "--kinds", "hash,metadata",
+                "--catalog", bench.catalog.path,
+            ] + (exports.map { ["--exports", $0.path] } ?? ["--no-exports"]),
+            environment: ["PHOTOMILL_FAULT_HANG_ON": held + "*:\(hang)"]
+        )
     }
 
     private func waitForWork(_ bench: FaultBench, done: Int = 3) -> Bool {
@@ -41,13 +66,20 @@ import Testing
         for arguments in refusals {
             let refused = try PhotomillBinary.run(arguments)
             #expect(refused.status == 75, "\(arguments[0]): \(refused.stderr)")
-            #expect(refused.stderr.contains("in use by another coordinator") && refused.stderr.contains("pid \(first.pid) on \(host)")
-                    && refused.stderr.contains(bench.catalog.path), "\(arguments[0]): \(refused.stderr)")
+            #expect(
+                refused.stderr.contains("in use by another coordinator")
+                    && refused.stderr.contains("pid \(first.pid) on \(host)")
+                    && refused.stderr.contains(bench.catalog.path),
+                "\(arguments[0]): \(refused.stderr)"
+            )
         }
         // Readers are never kept out.
         let status = try PhotomillBinary.run(["status", "--json", "--catalog", bench.catalog.path])
         #expect(status.status == 0, "\(status.stderr)")
-        #expect(try CatalogQuery.count(bench.catalog, "SELECT COUNT(*) FROM workers") == 1, "only the first run's worker ever registered")
+        #expect(
+            try CatalogQuery.count(bench.catalog, "SELECT COUNT(*) FROM workers") == 1,
+            "only the first run's worker ever registered"
+        )
 
         // kill -9: the kernel drops the lock (its worker dies with it: NoOrphanTests).
         first.signal(SIGKILL)
@@ -73,11 +105,16 @@ import Testing
         #expect(first.stderr.contains("interrupted"), "\(first.stderr)")
         let left = bench.unfinished
         #expect(left > 0)
-        let next = try PhotomillBinary.run(["run", bench.photos.path, "--workers", "1", "--kinds", "hash,metadata",
-                                            "--catalog", bench.catalog.path, "--no-exports"])
+        let next = try PhotomillBinary.run([
+            "run", bench.photos.path, "--workers", "1", "--kinds", "hash,metadata",
+            "--catalog", bench.catalog.path, "--no-exports",
+        ])
         #expect(next.status == 0, "\(next.stdout) \(next.stderr)")
-        #expect(next.stdout.contains("0 tasks queued") && next.stdout.contains("resumed: \(left) tasks")
-                && next.stdout.contains("this run: \(left) tasks done, 0 failed"), "\(next.stdout)")
+        #expect(
+            next.stdout.contains("0 tasks queued") && next.stdout.contains("resumed: \(left) tasks")
+                && next.stdout.contains("this run: \(left) tasks done, 0 failed"),
+            "\(next.stdout)"
+        )
         try bench.ledger().expectNothingLost("interrupted, then resumed")
     }
 

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillTestSupport
 
@@ -20,12 +33,18 @@ final class ProcessedSet: Sendable {
         exports = directory.appendingPathComponent("exports")
         let written = try PhotomillBinary.run(["samples", photos.path, "--count", "16", "--seed", "11"])
         guard written.status == 0 else { throw SetupError("samples: \(written.stderr)") }
-        try FileManager.default.copyItem(at: photos.appendingPathComponent("IMG_0001.jpg"),
-                                         to: photos.appendingPathComponent("copy-of-0001.jpg"))
-        let run = try PhotomillBinary.run(["run", photos.path, "--workers", "2", "--catalog", catalog.path, "--exports", exports.path])
+        try FileManager.default.copyItem(
+            at: photos.appendingPathComponent("IMG_0001.jpg"),
+            to: photos.appendingPathComponent("copy-of-0001.jpg")
+        )
+        let run = try PhotomillBinary.run([
+            "run", photos.path, "--workers", "2", "--catalog", catalog.path, "--exports", exports.path,
+        ])
         // 16 samples and a copy, less the text and empty files named .jpg, which the scan
         // fails by name; samples.json is skipped.
-        guard run.status == 1, run.stdout.contains("15 new"), run.stdout.contains("skipped: 1 file") else { throw SetupError("run: \(run.status) \(run.stdout) \(run.stderr)") }
+        guard run.status == 1, run.stdout.contains("15 new"), run.stdout.contains("skipped: 1 file") else {
+            throw SetupError("run: \(run.status) \(run.stdout) \(run.stderr)")
+        }
         samplesJSON = try Data(contentsOf: photos.appendingPathComponent("samples.json"))
     }
 

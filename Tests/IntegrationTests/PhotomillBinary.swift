@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillTestSupport
 
@@ -10,7 +23,8 @@ enum PhotomillBinary {
         while folder.path != "/" {
             let candidate = folder.appendingPathComponent("photomill")
             var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue
+            {
                 return candidate
             }
             folder.deleteLastPathComponent()
@@ -21,8 +35,12 @@ enum PhotomillBinary {
     typealias Outcome = ToolOutput
 
     /// `launcher`: a command that runs photomill, given in full (`Unprivileged.launcher`).
-    static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
-                    launcher: [String] = []) throws -> Outcome {
+    static func run(
+        _ arguments: [String],
+        in directory: URL? = nil,
+        environment: [String: String] = [:],
+        launcher: [String] = []
+    ) throws -> Outcome {
         let command = launcher.isEmpty ? [url.path] : launcher
         return try Tool.run(command[0], Array(command.dropFirst()) + arguments, in: directory, environment: environment)
     }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import MillProtocol
 import PhotomillCore
@@ -72,10 +85,13 @@ final class RawPeer {
 /// Key pairs written by `photomill keys generate`, read back the way a reader of the
 /// files would: the first 40-character token of the first line that is not a comment.
 enum TestKeys {
-    static func generate(_ name: String, in directory: URL) throws -> (pair: RawPeer.KeyPair, key: String, pub: String) {
+    static func generate(_ name: String, in directory: URL) throws -> (pair: RawPeer.KeyPair, key: String, pub: String)
+    {
         let base = directory.appendingPathComponent(name).path
         let outcome = try PhotomillBinary.run(["keys", "generate", "--out", base])
-        guard outcome.status == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSDebugDescriptionErrorKey: outcome.stderr]) }
+        guard outcome.status == 0 else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSDebugDescriptionErrorKey: outcome.stderr])
+        }
         let pair = (publicKey: try token(base + ".pub"), secretKey: try token(base + ".key"))
         return (pair, base + ".key", base + ".pub")
     }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import MillProtocol
 import PhotomillTestSupport
@@ -17,8 +30,10 @@ import ZeroMQ
         _ = try PhotomillBinary.run(["samples", photos.path, "--count", "4", "--seed", "21", "--photo-size", "800x600"])
         let catalog = directory.appendingPathComponent("catalog.sqlite")
         let endpoint = "ipc://\(directory.path)/coordinator.sock"
-        let coordinator = try BackgroundProcess(["coordinator", "--bind", endpoint, "--catalog", catalog.path, "--no-exports",
-                                                 "--kinds", "hash,metadata,ocr", photos.path])
+        let coordinator = try BackgroundProcess([
+            "coordinator", "--bind", endpoint, "--catalog", catalog.path, "--no-exports",
+            "--kinds", "hash,metadata,ocr", photos.path,
+        ])
         defer { coordinator.signal(SIGKILL) }
         _ = try coordinator.boundEndpoint()
         let settled = "SELECT COUNT(*) FROM tasks WHERE state IN ('done', 'failed') AND kind = "
@@ -26,29 +41,59 @@ import ZeroMQ
             "SELECT COUNT(*) FROM attempts WHERE kind = '\(kind)' AND worker NOT LIKE '%-\(process.pid)-%'"
         }
 
-        let hashOnly = try BackgroundProcess(["worker", "--connect", endpoint, "--kinds", "hash", "--root", photos.path, "--slots", "1"])
+        let hashOnly = try BackgroundProcess([
+            "worker", "--connect", endpoint, "--kinds", "hash", "--root", photos.path, "--slots", "1",
+        ])
         defer { hashOnly.signal(SIGKILL) }
-        let german = try BackgroundProcess(["worker", "--connect", endpoint, "--kinds", "metadata,ocr", "--ocr-languages", "deu",
-                                            "--root", photos.path, "--slots", "1"])
+        let german = try BackgroundProcess([
+            "worker", "--connect", endpoint, "--kinds", "metadata,ocr", "--ocr-languages", "deu",
+            "--root", photos.path, "--slots", "1",
+        ])
         defer { german.signal(SIGKILL) }
-        #expect(eventually(seconds: 60) {
-            (try? CatalogQuery.count(catalog, settled + "'hash'")) == 4 && (try? CatalogQuery.count(catalog, settled + "'metadata'")) == 4
-        }, "\(coordinator.stderr)")
+        #expect(
+            eventually(seconds: 60) {
+                (try? CatalogQuery.count(catalog, settled + "'hash'")) == 4
+                    && (try? CatalogQuery.count(catalog, settled + "'metadata'")) == 4
+            },
+            "\(coordinator.stderr)"
+        )
         #expect(try CatalogQuery.count(catalog, attemptsNotBy("hash", hashOnly)) == 0, "hash only on the hash worker")
-        #expect(try CatalogQuery.count(catalog, attemptsNotBy("metadata", german)) == 0, "metadata only on the metadata worker")
-        #expect(try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM tasks WHERE kind = 'ocr' AND state = 'pending'") == 4)
-        #expect(try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM attempts WHERE kind = 'ocr'") == 0, "no OCR without eng")
-        #expect(eventually(seconds: 10) {
-            statusText(catalog).contains("waiting: 4 ocr tasks: no connected worker offers OCR in eng (they offer deu)")
-        }, "\(statusText(catalog))")
+        #expect(
+            try CatalogQuery.count(catalog, attemptsNotBy("metadata", german)) == 0,
+            "metadata only on the metadata worker"
+        )
+        #expect(
+            try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM tasks WHERE kind = 'ocr' AND state = 'pending'") == 4
+        )
+        #expect(
+            try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM attempts WHERE kind = 'ocr'") == 0,
+            "no OCR without eng"
+        )
+        #expect(
+            eventually(seconds: 10) {
+                statusText(catalog).contains(
+                    "waiting: 4 ocr tasks: no connected worker offers OCR in eng (they offer deu)"
+                )
+            },
+            "\(statusText(catalog))"
+        )
 
         german.signal(SIGKILL)
-        #expect(eventually(seconds: 20) { statusText(catalog).contains("waiting: 4 ocr tasks: no connected worker offers ocr") },
-                "\(statusText(catalog))")
+        #expect(
+            eventually(seconds: 20) {
+                statusText(catalog).contains("waiting: 4 ocr tasks: no connected worker offers ocr")
+            },
+            "\(statusText(catalog))"
+        )
 
-        let english = try BackgroundProcess(["worker", "--connect", endpoint, "--kinds", "ocr", "--root", photos.path, "--slots", "1"])
+        let english = try BackgroundProcess([
+            "worker", "--connect", endpoint, "--kinds", "ocr", "--root", photos.path, "--slots", "1",
+        ])
         defer { english.signal(SIGKILL) }
-        #expect(eventually(seconds: 120) { (try? CatalogQuery.count(catalog, settled + "'ocr'")) == 4 }, "\(coordinator.stderr)")
+        #expect(
+            eventually(seconds: 120) { (try? CatalogQuery.count(catalog, settled + "'ocr'")) == 4 },
+            "\(coordinator.stderr)"
+        )
         #expect(try CatalogQuery.count(catalog, attemptsNotBy("ocr", english)) == 0, "OCR only on the worker with eng")
         #expect(eventually(seconds: 10) { !statusText(catalog).contains("waiting") }, "\(statusText(catalog))")
     }
@@ -63,17 +108,27 @@ import ZeroMQ
         _ = try PhotomillBinary.run(["samples", photos.path, "--count", "8", "--seed", "22"])
         let catalog = directory.appendingPathComponent("catalog.sqlite")
         let endpoint = "ipc://\(directory.path)/coordinator.sock"
-        let coordinator = try BackgroundProcess(["coordinator", "--bind", endpoint, "--catalog", catalog.path, "--no-exports",
-                                                 "--kinds", "hash,metadata,thumbnail", photos.path])
+        let coordinator = try BackgroundProcess([
+            "coordinator", "--bind", endpoint, "--catalog", catalog.path, "--no-exports",
+            "--kinds", "hash,metadata,thumbnail", photos.path,
+        ])
         defer { coordinator.signal(SIGKILL) }
         _ = try coordinator.boundEndpoint()
         let worker = try BackgroundProcess(["worker", "--connect", endpoint, "--root", elsewhere.path, "--slots", "2"])
         defer { worker.signal(SIGKILL) }
 
-        #expect(eventually(seconds: 90) {
-            (try? CatalogQuery.count(catalog, "SELECT COUNT(*) FROM tasks WHERE state IN ('done', 'failed')")) == 24
-        }, "\(coordinator.stderr)")
-        #expect(try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM tasks WHERE errorMessage LIKE '%outside this worker%'") == 0)
+        #expect(
+            eventually(seconds: 90) {
+                (try? CatalogQuery.count(catalog, "SELECT COUNT(*) FROM tasks WHERE state IN ('done', 'failed')")) == 24
+            },
+            "\(coordinator.stderr)"
+        )
+        #expect(
+            try CatalogQuery.count(
+                catalog,
+                "SELECT COUNT(*) FROM tasks WHERE errorMessage LIKE '%outside this worker%'"
+            ) == 0
+        )
         let hashed = try CatalogQuery.rows(catalog, "SELECT path, md5 FROM photos WHERE md5 IS NOT NULL")
         #expect(hashed.count >= 6, "the good samples are hashed: \(hashed)")
         for row in hashed {
@@ -92,8 +147,10 @@ import ZeroMQ
         let endpoint = "ipc://\(directory.path)/coordinator.sock"
         // Nothing watched (--max-watches 0): the deletion is met when the file is read, as on
         // a network share (watched, the photo would be missing before any worker asked).
-        let coordinator = try BackgroundProcess(["coordinator", "--bind", endpoint, "--catalog", catalog.path, "--no-exports",
-                                                 "--kinds", "hash", "--max-watches", "0", photos.path])
+        let coordinator = try BackgroundProcess([
+            "coordinator", "--bind", endpoint, "--catalog", catalog.path, "--no-exports",
+            "--kinds", "hash", "--max-watches", "0", photos.path,
+        ])
         defer { coordinator.signal(SIGKILL) }
         _ = try coordinator.boundEndpoint()
         #expect(eventually(seconds: 30) { (try? CatalogQuery.count(catalog, "SELECT COUNT(*) FROM tasks")) == 2 })
@@ -101,8 +158,12 @@ import ZeroMQ
         try FileManager.default.removeItem(atPath: victim)
         let worker = try BackgroundProcess(["worker", "--connect", endpoint, "--slots", "1"])
         defer { worker.signal(SIGKILL) }
-        let query = "SELECT errorClass, errorMessage FROM attempts a JOIN photos p ON p.id = a.photoId WHERE p.path = '\(victim)'"
-        #expect(eventually(seconds: 30) { !((try? CatalogQuery.rows(catalog, query)) ?? []).isEmpty }, "\(coordinator.stderr)")
+        let query =
+            "SELECT errorClass, errorMessage FROM attempts a JOIN photos p ON p.id = a.photoId WHERE p.path = '\(victim)'"
+        #expect(
+            eventually(seconds: 30) { !((try? CatalogQuery.rows(catalog, query)) ?? []).isEmpty },
+            "\(coordinator.stderr)"
+        )
         let attempt = try #require(try CatalogQuery.rows(catalog, query).first)
         #expect(attempt[0] == "unreadable")
         #expect(attempt[1].contains(victim) && attempt[1].contains("cannot read it to send it"), "\(attempt[1])")
@@ -129,8 +190,12 @@ import ZeroMQ
         try bytes.write(to: big)
         let cluster = try BytesFedCluster(directory: directory, photos: photos)
         let (catalog, coordinator, worker) = (cluster.catalog, cluster.coordinator, cluster.worker)
-        #expect(eventually(seconds: 90) { (try? CatalogQuery.count(catalog, "SELECT COUNT(*) FROM tasks WHERE state = 'done'")) == 1 },
-                "\(coordinator.stderr)\n\(worker.stderr)")
+        #expect(
+            eventually(seconds: 90) {
+                (try? CatalogQuery.count(catalog, "SELECT COUNT(*) FROM tasks WHERE state = 'done'")) == 1
+            },
+            "\(coordinator.stderr)\n\(worker.stderr)"
+        )
         #expect(try CatalogQuery.rows(catalog, "SELECT md5 FROM photos").first?.first == (try pythonMD5(big.path)))
     }
 
@@ -143,11 +208,16 @@ import ZeroMQ
         try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
         let secret = directory.appendingPathComponent("secret.jpg")
         try Data("not for workers".utf8).write(to: secret)
-        try FileManager.default.createSymbolicLink(at: photos.appendingPathComponent("link.jpg"), withDestinationURL: secret)
+        try FileManager.default.createSymbolicLink(
+            at: photos.appendingPathComponent("link.jpg"),
+            withDestinationURL: secret
+        )
 
         let router = try RawPeer(routerAt: "ipc://\(directory.path)/fake.sock")
-        let worker = try BackgroundProcess(["worker", "--connect", "ipc://\(directory.path)/fake.sock", "--root", photos.path,
-                                            "--map", "/volume1/photos=\(photos.path)", "--slots", "1"])
+        let worker = try BackgroundProcess([
+            "worker", "--connect", "ipc://\(directory.path)/fake.sock", "--root", photos.path,
+            "--map", "/volume1/photos=\(photos.path)", "--slots", "1",
+        ])
         defer { worker.signal(SIGKILL) }
         let readyFrames = try #require(try router.receive(within: 20), "\(worker.stderr)")
         let peer = readyFrames[0]
@@ -202,7 +272,9 @@ private func statusText(_ catalog: URL) -> String {
 private func pythonMD5(_ path: String) throws -> String {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", "-c", "import hashlib, sys; print(hashlib.md5(open(sys.argv[1], 'rb').read()).hexdigest())", path]
+    process.arguments = [
+        "python3", "-c", "import hashlib, sys; print(hashlib.md5(open(sys.argv[1], 'rb').read()).hexdigest())", path,
+    ]
     let pipe = Pipe()
     process.standardOutput = pipe
     try process.run()

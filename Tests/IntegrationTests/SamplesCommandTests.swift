@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillTestSupport
 import Testing
@@ -18,7 +31,10 @@ import Testing
         #expect(specs.count == 12)
 
         let names = specs.compactMap { $0["file"] as? String }
-        let outcome = try PhotomillBinary.run(["inspect", "--json", "--kinds", "hash,metadata,thumbnail"] + names, in: photos)
+        let outcome = try PhotomillBinary.run(
+            ["inspect", "--json", "--kinds", "hash,metadata,thumbnail"] + names,
+            in: photos
+        )
         #expect(outcome.status == 1, "the broken samples make the run report failures")
         let objects = try PhotomillBinary.jsonLines(outcome)
         try #require(objects.count == specs.count)
@@ -56,13 +72,18 @@ import Testing
     }
 
     @Test func sameSeedWritesSameFiles() throws {
-        let a = try temporaryDirectory(), b = try temporaryDirectory()
+        let a = try temporaryDirectory()
+        let b = try temporaryDirectory()
         #expect(try PhotomillBinary.run(["samples", a.path, "--count", "4", "--seed", "11"]).status == 0)
         #expect(try PhotomillBinary.run(["samples", b.path, "--count", "4", "--seed", "11"]).status == 0)
         let names = try FileManager.default.contentsOfDirectory(atPath: a.path).sorted()
         #expect(names == (try FileManager.default.contentsOfDirectory(atPath: b.path).sorted()))
         for name in names {
-            #expect(try Data(contentsOf: a.appendingPathComponent(name)) == Data(contentsOf: b.appendingPathComponent(name)), "\(name)")
+            #expect(
+                try Data(contentsOf: a.appendingPathComponent(name))
+                    == Data(contentsOf: b.appendingPathComponent(name)),
+                "\(name)"
+            )
         }
     }
 }

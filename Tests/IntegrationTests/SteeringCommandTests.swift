@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillTestSupport
 import Testing
@@ -19,7 +32,10 @@ import Testing
     }
 
     private func object(_ outcome: PhotomillBinary.Outcome) throws -> [String: Any] {
-        try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any], "\(outcome.stdout)")
+        try #require(
+            try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any],
+            "\(outcome.stdout)"
+        )
     }
 
     @Test("pause and resume are kept in the catalog, and status says what waits and why")
@@ -27,14 +43,21 @@ import Testing
         let paused = try run(["pause", "ocr", "thumbnail", "--reason", "thumbnails first", "--json"])
         #expect(paused.status == 0, "\(paused.stderr)")
         #expect(try object(paused)["changed"] as? [String] == ["thumbnail", "ocr"])
-        #expect(try CatalogQuery.rows(catalog, "SELECT kind, reason FROM pauses ORDER BY kind") == [["ocr", "thumbnails first"], ["thumbnail", "thumbnails first"]])
+        #expect(
+            try CatalogQuery.rows(catalog, "SELECT kind, reason FROM pauses ORDER BY kind") == [
+                ["ocr", "thumbnails first"], ["thumbnail", "thumbnails first"],
+            ]
+        )
         // Put some OCR work back, so that something waits for the pause.
         #expect(try run(["reprocess", "--all", "--kind", "ocr"]).status == 0)
         let status = try object(try run(["status", "--json"]))
         #expect((status["paused"] as? [String: [String: String]])?["ocr"]?["reason"] == "thumbnails first")
         #expect((status["waiting"] as? [String: String])?["ocr"]?.hasPrefix("paused (thumbnails first)") == true)
         let resumed = try object(try run(["resume", "--json"]))
-        #expect(resumed["changed"] as? [String] == ["thumbnail", "ocr"] && (resumed["paused"] as? [String: Any])?.isEmpty == true)
+        #expect(
+            resumed["changed"] as? [String] == ["thumbnail", "ocr"]
+                && (resumed["paused"] as? [String: Any])?.isEmpty == true
+        )
         #expect(try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM pauses") == 0)
     }
 
@@ -45,7 +68,9 @@ import Testing
         let pending = try CatalogQuery.count(catalog, "SELECT COUNT(*) FROM tasks WHERE state = 'pending'")
         #expect(moved["tasks"] as? Int == pending && pending > 0)
         // Below every scan's rank (minus seconds since 1970): -2^40 minus the requeues row's id.
-        let ranks = try CatalogQuery.rows(catalog, "SELECT DISTINCT rank FROM tasks WHERE state = 'pending'").map { Int64($0[0]) ?? 0 }
+        let ranks = try CatalogQuery.rows(catalog, "SELECT DISTINCT rank FROM tasks WHERE state = 'pending'").map {
+            Int64($0[0]) ?? 0
+        }
         let requeue = try CatalogQuery.count(catalog, "SELECT MAX(id) FROM requeues WHERE command = 'prioritize'")
         #expect(ranks == [-(1 << 40) - Int64(requeue)])
     }
@@ -61,7 +86,10 @@ import Testing
         ]
         for (arguments, says) in cases {
             let outcome = try run(arguments)
-            #expect(outcome.status == 64 && outcome.stderr.contains(says), "\(arguments): \(outcome.status) \(outcome.stderr)")
+            #expect(
+                outcome.status == 64 && outcome.stderr.contains(says),
+                "\(arguments): \(outcome.status) \(outcome.stderr)"
+            )
         }
         let token = catalog.deletingLastPathComponent().appendingPathComponent("token")
         try Data("a-token-of-enough-length-1234\n".utf8).write(to: token)

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillTestSupport
 import Testing
@@ -17,41 +30,66 @@ import Testing
         let exports = bench.directory.appendingPathComponent("exports")
         let mount = try Mount.tmpfs(at: exports, size: "48k")
         defer { mount.unmount() }
-        let outcome = try PhotomillBinary.run(["run", bench.photos.path, "--workers", "2", "--kinds", "hash,metadata,thumbnail",
-                                               "--catalog", bench.catalog.path, "--exports", exports.path])
+        let outcome = try PhotomillBinary.run([
+            "run", bench.photos.path, "--workers", "2", "--kinds", "hash,metadata,thumbnail",
+            "--catalog", bench.catalog.path, "--exports", exports.path,
+        ])
         #expect(outcome.status == 1, "\(outcome.stdout) \(outcome.stderr)")
-        #expect(outcome.stderr.contains("No space left on device") && outcome.stderr.contains(exports.path), "\(outcome.stderr)")
+        #expect(
+            outcome.stderr.contains("No space left on device") && outcome.stderr.contains(exports.path),
+            "\(outcome.stderr)"
+        )
         #expect(outcome.stderr.contains("could not be written"), "\(outcome.stderr)")
-        let leftovers = try FileManager.default.subpathsOfDirectory(atPath: exports.path).filter { $0.hasSuffix(".tmp") }
+        let leftovers = try FileManager.default.subpathsOfDirectory(atPath: exports.path).filter {
+            $0.hasSuffix(".tmp")
+        }
         #expect(leftovers.isEmpty, "\(leftovers)")
         let ledger = try bench.ledger()
         ledger.expectNothingLost("export disk full")
-        FaultReport.record("export disk full (48 KiB tmpfs)", injected: 1, affected: 0, lost: ledger.lost, twice: ledger.committedTwice,
-                           recovery: nil, note: "every task done; export failures logged, run exits 1")
+        FaultReport.record(
+            "export disk full (48 KiB tmpfs)",
+            injected: 1,
+            affected: 0,
+            lost: ledger.lost,
+            twice: ledger.committedTwice,
+            recovery: nil,
+            note: "every task done; export failures logged, run exits 1"
+        )
     }
 
     /// A catalog on a read-only file system: `run` stops at once with a message naming
     /// the catalog, exit status 74 (EX_IOERR), no crash, nothing written.
     @Test(.enabled(if: canMount, "needs root to bind-mount read-only")) func readOnlyCatalog() throws {
         let bench = try FaultBench(count: 10, seed: 52)
-        _ = try PhotomillBinary.run(["run", bench.photos.path, "--workers", "1", "--kinds", "hash", "--catalog",
-                                     bench.catalog.path, "--no-exports"])
+        _ = try PhotomillBinary.run([
+            "run", bench.photos.path, "--workers", "1", "--kinds", "hash", "--catalog",
+            bench.catalog.path, "--no-exports",
+        ])
         let before = try bench.ledger()
         #expect(before.tasks == bench.files.count && before.lost == 0, "\(before)")
         let readOnly = bench.directory.appendingPathComponent("read-only")
         let mount = try Mount.readOnlyBind(bench.directory, at: readOnly)
         defer { mount.unmount() }
         let catalog = readOnly.appendingPathComponent("catalog.sqlite").path
-        let run = try BackgroundProcess(["run", readOnly.appendingPathComponent("photos").path, "--workers", "1",
-                                         "--kinds", "hash,metadata", "--catalog", catalog, "--no-exports"])
+        let run = try BackgroundProcess([
+            "run", readOnly.appendingPathComponent("photos").path, "--workers", "1",
+            "--kinds", "hash,metadata", "--catalog", catalog, "--no-exports",
+        ])
         let status = run.wait(seconds: 60)
         #expect(status == 74, "\(run.stderr)")
         #expect(!run.wasSignalled)
         #expect(run.stderr.contains(catalog) && run.stderr.lowercased().contains("read"), "\(run.stderr)")
         mount.unmount()
         #expect(try bench.ledger().tasks == before.tasks, "nothing written")
-        FaultReport.record("read-only catalog", injected: 1, affected: 0, lost: 0, twice: 0, recovery: nil,
-                           note: "clean stop, exit 74, message names the catalog")
+        FaultReport.record(
+            "read-only catalog",
+            injected: 1,
+            affected: 0,
+            lost: 0,
+            twice: 0,
+            recovery: nil,
+            note: "clean stop, exit 74, message names the catalog"
+        )
     }
 
     /// The catalog's disk fills mid-run: the coordinator stops with a message naming the
@@ -64,8 +102,10 @@ import Testing
         defer { mount.unmount() }
         var bench2 = bench
         bench2.catalog = folder.appendingPathComponent("catalog.sqlite")
-        let arguments = ["run", bench.photos.path, "--workers", "2", "--kinds", "hash,metadata,thumbnail", "--catalog",
-                         bench2.catalog.path, "--no-exports"]
+        let arguments = [
+            "run", bench.photos.path, "--workers", "2", "--kinds", "hash,metadata,thumbnail", "--catalog",
+            bench2.catalog.path, "--no-exports",
+        ]
         let first = try BackgroundProcess(arguments)
         #expect(first.wait(seconds: 240) == 74, "\(first.stderr)")
         #expect(first.stderr.contains(bench2.catalog.path) && first.stderr.contains("full"), "\(first.stderr)")
@@ -78,9 +118,15 @@ import Testing
         #expect(second.status == 1, "broken samples fail: \(second.stdout) \(second.stderr)")
         let ledger = try bench2.ledger()
         ledger.expectNothingLost("catalog disk full")
-        FaultReport.record("catalog disk full mid-run (1 MiB tmpfs)", injected: 1, affected: ledger.tasks - doneAtStop,
-                           lost: ledger.lost, twice: ledger.committedTwice, recovery: grown.seconds,
-                           note: "clean stop naming the catalog; the second run (time shown) completes")
+        FaultReport.record(
+            "catalog disk full mid-run (1 MiB tmpfs)",
+            injected: 1,
+            affected: ledger.tasks - doneAtStop,
+            lost: ledger.lost,
+            twice: ledger.committedTwice,
+            recovery: grown.seconds,
+            note: "clean stop naming the catalog; the second run (time shown) completes"
+        )
     }
 }
 
@@ -89,7 +135,9 @@ struct Mount {
     let path: String
 
     static var works: Bool {
-        guard let directory = try? temporaryDirectory(), let mount = try? tmpfs(at: directory, size: "16k") else { return false }
+        guard let directory = try? temporaryDirectory(), let mount = try? tmpfs(at: directory, size: "16k") else {
+            return false
+        }
         mount.unmount()
         return true
     }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import MillProtocol
 import PhotomillTestSupport
@@ -12,29 +25,39 @@ import Testing
     static let head: String? = {
         let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-        return (try? Tool.output("git", ["-C", checkout.path, "rev-parse", "HEAD"]))?.trimmingCharacters(in: .whitespacesAndNewlines)
+        return (try? Tool.output("git", ["-C", checkout.path, "rev-parse", "HEAD"]))?.trimmingCharacters(
+            in: .whitespacesAndNewlines
+        )
     }()
 
     static func report() throws -> [String: String] {
         let outcome = try PhotomillBinary.run(["--version"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         // "name version…": the first word names the line.
-        return Dictionary(outcome.lines.map { line in
-            let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
-            return (parts[0], parts.count > 1 ? parts[1] : "")
-        }) { first, _ in first }
+        return Dictionary(
+            outcome.lines.map { line in
+                let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
+                return (parts[0], parts.count > 1 ? parts[1] : "")
+            }
+        ) { first, _ in first }
     }
 
     /// The upstream version of the Debian package that holds `file`: 0.20.2 of 0.20.2-2.1+deb12u2.
     static func debianVersion(ofPackageHolding file: String) throws -> String {
         let package = try Tool.output("dpkg-query", ["-S", file]).split(separator: ":").first.map(String.init) ?? ""
         let version = try Tool.output("dpkg-query", ["-W", "-f", "${Version}", package])
-        return String(version.split(separator: "-").first ?? "").replacingOccurrences(of: #"^\d+:"#, with: "", options: .regularExpression)
+        return String(version.split(separator: "-").first ?? "").replacingOccurrences(
+            of: #"^\d+:"#,
+            with: "",
+            options: .regularExpression
+        )
     }
 
     /// What `ldd` resolves for the library whose soname starts with `prefix`, symlinks resolved.
     static func linkedFile(_ prefix: String) throws -> String? {
-        let line = try Tool.output("ldd", [PhotomillBinary.url.path]).split(separator: "\n").first { $0.contains(prefix) }
+        let line = try Tool.output("ldd", [PhotomillBinary.url.path]).split(separator: "\n").first {
+            $0.contains(prefix)
+        }
         guard let path = line?.split(separator: " ").first(where: { $0.hasPrefix("/") }) else { return nil }
         return URL(fileURLWithPath: String(path)).resolvingSymlinksInPath().path
     }
@@ -43,18 +66,27 @@ import Testing
         let report = try Self.report()
         #expect(report["photomill"]?.wholeMatch(of: /\d+\.\d+\.\d+/) != nil, "\(report)")
         if let head = Self.head {
-            #expect(report["commit"]?.hasPrefix(head) == true, "built from \(report["commit"] ?? "?"), checked out \(head)")
+            #expect(
+                report["commit"]?.hasPrefix(head) == true,
+                "built from \(report["commit"] ?? "?"), checked out \(head)"
+            )
         } else {
             #expect(report["commit"] == "unknown (built outside a git checkout)")
         }
 
         // Other bindings of the same shared libraries: Debian's python3-zmq and sqlite3 module.
-        let python = try Tool.output("/usr/bin/python3", ["-c", "import sqlite3, zmq; print(zmq.zmq_version()); print(sqlite3.sqlite_version)"])
-            .split(separator: "\n").map(String.init)
+        let python = try Tool.output(
+            "/usr/bin/python3",
+            ["-c", "import sqlite3, zmq; print(zmq.zmq_version()); print(sqlite3.sqlite_version)"]
+        )
+        .split(separator: "\n").map(String.init)
         #expect(report["libzmq"] == python.first)
         #expect(report["SQLite"] == python.last)
         // The libraries' own commands: "vips-8.14.1", "tesseract 5.3.0".
-        #expect("vips-" + (report["libvips"] ?? "?") == (try Tool.output("vips", ["--version"])).trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(
+            "vips-" + (report["libvips"] ?? "?")
+                == (try Tool.output("vips", ["--version"])).trimmingCharacters(in: .whitespacesAndNewlines)
+        )
         let tesseract = try Tool.output("tesseract", ["--version"]).split(separator: "\n").first.map(String.init)
         #expect("tesseract " + (report["tesseract"] ?? "?") == tesseract)
         // dpkg's record of the package that holds the LibRaw the binary loads.
@@ -88,8 +120,10 @@ import Testing
         try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
         let catalog = directory.appendingPathComponent("catalog.sqlite")
         let endpoint = "ipc://\(directory.path)/coordinator.sock"
-        let coordinator = try BackgroundProcess(["coordinator", "--bind", endpoint, "--catalog", catalog.path, "--no-exports",
-                                                 "--kinds", "hash", photos.path])
+        let coordinator = try BackgroundProcess([
+            "coordinator", "--bind", endpoint, "--catalog", catalog.path, "--no-exports",
+            "--kinds", "hash", photos.path,
+        ])
         defer { coordinator.signal(SIGKILL) }
         _ = try coordinator.boundEndpoint()
         let worker = try BackgroundProcess(["worker", "--connect", endpoint, "--kinds", "hash", "--slots", "1"])
@@ -100,10 +134,13 @@ import Testing
         let report = try Self.report()
         let build = "photomill/\(report["photomill"] ?? "?")" + (Self.head.map { "+" + $0.prefix(12) } ?? "")
         let stored = "SELECT id, softwareVersion FROM workers WHERE state = 'connected' ORDER BY id"
-        #expect(eventually(seconds: 30) {
-            try? peer.send(.heartbeat())
-            return (try? CatalogQuery.rows(catalog, stored))?.count == 2
-        }, "\(coordinator.stderr)")
+        #expect(
+            eventually(seconds: 30) {
+                try? peer.send(.heartbeat())
+                return (try? CatalogQuery.rows(catalog, stored))?.count == 2
+            },
+            "\(coordinator.stderr)"
+        )
         let rows = try CatalogQuery.rows(catalog, stored)
         let real = try #require(rows.first { $0[0] != "version-peer" })
         // A build with uncommitted changes says so after the commit.
@@ -118,7 +155,9 @@ import Testing
         #expect(text.lines.contains { $0.hasSuffix(" \(real[1])  \(real[0])") }, "\(text.stdout)")
         #expect(text.lines.contains { $0.contains(" test/1 ") && $0.hasSuffix(" version-peer") }, "\(text.stdout)")
         try peer.send(.heartbeat())
-        let json = try JSONSerialization.jsonObject(with: Data(try PhotomillBinary.run(["status", "--json", "--catalog", catalog.path]).stdout.utf8))
+        let json = try JSONSerialization.jsonObject(
+            with: Data(try PhotomillBinary.run(["status", "--json", "--catalog", catalog.path]).stdout.utf8)
+        )
         let workers = try #require((json as? [String: Any])?["workers"] as? [[String: Any]])
         #expect(Set(workers.compactMap { $0["softwareVersion"] as? String }) == [real[1], "test/1"], "\(workers)")
     }

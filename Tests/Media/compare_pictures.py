@@ -1,4 +1,17 @@
 #!/usr/bin/env python3
+##===----------------------------------------------------------------------===##
+#
+# This source file is part of the photomill open source project
+#
+# Copyright (c) 2026 the photomill authors
+# Licensed under Apache License v2.0
+#
+# See LICENSE for license information
+#
+# SPDX-License-Identifier: Apache-2.0
+#
+##===----------------------------------------------------------------------===##
+
 """Compares two pictures the way the thumbnail tests judge them, independently of
 photomill: prints one JSON object with each picture's size, the mean of each channel
 (0-255, 8-bit sRGB as Pillow decodes it), the largest difference of those means, the mean

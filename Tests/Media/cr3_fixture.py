@@ -1,4 +1,17 @@
 #!/usr/bin/env python3
+##===----------------------------------------------------------------------===##
+#
+# This source file is part of the photomill open source project
+#
+# Copyright (c) 2026 the photomill authors
+# Licensed under Apache License v2.0
+#
+# See LICENSE for license information
+#
+# SPDX-License-Identifier: Apache-2.0
+#
+##===----------------------------------------------------------------------===##
+
 """Puts real JPEG previews into a CR3 whose previews were stripped (exiftool's test file,
 ../shared/corpus/formats/CanonRaw.cr3), laid out as Laurent Clévy's description of the
 format (github.com/lclevy/canon_cr3) and exiftool read them, independently of photomill:

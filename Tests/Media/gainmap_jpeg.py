@@ -1,4 +1,17 @@
 #!/usr/bin/env python3
+##===----------------------------------------------------------------------===##
+#
+# This source file is part of the photomill open source project
+#
+# Copyright (c) 2026 the photomill authors
+# Licensed under Apache License v2.0
+#
+# See LICENSE for license information
+#
+# SPDX-License-Identifier: Apache-2.0
+#
+##===----------------------------------------------------------------------===##
+
 """Makes a JPEG with a gain map as Google's Ultra HDR and Apple's HDR JPEGs carry one: the
 SDR base image first, then a second JPEG (the gain map) after it, announced by an MPF
 segment (CIPA DC-007 Multi-Picture Format) and the `hdrgm` XMP namespace

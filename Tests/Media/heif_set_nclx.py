@@ -1,4 +1,17 @@
 #!/usr/bin/env python3
+##===----------------------------------------------------------------------===##
+#
+# This source file is part of the photomill open source project
+#
+# Copyright (c) 2026 the photomill authors
+# Licensed under Apache License v2.0
+#
+# See LICENSE for license information
+#
+# SPDX-License-Identifier: Apache-2.0
+#
+##===----------------------------------------------------------------------===##
+
 """Gives every image item of a HEIF file an `nclx` colour property (ISO/IEC 23008-12
 `colr`, H.273 code points), as cameras write it: libheif 1.15's heif-enc takes
 --colour_primaries and --transfer_characteristic but writes no `colr` box.

@@ -1,4 +1,17 @@
 #!/usr/bin/env python3
+##===----------------------------------------------------------------------===##
+#
+# This source file is part of the photomill open source project
+#
+# Copyright (c) 2026 the photomill authors
+# Licensed under Apache License v2.0
+#
+# See LICENSE for license information
+#
+# SPDX-License-Identifier: Apache-2.0
+#
+##===----------------------------------------------------------------------===##
+
 """Puts real JPEG previews into a Sigma X3F whose image data was stripped (exiftool's test
 file, ../shared/corpus/formats2/exiftool_SigmaDP2.x3f), laid out as Foveon's X3F format
 description and exiftool (SigmaRaw.pm) read it, independently of photomill:

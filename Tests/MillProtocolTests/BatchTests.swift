@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import MillProtocol
 import SwiftProtobuf
@@ -76,9 +89,12 @@ struct BatchTests {
 
     @Test("RESULTS: each result's thumbnails follow in its order, numbered from its own first frame; fails come apart")
     func resultsShareOutBlobs() throws {
-        let x = Data("thumbnail of a".utf8), y = Data("thumbnail of c".utf8)
-        let messages = [Self.resultFrames("a", thumbnail: x), Self.failFrames("f"), Self.resultFrames("b"),
-                        Self.resultFrames("c", thumbnail: y)]
+        let x = Data("thumbnail of a".utf8)
+        let y = Data("thumbnail of c".utf8)
+        let messages = [
+            Self.resultFrames("a", thumbnail: x), Self.failFrames("f"), Self.resultFrames("b"),
+            Self.resultFrames("c", thumbnail: y),
+        ]
         let batches = MillCodec.batched(messages)
         #expect(batches.map(\.count) == [4])
         let frames = try #require(batches.first?.frames)
@@ -114,7 +130,10 @@ struct BatchTests {
         #expect(long.allSatisfy { $0[2].count + 3 == entry })
         let perMessage = (1 << 20) / entry
         let batches = MillCodec.batched(long)
-        #expect(batches.map(\.count) == Array(repeating: perMessage, count: 600 / perMessage) + [600 % perMessage].filter { $0 > 0 })
+        #expect(
+            batches.map(\.count) == Array(repeating: perMessage, count: 600 / perMessage)
+                + [600 % perMessage].filter { $0 > 0 }
+        )
         for batch in batches {
             #expect(batch.frames[2].count <= Limits.default.maxBodyBytes)
             #expect(violation(batch.frames) == nil)
@@ -143,7 +162,12 @@ struct BatchTests {
             case .noToken: jobs[1].leaseToken = ""
             case .repeatedID: jobs[1].jobID = jobs[0].jobID
             case .empty: jobs = []
-            case .overLimit: jobs = (0..<1_025).map { index in var job = jobs[0]; job.jobID = "j\(index)"; return job }
+            case .overLimit:
+                jobs = (0..<1_025).map { index in
+                    var job = jobs[0]
+                    job.jobID = "j\(index)"
+                    return job
+                }
             }
         }
     }
@@ -163,7 +187,10 @@ struct BatchTests {
         var badHash = Samples.results
         badHash.results[1].results.append(Samples.result.results[0])
         badHash.results[1].results[2].hashes.md5 = "not hex"
-        #expect(violation(of: .results(badHash, blobs: [Samples.thumbnailJPEG]))?.field == "results[1].results[2].hashes.md5")
+        #expect(
+            violation(of: .results(badHash, blobs: [Samples.thumbnailJPEG]))?.field
+                == "results[1].results[2].hashes.md5"
+        )
 
         var badClass = Samples.results
         badClass.fails[0].errorClass = "Not A Class"
@@ -180,14 +207,21 @@ struct BatchTests {
         #expect(violation(of: .results(none, blobs: []))?.field == "results+fails")
         var many = Samples.results
         many.results = []
-        many.fails = (0..<4_097).map { index in var fail = Samples.fail; fail.jobID = "f\(index)"; return fail }
+        many.fails = (0..<4_097).map { index in
+            var fail = Samples.fail
+            fail.jobID = "f\(index)"
+            return fail
+        }
         #expect(violation(of: .results(many, blobs: []))?.field == "results+fails")
     }
 
     @Test("a RESULTS whose results reference more thumbnails than follow, or fewer, is dropped")
     func resultsBlobCount() {
         #expect(violation(of: .results(Samples.results, blobs: []))?.reason == .missingBlob)
-        #expect(violation(of: .results(Samples.results, blobs: [Samples.thumbnailJPEG, Data([1])]))?.reason == .unexpectedBlob)
+        #expect(
+            violation(of: .results(Samples.results, blobs: [Samples.thumbnailJPEG, Data([1])]))?.reason
+                == .unexpectedBlob
+        )
         // The thumbnail's index is its result's own: 1 names a second frame that result does not have.
         var beyond = Samples.results
         beyond.results[0].results[2].thumbnail.blobIndex = 1

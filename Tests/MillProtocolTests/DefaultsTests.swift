@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import MillProtocol
 import SwiftProtobuf
@@ -7,13 +20,18 @@ import Testing
 /// text's defaults are the values of absent fields (PROTOCOL.md, READY; issue 30, point 3).
 @Suite("Proto3 defaults and DISCONNECT reasons")
 struct DefaultsTests {
-    @Test("a READY without heartbeat_interval_ms is valid and means 1000 ms; without protocol_version it is well-formed")
+    @Test(
+        "a READY without heartbeat_interval_ms is valid and means 1000 ms; without protocol_version it is well-formed"
+    )
     func readyDefaults() throws {
         var ready = Samples.ready
         ready.heartbeatIntervalMs = 0
         ready.prefetch = 0
         let decoded = try MillCodec.decode(MillCodec.encode(.ready(ready)))
-        guard case .ready(let received) = decoded else { Issue.record("decoded \(decoded)"); return }
+        guard case .ready(let received) = decoded else {
+            Issue.record("decoded \(decoded)")
+            return
+        }
         #expect(received.heartbeatInterval == 1.0)
         ready.heartbeatIntervalMs = 300
         #expect(ready.heartbeatInterval == 0.3)
@@ -25,7 +43,10 @@ struct DefaultsTests {
     @Test("a reason is TOKEN or TOKEN: TEXT; a reason without a known token is text")
     func reasons() {
         #expect(DisconnectReason(.notRegistered).description == "not-registered")
-        #expect(DisconnectReason(.invalidField, "slots: 0 is outside 1-1024").description == "invalid-field: slots: 0 is outside 1-1024")
+        #expect(
+            DisconnectReason(.invalidField, "slots: 0 is outside 1-1024").description
+                == "invalid-field: slots: 0 is outside 1-1024"
+        )
         let parsed = DisconnectReason(parsing: "old-protocol: worker w speaks 2; this coordinator needs 3")
         #expect(parsed.token == .oldProtocol)
         #expect(parsed.text == "worker w speaks 2; this coordinator needs 3")

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import MillProtocol
 import SwiftProtobuf
@@ -50,12 +63,15 @@ struct EnvelopeViolationTests {
         #expect(violation(frames)?.reason == .malformedBody)
     }
 
-    @Test("malformed body", arguments: [
-        [0x0F],                    // field 1 with wire type 7, which does not exist
-        [0x0A, 0x01, 0xFF],        // worker_id as a string that is not UTF-8
-        [0x00, 0x00],              // field number 0
-        [0x28, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01],  // an 11-byte varint
-    ] as [[UInt8]])
+    @Test(
+        "malformed body",
+        arguments: [
+            [0x0F],  // field 1 with wire type 7, which does not exist
+            [0x0A, 0x01, 0xFF],  // worker_id as a string that is not UTF-8
+            [0x00, 0x00],  // field number 0
+            [0x28, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01],  // an 11-byte varint
+        ] as [[UInt8]]
+    )
     func malformedBody(_ body: [UInt8]) {
         #expect(violation(frames(Command.ready.rawValue, body: body))?.reason == .malformedBody)
     }
@@ -89,7 +105,10 @@ struct EnvelopeViolationTests {
         #expect(violation(Array(repeating: Data([1]), count: 17))?.reason == .tooManyFrames)
     }
 
-    @Test("blob frames on a command that takes none", arguments: [Command.ready, .extend, .fail, .ack, .heartbeat, .disconnect, .jobs])
+    @Test(
+        "blob frames on a command that takes none",
+        arguments: [Command.ready, .extend, .fail, .ack, .heartbeat, .disconnect, .jobs]
+    )
     func blobsWhereNoneBelong(_ command: Command) throws {
         let message = try #require(Samples.all.first { $0.command == command })
         #expect(violation(MillCodec.encode(message) + [Data([1, 2, 3])])?.reason == .unexpectedBlob)
@@ -104,7 +123,9 @@ struct EnvelopeViolationTests {
 
     @Test("a blob no result refers to")
     func unreferencedBlob() {
-        #expect(violation(of: .result(Samples.result, blobs: [Samples.thumbnailJPEG, Data([0])]))?.reason == .unexpectedBlob)
+        #expect(
+            violation(of: .result(Samples.result, blobs: [Samples.thumbnailJPEG, Data([0])]))?.reason == .unexpectedBlob
+        )
         #expect(violation(of: .result(Samples.resultWithFailure, blobs: [Data([0])]))?.reason == .unexpectedBlob)
     }
 

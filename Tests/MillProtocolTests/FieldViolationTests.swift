@@ -1,7 +1,20 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import MillProtocol
-import SwiftProtobuf
 import PhotomillCore
+import SwiftProtobuf
 import Testing
 
 /// A valid sample with one field spoiled, and the field the violation must name.
@@ -48,8 +61,14 @@ struct FieldViolationTests {
         .ready("kinds") { $0.kinds = [] },
         .ready("kinds[1]") { $0.kinds = [.hash, .hash] },
         .ready("kinds[0]") { $0.kinds = [.unspecified] },
-        .ready("kinds") { $0.kinds = [.UNRECOGNIZED(9)]; $0.ocrLanguages = [] },
-        .ready("kinds[2]") { $0.kinds = [.hash, .UNRECOGNIZED(9), .UNRECOGNIZED(9)]; $0.ocrLanguages = [] },
+        .ready("kinds") {
+            $0.kinds = [.UNRECOGNIZED(9)]
+            $0.ocrLanguages = []
+        },
+        .ready("kinds[2]") {
+            $0.kinds = [.hash, .UNRECOGNIZED(9), .UNRECOGNIZED(9)]
+            $0.ocrLanguages = []
+        },
         .ready("ocr_languages") { $0.ocrLanguages = [] },
         .ready("ocr_languages") { $0.kinds = [.hash] },
         .ready("ocr_languages[1]") { $0.ocrLanguages = ["eng", "en g"] },
@@ -77,7 +96,14 @@ struct FieldViolationTests {
         .job("lease_token") { $0.leaseToken = "" },
         .job("lease_token") { $0.leaseToken = "lease\u{7F}" },
         .job("deadlines") { $0.deadlines.removeLast() },
-        .job("deadlines[4].kind") { $0.deadlines.append(.with { $0.kind = .hash; $0.deadlineMs = 1_000 }) },
+        .job("deadlines[4].kind") {
+            $0.deadlines.append(
+                .with {
+                    $0.kind = .hash
+                    $0.deadlineMs = 1_000
+                }
+            )
+        },
         .job("deadlines[0].kind") { $0.kinds = [.metadata, .thumbnail, .ocr] },
         .job("deadlines[0].kind") { $0.deadlines[0].kind = .unspecified },
         .job("deadlines[0].deadline_ms") { $0.deadlines[0].deadlineMs = 0 },
@@ -93,11 +119,21 @@ struct FieldViolationTests {
         .job("parameters.ocr_language") { $0.parameters.ocrLanguage = "../../etc/passwd" },
         .job("sidecar_path") { $0.sidecarPath = "IMG_0001.jpg.xmp" },
         .job("sidecar_path") { $0.sidecarPath = "/photos/../IMG_0001.xmp" },
-        .job("sidecar_path") { $0.sidecarPath = "/photos/a.xmp"; $0.kinds = [.hash]; $0.deadlines = [$0.deadlines[0]] },
+        .job("sidecar_path") {
+            $0.sidecarPath = "/photos/a.xmp"
+            $0.kinds = [.hash]
+            $0.deadlines = [$0.deadlines[0]]
+        },
         .job("sidecar_in_blobs") { $0.sidecarInBlobs = true },
-        .job("sidecar_in_blobs") { $0.sidecarPath = "/photos/a.xmp"; $0.sidecarInBlobs = true },
+        .job("sidecar_in_blobs") {
+            $0.sidecarPath = "/photos/a.xmp"
+            $0.sidecarInBlobs = true
+        },
         .job("sidecar_error") { $0.sidecarError = "cannot read" },
-        .job("sidecar_error") { $0.sidecarPath = "/photos/a.xmp"; $0.sidecarError = "bad\0text" },
+        .job("sidecar_error") {
+            $0.sidecarPath = "/photos/a.xmp"
+            $0.sidecarError = "bad\0text"
+        },
     ]
 
     static let resultCases: [FieldCase] = [
@@ -123,13 +159,22 @@ struct FieldViolationTests {
             $0.results[3].ocr.text = String(repeating: "x", count: FieldBounds.ocrTextBytes.upperBound + 1)
         },
         .result("results[0].failure.error_class") {
-            $0.results[0].failure = .with { $0.errorClass = "Not An Image"; $0.message = "m" }
+            $0.results[0].failure = .with {
+                $0.errorClass = "Not An Image"
+                $0.message = "m"
+            }
         },
         .result("results[0].failure.error_class") {
-            $0.results[0].failure = .with { $0.errorClass = "-x"; $0.message = "m" }
+            $0.results[0].failure = .with {
+                $0.errorClass = "-x"
+                $0.message = "m"
+            }
         },
         .result("results[0].failure.message") {
-            $0.results[0].failure = .with { $0.errorClass = "corrupt"; $0.message = "" }
+            $0.results[0].failure = .with {
+                $0.errorClass = "corrupt"
+                $0.message = ""
+            }
         },
         .metadata("date_taken") { $0.dateTaken = String(repeating: "9", count: 1_025) },
         .metadata("camera_make") { $0.cameraMake = "Can\0on" },
@@ -159,19 +204,80 @@ struct FieldViolationTests {
     ]
 
     static let controlCases: [FieldCase] = [
-        FieldCase(field: "kinds", message: .extend(.with { $0 = Samples.extend; $0.kinds = [] })),
-        FieldCase(field: "extra_ms", message: .extend(.with { $0 = Samples.extend; $0.extraMs = 0 })),
-        FieldCase(field: "job_id", message: .extend(.with { $0 = Samples.extend; $0.jobID = "" })),
-        FieldCase(field: "error_class", message: .fail(.with { $0 = Samples.fail; $0.errorClass = "" })),
-        FieldCase(field: "message", message: .fail(.with { $0 = Samples.fail; $0.message = String(repeating: "m", count: 4_097) })),
-        FieldCase(field: "lease_token", message: .fail(.with { $0 = Samples.fail; $0.leaseToken = "" })),
+        FieldCase(
+            field: "kinds",
+            message: .extend(
+                .with {
+                    $0 = Samples.extend
+                    $0.kinds = []
+                }
+            )
+        ),
+        FieldCase(
+            field: "extra_ms",
+            message: .extend(
+                .with {
+                    $0 = Samples.extend
+                    $0.extraMs = 0
+                }
+            )
+        ),
+        FieldCase(
+            field: "job_id",
+            message: .extend(
+                .with {
+                    $0 = Samples.extend
+                    $0.jobID = ""
+                }
+            )
+        ),
+        FieldCase(
+            field: "error_class",
+            message: .fail(
+                .with {
+                    $0 = Samples.fail
+                    $0.errorClass = ""
+                }
+            )
+        ),
+        FieldCase(
+            field: "message",
+            message: .fail(
+                .with {
+                    $0 = Samples.fail
+                    $0.message = String(repeating: "m", count: 4_097)
+                }
+            )
+        ),
+        FieldCase(
+            field: "lease_token",
+            message: .fail(
+                .with {
+                    $0 = Samples.fail
+                    $0.leaseToken = ""
+                }
+            )
+        ),
         FieldCase(field: "committed+discarded", message: .ack(.init())),
         FieldCase(field: "committed+discarded[1]", message: .ack(.with { $0.committed = ["a", "a"] })),
-        FieldCase(field: "committed+discarded[1]", message: .ack(.with { $0.committed = ["a"]; $0.discarded = ["a"] })),
+        FieldCase(
+            field: "committed+discarded[1]",
+            message: .ack(
+                .with {
+                    $0.committed = ["a"]
+                    $0.discarded = ["a"]
+                }
+            )
+        ),
         FieldCase(field: "discarded[0]", message: .ack(.with { $0.discarded = ["j\t1"] })),
-        FieldCase(field: "committed+discarded", message: .ack(.with {
-            $0.committed = (0...FieldBounds.ackEntries.upperBound).map { "j\($0)" }
-        })),
+        FieldCase(
+            field: "committed+discarded",
+            message: .ack(
+                .with {
+                    $0.committed = (0...FieldBounds.ackEntries.upperBound).map { "j\($0)" }
+                }
+            )
+        ),
         FieldCase(field: "reason", message: .disconnect(.with { $0.reason = String(repeating: "r", count: 1_025) })),
     ]
 

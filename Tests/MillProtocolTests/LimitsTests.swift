@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import MillProtocol
 import SwiftProtobuf
@@ -14,15 +27,19 @@ struct LimitsTests {
         #expect(blobs.map(\.count) == [128, 128, 44])
         var job = Samples.job
         job.fileInBlobs = true
-        #expect(try MillCodec.decode(MillCodec.encode(.job(job, blobs: blobs)), limits: limits) == .job(job, blobs: blobs))
+        #expect(
+            try MillCodec.decode(MillCodec.encode(.job(job, blobs: blobs)), limits: limits) == .job(job, blobs: blobs)
+        )
         // The largest file and its sidecar fit one JOB.
         let largest = try #require(MillCodec.fileBlobs(Data(count: 3 * 128), limits: limits))
         job.fileSize = 3 * 128
         job.sidecarPath = "/photos/2024/IMG_0001.jpg.xmp"
         job.sidecarInBlobs = true
         let sidecar = Data("<x:xmpmeta/>".utf8)
-        #expect(try MillCodec.decode(MillCodec.encode(.job(job, blobs: largest + [sidecar])), limits: limits)
-            == .job(job, blobs: largest + [sidecar]))
+        #expect(
+            try MillCodec.decode(MillCodec.encode(.job(job, blobs: largest + [sidecar])), limits: limits)
+                == .job(job, blobs: largest + [sidecar])
+        )
         #expect(MillCodec.fileBlobs(Data(count: 3 * 128 + 1), limits: limits) == nil)
         #expect(MillCodec.fileBlobs(Data(), limits: limits) == [])
     }
@@ -31,7 +48,9 @@ struct LimitsTests {
     func largestBodiesFit() throws {
         let longest = String(repeating: "x", count: FieldBounds.idBytes.upperBound)
         let ack = Photomill_V1_Ack.with {
-            $0.committed = (0..<FieldBounds.ackEntries.upperBound).map { String(format: "%08d", $0) + longest.dropFirst(8) }
+            $0.committed = (0..<FieldBounds.ackEntries.upperBound).map {
+                String(format: "%08d", $0) + longest.dropFirst(8)
+            }
         }
         let ready = Photomill_V1_Ready.with {
             $0 = Samples.ready

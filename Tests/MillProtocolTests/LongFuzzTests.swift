@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import MillProtocol
 import PhotomillTestSupport
@@ -22,8 +35,11 @@ struct LongFuzzTests {
         let keep = Self.environment["MILLPROTOCOL_FUZZ_KEEP"].map { URL(fileURLWithPath: $0) }
         if let keep { try FileManager.default.createDirectory(at: keep, withIntermediateDirectories: true) }
         let limits: [Limits] = [.default, Limits(maxFrames: 5, maxBodyBytes: 200, maxBlobBytes: 150)]
-        var seed = Self.environment["MILLPROTOCOL_FUZZ_SEED"].flatMap { UInt64($0) } ?? UInt64(Date().timeIntervalSince1970)
-        var inputs = 0, decoded = 0, seeds = 0
+        var seed =
+            Self.environment["MILLPROTOCOL_FUZZ_SEED"].flatMap { UInt64($0) } ?? UInt64(Date().timeIntervalSince1970)
+        var inputs = 0
+        var decoded = 0
+        var seeds = 0
         var kept: Set<String> = []
         var reasons: [ProtocolViolation.Reason: Int] = [:]
         while fuzzing.seconds < Self.seconds ?? 0 {
@@ -32,7 +48,11 @@ struct LongFuzzTests {
             for iteration in 0..<20_000 {
                 let frames = mutator.next()
                 let limit = limits[iteration % limits.count]
-                if logInputs { FileHandle.standardError.write(Data("# seed \(seed) #\(iteration)\n\(FramesFile.format(frames))".utf8)) }
+                if logInputs {
+                    FileHandle.standardError.write(
+                        Data("# seed \(seed) #\(iteration)\n\(FramesFile.format(frames))".utf8)
+                    )
+                }
                 inputs += 1
                 let name: String
                 do {
@@ -56,8 +76,11 @@ struct LongFuzzTests {
             seed &+= 1
             seeds += 1
         }
-        let summary = reasons.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ")
-        print("fuzz: \(inputs) inputs from \(seeds) seeds in \(Int(Self.seconds ?? 0)) s; \(decoded) decoded; refused: \(summary)")
+        let summary = reasons.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue) \($0.value)" }
+            .joined(separator: ", ")
+        print(
+            "fuzz: \(inputs) inputs from \(seeds) seeds in \(Int(Self.seconds ?? 0)) s; \(decoded) decoded; refused: \(summary)"
+        )
         #expect(inputs > 0)
     }
 }

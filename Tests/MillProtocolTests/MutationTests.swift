@@ -1,6 +1,19 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
-import PhotomillCore
 import MillProtocol
+import PhotomillCore
 import Testing
 
 /// Decoding arbitrary bytes must never crash: it either yields a message that survives
@@ -10,7 +23,8 @@ import Testing
 /// last one printed before a crash can go into Regressions/.
 @Suite("Mutations")
 struct MutationTests {
-    static let iterations = ProcessInfo.processInfo.environment["MILLPROTOCOL_FUZZ_ITERATIONS"].flatMap { Int($0) } ?? 1_500
+    static let iterations =
+        ProcessInfo.processInfo.environment["MILLPROTOCOL_FUZZ_ITERATIONS"].flatMap { Int($0) } ?? 1_500
     static let logInputs = ProcessInfo.processInfo.environment["MILLPROTOCOL_FUZZ_LOG"] == "1"
 
     @Test("mutated frames decode or are refused, never crash", arguments: [1, 2, 0x5EED] as [UInt64])
@@ -23,7 +37,9 @@ struct MutationTests {
         for iteration in 0..<Self.iterations {
             let frames = mutator.next()
             let limit = limits[iteration % limits.count]
-            if Self.logInputs { FileHandle.standardError.write(Data("# seed \(seed) #\(iteration)\n\(FramesFile.format(frames))".utf8)) }
+            if Self.logInputs {
+                FileHandle.standardError.write(Data("# seed \(seed) #\(iteration)\n\(FramesFile.format(frames))".utf8))
+            }
             do {
                 let message = try MillCodec.decode(frames, limits: limit)
                 decoded += 1
@@ -43,7 +59,9 @@ struct MutationTests {
         var random = SplitMix64(seed: seed)
         for iteration in 0..<Self.iterations {
             var frames = (0..<Int.random(in: 0...5, using: &random)).map { _ in
-                Data((0..<Int.random(in: 0...48, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) })
+                Data(
+                    (0..<Int.random(in: 0...48, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
+                )
             }
             // Half get a true envelope, so that random bodies reach the protobuf decoder.
             if Bool.random(using: &random) {

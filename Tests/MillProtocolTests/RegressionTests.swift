@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import MillProtocol
 import Testing
@@ -6,7 +19,9 @@ import Testing
 /// decoded or refused like any other.
 @Suite("Regressions")
 struct RegressionTests {
-    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Regressions")
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "Regressions"
+    )
 
     static var inputs: [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []

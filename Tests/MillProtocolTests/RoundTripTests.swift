@@ -1,8 +1,22 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
-@testable import MillProtocol
 import PhotomillCore
 import SwiftProtobuf
 import Testing
+
+@testable import MillProtocol
 
 @Suite("Round trips")
 struct RoundTripTests {
@@ -39,8 +53,10 @@ struct RoundTripTests {
     @Test("a JOB's fields written by hand are the bytes SwiftProtobuf writes, whatever their values")
     func handEncodedJob() throws {
         var random = SplitMix64(seed: 0x10B)
-        let texts = ["", "a", "/photos/2024/IMG_0001.jpg", "/Fotos/Grüße/😀 ü.heic", String(repeating: "p", count: 4_096),
-                     String(repeating: "é", count: 200)]
+        let texts = [
+            "", "a", "/photos/2024/IMG_0001.jpg", "/Fotos/Grüße/😀 ü.heic", String(repeating: "p", count: 4_096),
+            String(repeating: "é", count: 200),
+        ]
         let numbers: [Int64] = [0, 1, 127, 128, 16_383, 16_384, Int64(Int32.max), .max, -1, .min]
         for _ in 0..<500 {
             var job = Photomill_V1_Job()
@@ -49,7 +65,9 @@ struct RoundTripTests {
             job.path = random.pick(texts)
             job.fileSize = UInt64(bitPattern: random.pick(numbers))
             job.fileMtimeNs = random.pick(numbers)
-            job.kinds = (0..<random.int(in: 0...4)).map { _ in random.pick([.hash, .metadata, .thumbnail, .ocr, .unspecified, .UNRECOGNIZED(-5), .UNRECOGNIZED(300)]) }
+            job.kinds = (0..<random.int(in: 0...4)).map { _ in
+                random.pick([.hash, .metadata, .thumbnail, .ocr, .unspecified, .UNRECOGNIZED(-5), .UNRECOGNIZED(300)])
+            }
             job.leaseToken = random.pick(texts)
             job.fileInBlobs = random.chance(0.5)
             job.sidecarPath = random.pick(texts)
@@ -65,8 +83,12 @@ struct RoundTripTests {
     @Test("the command bytes are the ones PROTOCOL.md lists")
     func commandBytes() {
         #expect(Command.allCases.map(\.rawValue) == Array(0x01...0x0A))
-        #expect(Command.allCases.map(\.description) == ["READY", "JOB", "EXTEND", "RESULT", "FAIL", "ACK", "HEARTBEAT", "DISCONNECT",
-                                                       "JOBS", "RESULTS"])
+        #expect(
+            Command.allCases.map(\.description) == [
+                "READY", "JOB", "EXTEND", "RESULT", "FAIL", "ACK", "HEARTBEAT", "DISCONNECT",
+                "JOBS", "RESULTS",
+            ]
+        )
     }
 
     @Test("blobs arrive in order and keep their bytes")
@@ -95,7 +117,13 @@ struct RoundTripTests {
         let result = Photomill_V1_Result.with {
             $0.jobID = "j"
             $0.leaseToken = "t"
-            $0.results = [.with { $0.kind = .metadata; $0.recipe = "r"; $0.metadata = metadata }]
+            $0.results = [
+                .with {
+                    $0.kind = .metadata
+                    $0.recipe = "r"
+                    $0.metadata = metadata
+                }
+            ]
         }
         guard case .result(let decoded, _) = try MillCodec.decode(MillCodec.encode(.result(result, blobs: []))) else {
             Issue.record("not a RESULT")

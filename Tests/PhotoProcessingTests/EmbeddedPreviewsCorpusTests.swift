@@ -1,14 +1,30 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillCore
 import PhotomillTestSupport
 import Testing
+
 @testable import PhotoProcessing
 
 /// `EmbeddedPreviews` on the corpus's DNGs and RW2 against exiftool, which names every
 /// preview it finds (PreviewImage, JpgFromRaw, the uncompressed ThumbnailTIFF), and against
 /// LibRaw's `raw-identify` for the orientation.
-@Suite(.enabled(if: Corpus.isAvailable, Corpus.skipMessage),
-       .enabled(if: RawCorpus.toolsInstalled, RawCorpus.toolsMessage))
+@Suite(
+    .enabled(if: Corpus.isAvailable, Corpus.skipMessage),
+    .enabled(if: RawCorpus.toolsInstalled, RawCorpus.toolsMessage)
+)
 final class EmbeddedPreviewsCorpusTests {
     let directory: URL
     init() throws { directory = try temporaryDirectory() }
@@ -16,7 +32,9 @@ final class EmbeddedPreviewsCorpusTests {
 
     private func found(_ url: URL) throws -> EmbeddedPreviews {
         let bytes = try Data(contentsOf: url)
-        let format = try #require(MediaFormat(sniffing: Array(bytes.prefix(MediaFormat.headLength)), fileExtension: url.pathExtension))
+        let format = try #require(
+            MediaFormat(sniffing: Array(bytes.prefix(MediaFormat.headLength)), fileExtension: url.pathExtension)
+        )
         return try #require(bytes.withUnsafeBytes { EmbeddedPreviews(head: $0, fileSize: $0.count, format: format) })
     }
 
@@ -28,10 +46,14 @@ final class EmbeddedPreviewsCorpusTests {
         return try Data(contentsOf: out)
     }
 
-    @Test("The JPEG previews are exactly those exiftool extracts, byte for byte",
-          arguments: [("canon_eos_6d.dng", ["IFD0:PreviewImage", "SubIFD1:PreviewImage"]),
-                      ("DNG.dng", ["SubIFD1:PreviewImage", "SubIFD2:JpgFromRaw"]),
-                      ("Panasonic.rw2", ["IFD0:JpgFromRaw"])])
+    @Test(
+        "The JPEG previews are exactly those exiftool extracts, byte for byte",
+        arguments: [
+            ("canon_eos_6d.dng", ["IFD0:PreviewImage", "SubIFD1:PreviewImage"]),
+            ("DNG.dng", ["SubIFD1:PreviewImage", "SubIFD2:JpgFromRaw"]),
+            ("Panasonic.rw2", ["IFD0:JpgFromRaw"]),
+        ]
+    )
     func jpegPreviewsMatchExiftool(name: String, tags: [String]) throws {
         let url = Corpus.formats.appendingPathComponent(name)
         let bytes = try Data(contentsOf: url)
@@ -60,20 +82,32 @@ final class EmbeddedPreviewsCorpusTests {
     func orientationIsLibRaws(name: String) throws {
         for orientation in 1...8 {
             let copy = directory.appendingPathComponent("o\(orientation)-\(name)")
-            try RawTestImages.shell("exiftool -q -m -n -Orientation=\(orientation) -o '\(copy.path)' '\(Corpus.formats.appendingPathComponent(name).path)'")
+            try RawTestImages.shell(
+                "exiftool -q -m -n -Orientation=\(orientation) -o '\(copy.path)' '\(Corpus.formats.appendingPathComponent(name).path)'"
+            )
             let identify = try Tool.run("raw-identify", ["-v", copy.path]).stdout
-            let flip = try #require(identify.split(separator: "\n").first { $0.hasPrefix("Image flip:") }?.split(separator: " ").last.flatMap { Int($0) })
-            #expect(try found(copy).orientation == RawOrientation.exifOrientation(flip: flip), "\(name), Orientation \(orientation)")
+            let flip = try #require(
+                identify.split(separator: "\n").first { $0.hasPrefix("Image flip:") }?.split(separator: " ").last
+                    .flatMap { Int($0) }
+            )
+            #expect(
+                try found(copy).orientation == RawOrientation.exifOrientation(flip: flip),
+                "\(name), Orientation \(orientation)"
+            )
             #expect(try found(copy).orientation == orientation)
         }
     }
 
-    @Test("Formats whose orientation LibRaw reads otherwise are left to LibRaw",
-          arguments: ["Nikon.nef", "CanonRaw.cr2", "CanonRaw.cr3", "FujiFilm.raf"])
+    @Test(
+        "Formats whose orientation LibRaw reads otherwise are left to LibRaw",
+        arguments: ["Nikon.nef", "CanonRaw.cr2", "CanonRaw.cr3", "FujiFilm.raf"]
+    )
     func otherFormatsAreNotWalked(name: String) throws {
         let url = Corpus.formats.appendingPathComponent(name)
         let bytes = try Data(contentsOf: url)
-        let format = try #require(MediaFormat(sniffing: Array(bytes.prefix(MediaFormat.headLength)), fileExtension: url.pathExtension))
+        let format = try #require(
+            MediaFormat(sniffing: Array(bytes.prefix(MediaFormat.headLength)), fileExtension: url.pathExtension)
+        )
         #expect(bytes.withUnsafeBytes { EmbeddedPreviews(head: $0, fileSize: $0.count, format: format) } == nil)
     }
 }

@@ -1,6 +1,20 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillCore
 import PhotomillTestSupport
+
 @testable import PhotoProcessing
 
 /// Fixtures made by the tests themselves, with independent tools where a tool exists.
@@ -18,9 +32,11 @@ enum Fixtures {
             var crc = crc32(typed).bigEndian
             data.append(Data(bytes: &crc, count: 4))
         }
-        func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xff), UInt8(v >> 8 & 0xff), UInt8(v & 0xff)] }
-        chunk("IHDR", be32(width) + be32(height) + [8, 0, 0, 0, 0])   // 8-bit greyscale
-        chunk("IDAT", [0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01]) // an empty zlib stream
+        func be32(_ v: UInt32) -> [UInt8] {
+            [UInt8(v >> 24), UInt8(v >> 16 & 0xff), UInt8(v >> 8 & 0xff), UInt8(v & 0xff)]
+        }
+        chunk("IHDR", be32(width) + be32(height) + [8, 0, 0, 0, 0])  // 8-bit greyscale
+        chunk("IDAT", [0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01])  // an empty zlib stream
         chunk("IEND", [])
         return data
     }
@@ -39,10 +55,15 @@ enum Fixtures {
         let mask = directory.appendingPathComponent("mask-\(UUID().uuidString).v").path
         let inverted = directory.appendingPathComponent("inv-\(UUID().uuidString).v").path
         let page = directory.appendingPathComponent("page-\(UUID().uuidString).png")
-        try check(Tool.run("vips", ["text", mask, text, "--width", "\(width)", "--dpi", "300", "--font", "DejaVu Serif 12"]))
+        try check(
+            Tool.run("vips", ["text", mask, text, "--width", "\(width)", "--dpi", "300", "--font", "DejaVu Serif 12"])
+        )
         try check(Tool.run("vips", ["invert", mask, inverted]))
-        let upright = rotate == nil ? page.path : directory.appendingPathComponent("upright-\(UUID().uuidString).png").path
-        try check(Tool.run("vips", ["embed", inverted, upright, "120", "120", "\(width + 240)", "1400", "--extend", "white"]))
+        let upright =
+            rotate == nil ? page.path : directory.appendingPathComponent("upright-\(UUID().uuidString).png").path
+        try check(
+            Tool.run("vips", ["embed", inverted, upright, "120", "120", "\(width + 240)", "1400", "--extend", "white"])
+        )
         if let rotate { try check(Tool.run("vips", ["rot", upright, page.path, rotate])) }
         return page
     }
@@ -54,7 +75,8 @@ enum Fixtures {
 
 /// Character error rate: Levenshtein distance over the reference length.
 func characterErrorRate(_ recognised: String, reference: String) -> Double {
-    let a = Array(recognised), b = Array(reference)
+    let a = Array(recognised)
+    let b = Array(reference)
     var previous = Array(0...b.count)
     for i in 1...max(1, a.count) where !a.isEmpty {
         var current = [i] + Array(repeating: 0, count: b.count)
@@ -68,9 +90,15 @@ func characterErrorRate(_ recognised: String, reference: String) -> Double {
 
 extension Fixtures {
     /// `MetadataReader` on bytes in memory, as `PhotoProcessor` calls it.
-    static func metadata(_ bytes: [UInt8], format: MediaFormat, path: String = "fixture") throws(ProcessingError) -> PhotoMetadata {
+    static func metadata(
+        _ bytes: [UInt8],
+        format: MediaFormat,
+        path: String = "fixture"
+    ) throws(ProcessingError) -> PhotoMetadata {
         try bytes.withUnsafeBytes { buffer in
-            Result { () throws(ProcessingError) in try MetadataReader.read(fileBytes: buffer, format: format, path: path) }
+            Result { () throws(ProcessingError) in
+                try MetadataReader.read(fileBytes: buffer, format: format, path: path)
+            }
         }.get()
     }
 }

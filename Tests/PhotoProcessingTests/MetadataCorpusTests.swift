@@ -1,7 +1,21 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillCore
 import PhotomillTestSupport
 import Testing
+
 @testable import PhotoProcessing
 
 /// `MetadataReader` on ../shared/corpus against what exiftool reports there (the
@@ -28,17 +42,24 @@ struct MetadataCorpusTests {
     @Test func rawAndHEICAgreeWithExiftool() throws {
         let manifest = try MetadataCorpus.manifest("manifest-formats.json")
         var tally = ExiftoolTally()
-        let fields = ["Make", "Model", "LensModel", "DateTimeOriginal", "OffsetTimeOriginal", "Orientation",
-                      "GPSLatitude", "GPSLongitude", "FNumber", "ExposureTime", "ISO", "FocalLength", "ImageSize"]
+        let fields = [
+            "Make", "Model", "LensModel", "DateTimeOriginal", "OffsetTimeOriginal", "Orientation",
+            "GPSLatitude", "GPSLongitude", "FNumber", "ExposureTime", "ISO", "FocalLength", "ImageSize",
+        ]
         var files = 0
         for file in manifest.files {
             guard let metadata = try MetadataCorpus.metadata(of: file.path),
-                  metadata.mediaType == .raw || file.path.lowercased().hasSuffix(".heic") else { continue }
+                metadata.mediaType == .raw || file.path.lowercased().hasSuffix(".heic")
+            else { continue }
             files += 1
             for field in fields {
                 guard let expected = file.exiftool[field] else { continue }
                 if case .text(let text) = expected, text.hasPrefix("0000") { continue }
-                if field.hasPrefix("GPS"), case .number(0) = file.exiftool["GPSLatitude"], case .number(0) = file.exiftool["GPSLongitude"] { continue }
+                if field.hasPrefix("GPS"), case .number(0) = file.exiftool["GPSLatitude"],
+                    case .number(0) = file.exiftool["GPSLongitude"]
+                {
+                    continue
+                }
                 tally.compare(file.path, field, expected, MetadataCorpus.value(field, of: metadata))
             }
         }
@@ -55,9 +76,13 @@ struct MetadataCorpusTests {
         for folder in folders {
             for name in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() {
                 let original = [UInt8](try Data(contentsOf: folder.appendingPathComponent(name)))
-                guard let format = MediaFormat(sniffing: Array(original.prefix(MediaFormat.headLength)),
-                                               fileExtension: (name as NSString).pathExtension),
-                      format.mediaType != .video else { continue }
+                guard
+                    let format = MediaFormat(
+                        sniffing: Array(original.prefix(MediaFormat.headLength)),
+                        fileExtension: (name as NSString).pathExtension
+                    ),
+                    format.mediaType != .video
+                else { continue }
                 for round in 0..<48 {
                     var bytes = original
                     if round % 2 == 0 {
@@ -74,7 +99,10 @@ struct MetadataCorpusTests {
                         let metadata = try Fixtures.metadata(bytes, format: format, path: name)
                         #expect(metadata.mediaType == format.mediaType, "\(name) round \(round)")
                     } catch {
-                        #expect(error.errorClass == .corrupt && error.message.hasPrefix(name), "\(name) round \(round): \(error)")
+                        #expect(
+                            error.errorClass == .corrupt && error.message.hasPrefix(name),
+                            "\(name) round \(round): \(error)"
+                        )
                     }
                 }
             }
@@ -102,8 +130,13 @@ enum MetadataCorpus {
     static func metadata(of path: String) throws -> PhotoMetadata? {
         let url = Corpus.root.appendingPathComponent(path)
         let data = [UInt8](try Data(contentsOf: url))
-        guard let format = MediaFormat(sniffing: Array(data.prefix(MediaFormat.headLength)), fileExtension: url.pathExtension),
-              format.mediaType != .video else { return nil }
+        guard
+            let format = MediaFormat(
+                sniffing: Array(data.prefix(MediaFormat.headLength)),
+                fileExtension: url.pathExtension
+            ),
+            format.mediaType != .video
+        else { return nil }
         return try? Fixtures.metadata(data, format: format, path: path)
     }
 

@@ -1,7 +1,21 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillCore
 import PhotomillTestSupport
 import Testing
+
 @testable import PhotoProcessing
 
 /// EXIF laid out as some cameras and tools do it, on JPEGs whose EXIF is written byte by
@@ -14,33 +28,42 @@ import Testing
 
     /// Entries that every fixture's EXIF IFD carries, in the standard's units.
     static let exposure: [HandTIFF.Entry] = [
-        .rational(0x829A, 1, 200),                  // ExposureTime 0.005 s
-        .rational(0x829D, 28, 10),                  // FNumber 2.8
-        .short(0x8827, [400]),                      // ISO
-        .ascii(0x9003, "2021:06:05 14:03:02"),      // DateTimeOriginal
-        .rational(0x920A, 50, 1),                   // FocalLength 50 mm
+        .rational(0x829A, 1, 200),  // ExposureTime 0.005 s
+        .rational(0x829D, 28, 10),  // FNumber 2.8
+        .short(0x8827, [400]),  // ISO
+        .ascii(0x9003, "2021:06:05 14:03:02"),  // DateTimeOriginal
+        .rational(0x920A, 50, 1),  // FocalLength 50 mm
     ]
 
     /// libexif 0.6.24 stops reading a sub-directory at a pointer-type entry (InteropIFD,
     /// thumbnail offset) whose offset lies past the end; here it is the first entry.
     @Test(arguments: [UInt16(0xA005), 0x0201])
     func outOfRangePointerDoesNotHideTheExifIFD(pointerTag: UInt16) throws {
-        let tiff = HandTIFF.build(ifd0: [.ascii(0x010F, "Maker"), .ascii(0x0110, "Model 1")],
-                                  exif: [.long(pointerTag, 0xFFFF_FF00)] + Self.exposure)
+        let tiff = HandTIFF.build(
+            ifd0: [.ascii(0x010F, "Maker"), .ascii(0x0110, "Model 1")],
+            exif: [.long(pointerTag, 0xFFFF_FF00)] + Self.exposure
+        )
         let metadata = try Self.read(jpeg: HandTIFF.jpeg(tiff: tiff))
         Self.expectExposure(metadata)
         #expect(metadata.cameraModel == "Model 1")
-        try Self.expectExiftool(on: HandTIFF.jpeg(tiff: tiff), ["FNumber": "2.8", "ISO": "400", "ExposureTime": "0.005"])
+        try Self.expectExiftool(
+            on: HandTIFF.jpeg(tiff: tiff),
+            ["FNumber": "2.8", "ISO": "400", "ExposureTime": "0.005"]
+        )
     }
 
     /// Some cameras write the exposure values in IFD0 only; exiftool reads them there.
     @Test func exposureValuesInIFD0Only() throws {
-        let tiff = HandTIFF.build(ifd0: [.ascii(0x010F, "Maker")] + Self.exposure,
-                                  exif: [.undefined(0x9000, Array("0230".utf8))])
+        let tiff = HandTIFF.build(
+            ifd0: [.ascii(0x010F, "Maker")] + Self.exposure,
+            exif: [.undefined(0x9000, Array("0230".utf8))]
+        )
         let metadata = try Self.read(jpeg: HandTIFF.jpeg(tiff: tiff))
         Self.expectExposure(metadata)
-        try Self.expectExiftool(on: HandTIFF.jpeg(tiff: tiff),
-                                ["FNumber": "2.8", "ISO": "400", "DateTimeOriginal": "2021:06:05 14:03:02"])
+        try Self.expectExiftool(
+            on: HandTIFF.jpeg(tiff: tiff),
+            ["FNumber": "2.8", "ISO": "400", "DateTimeOriginal": "2021:06:05 14:03:02"]
+        )
     }
 
     /// Canon's ISO when EXIF has none: CameraSettings[16] when it is a number (0x4000 | ISO
@@ -72,14 +95,18 @@ import Testing
     /// The APP12 "[picture info]" segment of the Olympus D-320L, with no EXIF at all:
     /// TimeDate is Unix time (909698819 s = 1998-10-29 22:06:59 UTC), Shutter microseconds.
     @Test func pictureInfoSegment() throws {
-        let text = "OLYMPUS OPTICAL CO.,LTD.   \0 713\r\n[picture info]\r\nTimeDate=909698819\r\nShutter=33363\r\n"
+        let text =
+            "OLYMPUS OPTICAL CO.,LTD.   \0 713\r\n[picture info]\r\nTimeDate=909698819\r\nShutter=33363\r\n"
             + "Flash=1\r\nFNumber=F2.8\r\n[camera info]\r\nType=SR55\r\n[end]\r\n"
         let jpeg = try HandTIFF.jpeg(segment: 0xEC, Array(text.utf8))
         let metadata = try Self.read(jpeg: jpeg)
         #expect(metadata.dateTaken == "1998-10-29T22:06:59")
         #expect(metadata.shutterSpeed.map { abs($0 - 0.033363) < 1e-9 } == true)
         #expect(metadata.aperture == 2.8)
-        try Self.expectExiftool(on: jpeg, ["DateTimeOriginal": "1998:10:29 22:06:59", "ExposureTime": "0.033363", "FNumber": "2.8"])
+        try Self.expectExiftool(
+            on: jpeg,
+            ["DateTimeOriginal": "1998:10:29 22:06:59", "ExposureTime": "0.033363", "FNumber": "2.8"]
+        )
     }
 
     /// Nikon's ISO (maker-note tag 0x0002) when EXIF has none: a corpus Nikon with its EXIF
@@ -92,7 +119,9 @@ import Testing
         let source = Corpus.root.appendingPathComponent("photos/87_OSError.jpg").path
         #expect(try Tool.run("exiftool", ["-q", "-EXIF:ISO=", "-o", stripped, source]).status == 0)
         let reported = try Tool.run("exiftool", ["-n", "-s3", "-ISO", stripped]).stdout
-        let expected = try #require(reported.split(separator: " ").last.flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
+        let expected = try #require(
+            reported.split(separator: " ").last.flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        )
         #expect(expected == 1000)
         let metadata = try Self.read(jpeg: [UInt8](Data(contentsOf: URL(fileURLWithPath: stripped))))
         #expect(metadata.iso == expected)
@@ -122,8 +151,11 @@ import Testing
     }
 
     /// exiftool's `-n` values for `tags`, when exiftool is installed.
-    static func expectExiftool(on jpeg: [UInt8], _ tags: [String: String],
-                               sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func expectExiftool(
+        on jpeg: [UInt8],
+        _ tags: [String: String],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         guard exiftoolInstalled else { return }
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -1,7 +1,21 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillCore
 import PhotomillTestSupport
 import Testing
+
 @testable import PhotoProcessing
 
 /// Each container's metadata reader against exiftool, on files the tools make here:
@@ -58,14 +72,25 @@ import Testing
         try withFolder { folder in
             // Sizes that take each SizeHeader form: small (multiples of 8), each U32
             // width, and each aspect ratio.
-            for (width, height) in [(64, 48), (40, 40), (37, 29), (1000, 750), (600, 400), (1920, 1080), (640, 512), (100, 50), (5000, 3)] {
+            for (width, height) in [
+                (64, 48), (40, 40), (37, 29), (1000, 750), (600, 400), (1920, 1080), (640, 512), (100, 50), (5000, 3),
+            ] {
                 let source = folder.appendingPathComponent("s\(width)x\(height).png")
-                try Self.tool("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=gray:size=\(width)x\(height)", "-frames:v", "1", source.path])
+                try Self.tool(
+                    "ffmpeg",
+                    [
+                        "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=gray:size=\(width)x\(height)", "-frames:v",
+                        "1", source.path,
+                    ]
+                )
                 let jxl = folder.appendingPathComponent("s\(width)x\(height).jxl")
                 try Self.tool("cjxl", [source.path, jxl.path, "-d", "1"])
                 let reference = try Self.exiftool(jxl)
                 let metadata = try Self.read(jxl, format: .jxl)
-                #expect("\(metadata.pixelWidth ?? 0) \(metadata.pixelHeight ?? 0)" == reference["ImageSize"] as? String, "\(width)×\(height)")
+                #expect(
+                    "\(metadata.pixelWidth ?? 0) \(metadata.pixelHeight ?? 0)" == reference["ImageSize"] as? String,
+                    "\(width)×\(height)"
+                )
             }
             let jxl = folder.appendingPathComponent("s64x48.jxl")
             try Self.exiftoolWrite(jxl, extra: ["-m", "-XMP-dc:Title=Fixture title"])
@@ -77,8 +102,12 @@ import Testing
             // The same file with its Exif and xml boxes as brob boxes.
             var compressed = Data()
             for box in boxes {
-                guard box.type == "Exif" || box.type == "xml " else { compressed += box.whole; continue }
-                let plain = folder.appendingPathComponent("box.bin"), packed = folder.appendingPathComponent("box.br")
+                guard box.type == "Exif" || box.type == "xml " else {
+                    compressed += box.whole
+                    continue
+                }
+                let plain = folder.appendingPathComponent("box.bin")
+                let packed = folder.appendingPathComponent("box.br")
                 try box.payload.write(to: plain)
                 try Self.tool("brotli", ["-f", "-o", packed.path, plain.path])
                 let body = Data(box.type.utf8) + (try Data(contentsOf: packed))
@@ -87,7 +116,8 @@ import Testing
             let brob = folder.appendingPathComponent("brob.jxl")
             try compressed.write(to: brob)
             #expect(try Self.boxes(brob).map(\.type).filter { $0 == "brob" }.count == 2)
-            let plain = try Self.read(jxl, format: .jxl), unpacked = try Self.read(brob, format: .jxl)
+            let plain = try Self.read(jxl, format: .jxl)
+            let unpacked = try Self.read(brob, format: .jxl)
             #expect(unpacked == plain)
             #expect(unpacked.cameraMake == "Fixture Maker" && unpacked.title == "Fixture title")
         }
@@ -96,7 +126,13 @@ import Testing
     @Test func webpWithExif() throws {
         try withFolder { folder in
             let webp = folder.appendingPathComponent("a.webp")
-            try Self.tool("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=96x64", "-frames:v", "1", "-c:v", "libwebp", webp.path])
+            try Self.tool(
+                "ffmpeg",
+                [
+                    "-v", "error", "-f", "lavfi", "-i", "testsrc=size=96x64", "-frames:v", "1", "-c:v", "libwebp",
+                    webp.path,
+                ]
+            )
             try Self.exiftoolWrite(webp)
             try Self.expectAgreement(webp, format: .webp)
         }
@@ -123,15 +159,27 @@ import Testing
     /// at 5 fps); a still has none.
     @Test func animatedGIFAndWebP() throws {
         try withFolder { folder in
-            let gif = folder.appendingPathComponent("a.gif"), webp = folder.appendingPathComponent("a.webp")
-            try Self.tool("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=64x48:rate=8", "-frames:v", "10", gif.path])
-            try Self.tool("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=64x48:rate=5", "-frames:v", "12",
-                                     "-c:v", "libwebp_anim", "-loop", "0", webp.path])
+            let gif = folder.appendingPathComponent("a.gif")
+            let webp = folder.appendingPathComponent("a.webp")
+            try Self.tool(
+                "ffmpeg",
+                ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=64x48:rate=8", "-frames:v", "10", gif.path]
+            )
+            try Self.tool(
+                "ffmpeg",
+                [
+                    "-v", "error", "-f", "lavfi", "-i", "testsrc=size=64x48:rate=5", "-frames:v", "12",
+                    "-c:v", "libwebp_anim", "-loop", "0", webp.path,
+                ]
+            )
             for (file, format) in [(gif, MediaFormat.gif), (webp, .webp)] {
                 let reference = try Self.exiftool(file)
                 let duration = try #require(reference["Duration"] as? Double, "\(file.lastPathComponent): \(reference)")
                 let metadata = try Self.read(file, format: format)
-                #expect(metadata.duration.map { abs($0 - duration) < 0.001 } == true, "\(file.lastPathComponent): \(String(describing: metadata.duration)) vs \(duration)")
+                #expect(
+                    metadata.duration.map { abs($0 - duration) < 0.001 } == true,
+                    "\(file.lastPathComponent): \(String(describing: metadata.duration)) vs \(duration)"
+                )
             }
             let still = try Self.still(in: folder, "still.gif")
             #expect(try Self.read(still, format: .gif).duration == nil)
@@ -148,17 +196,23 @@ import Testing
                 let bytes = Array(text.utf8.reversed()) + [UInt8](repeating: 0, count: length - text.utf8.count)
                 header.replaceSubrange(at..<(at + length), with: bytes)
             }
-            func put(_ at: Int, _ value: UInt32) { header.replaceSubrange(at..<(at + 4), with: Array(Self.be32(Int(value)))) }
+            func put(_ at: Int, _ value: UInt32) {
+                header.replaceSubrange(at..<(at + 4), with: Array(Self.be32(Int(value))))
+            }
             put(0x0C, "N DIGITAL", 12)
             put(0x19, "KYOCERA", 7)
             put(0x21, "2002:11:15 10:20:30", 20)
-            put(0x34, 16)       // ISO 200
-            put(0x38, 48)       // 2^(48/8)/16000 = 0.004 s
-            put(0x58, 32)       // 2^(32/16) = f/4
-            put(0x70, 35)       // 35 mm
+            put(0x34, 16)  // ISO 200
+            put(0x38, 48)  // 2^(48/8)/16000 = 0.004 s
+            put(0x58, 32)  // 2^(32/16) = f/4
+            put(0x70, 35)  // 35 mm
             let file = folder.appendingPathComponent("a.raw")
             try Data(header + [UInt8](repeating: 0x55, count: 4096)).write(to: file)
-            try Self.expectAgreement(file, format: .kyoceraRaw, fields: ["Make", "Model", "DateTimeOriginal", "ExposureTime", "FNumber", "FocalLength"])
+            try Self.expectAgreement(
+                file,
+                format: .kyoceraRaw,
+                fields: ["Make", "Model", "DateTimeOriginal", "ExposureTime", "FNumber", "FocalLength"]
+            )
             // ISO is a code in the file; exiftool's printed value is the ISO (its -n value the code).
             let printed = try ExifTool.value("ISO", of: file.path, printed: true)
             #expect(try Self.read(file, format: .kyoceraRaw).iso.map(String.init) == printed)
@@ -171,23 +225,42 @@ import Testing
     /// shorter than the stream's: 0.1 s of tolerance there.
     @Test func matroskaAndTransportStream() throws {
         try withFolder { folder in
-            for (name, extra) in [("a.mkv", ["-c:v", "libx264"]), ("a.mts", ["-c:v", "libx264", "-f", "mpegts", "-mpegts_m2ts_mode", "1"])] {
+            for (name, extra) in [
+                ("a.mkv", ["-c:v", "libx264"]),
+                ("a.mts", ["-c:v", "libx264", "-f", "mpegts", "-mpegts_m2ts_mode", "1"]),
+            ] {
                 let file = folder.appendingPathComponent(name)
-                try Self.tool("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=160x120:rate=25:duration=2"] + extra + [file.path])
+                try Self.tool(
+                    "ffmpeg",
+                    ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=160x120:rate=25:duration=2"] + extra + [
+                        file.path
+                    ]
+                )
                 let reference = try Self.exiftool(file)
                 let result = PhotoProcessor().process(path: file.path, kinds: [.metadata])
                 let metadata = try #require(result.metadata, "\(name): \(String(describing: result.errors))")
-                let probed = try Tool.run("ffprobe", [
-                    "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height", "-of", "csv=s=x:p=0", file.path,
-                ]).stdout.split(separator: "\n").last.map { $0.replacingOccurrences(of: "x", with: " ") }
+                let probed = try Tool.run(
+                    "ffprobe",
+                    [
+                        "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height", "-of",
+                        "csv=s=x:p=0", file.path,
+                    ]
+                ).stdout.split(separator: "\n").last.map { $0.replacingOccurrences(of: "x", with: " ") }
                 let size = reference["ImageSize"] as? String ?? probed
                 #expect("\(metadata.pixelWidth ?? 0) \(metadata.pixelHeight ?? 0)" == size, "\(name)")
-                let duration = try #require(reference["Duration"] as? Double ?? (reference["Duration"] as? String).flatMap { text in
-                    // Matroska's "00:00:02.000000000"
-                    text.split(separator: ":").compactMap { Double($0) }.reduce(0) { $0 * 60 + $1 }
-                }, "\(name): \(reference)")
+                let duration = try #require(
+                    reference["Duration"] as? Double
+                        ?? (reference["Duration"] as? String).flatMap { text in
+                            // Matroska's "00:00:02.000000000"
+                            text.split(separator: ":").compactMap { Double($0) }.reduce(0) { $0 * 60 + $1 }
+                        },
+                    "\(name): \(reference)"
+                )
                 let tolerance = name.hasSuffix(".mts") ? 0.1 : 0.05
-                #expect(metadata.duration.map { abs($0 - duration) <= tolerance } == true, "\(name): \(String(describing: metadata.duration)) vs \(duration)")
+                #expect(
+                    metadata.duration.map { abs($0 - duration) <= tolerance } == true,
+                    "\(name): \(String(describing: metadata.duration)) vs \(duration)"
+                )
             }
         }
     }
@@ -202,7 +275,10 @@ import Testing
 
     static func still(in folder: URL, _ name: String, size: String = "96x64") throws -> URL {
         let url = folder.appendingPathComponent(name)
-        try tool("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=\(size)", "-frames:v", "1", url.path])
+        try tool(
+            "ffmpeg",
+            ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=\(size)", "-frames:v", "1", url.path]
+        )
         return url
     }
 
@@ -224,19 +300,32 @@ import Testing
     }
 
     /// photomill's reading of `file` against exiftool's, field by field (MetadataCorpus' rules).
-    static func expectAgreement(_ file: URL, format: MediaFormat, fields: [String]? = nil,
-                                sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func expectAgreement(
+        _ file: URL,
+        format: MediaFormat,
+        fields: [String]? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let reference = try exiftool(file)
         let metadata = try read(file, format: format)
-        let compared = fields ?? ["Make", "Model", "LensModel", "DateTimeOriginal", "OffsetTimeOriginal", "Orientation",
-                                  "GPSLatitude", "GPSLongitude", "FNumber", "ExposureTime", "ISO", "FocalLength", "ImageSize"]
+        let compared =
+            fields ?? [
+                "Make", "Model", "LensModel", "DateTimeOriginal", "OffsetTimeOriginal", "Orientation",
+                "GPSLatitude", "GPSLongitude", "FNumber", "ExposureTime", "ISO", "FocalLength", "ImageSize",
+            ]
         for field in compared {
-            let value = try #require(reference[field], "exiftool has no \(field) in \(file.lastPathComponent)", sourceLocation: sourceLocation)
+            let value = try #require(
+                reference[field],
+                "exiftool has no \(field) in \(file.lastPathComponent)",
+                sourceLocation: sourceLocation
+            )
             let expected: ExiftoolValue = (value as? NSNumber).map { .number($0.doubleValue) } ?? .text("\(value)")
             let ours = MetadataCorpus.value(field, of: metadata)
-            #expect(expected.agrees(field, ours: ours),
-                    "\(file.lastPathComponent) \(field): exiftool \(expected), ours \(ours.map { "\($0)" } ?? "absent")",
-                    sourceLocation: sourceLocation)
+            #expect(
+                expected.agrees(field, ours: ours),
+                "\(file.lastPathComponent) \(field): exiftool \(expected), ours \(ours.map { "\($0)" } ?? "absent")",
+                sourceLocation: sourceLocation
+            )
         }
     }
 
@@ -261,7 +350,12 @@ import Testing
         while at + 8 <= data.count {
             let size = data[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) }
             guard size >= 8, at + size <= data.count else { break }
-            result.append((String(decoding: data[(at + 4)..<(at + 8)], as: UTF8.self), data[(at + 8)..<(at + size)], data[at..<(at + size)]))
+            result.append(
+                (
+                    String(decoding: data[(at + 4)..<(at + 8)], as: UTF8.self), data[(at + 8)..<(at + size)],
+                    data[at..<(at + size)]
+                )
+            )
             at += size
         }
         return result

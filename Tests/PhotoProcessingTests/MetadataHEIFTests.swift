@@ -1,7 +1,21 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillCore
 import PhotomillTestSupport
 import Testing
+
 @testable import PhotoProcessing
 
 /// `HEIFLayout` and the HEIC path of `MetadataReader` on files `heif-enc` makes from a
@@ -10,8 +24,13 @@ import Testing
 /// the file, and libvips' `autorot` how the EXIF orientation photomill derives would: the
 /// two must give the same picture. Serialized: Foundation's `readDataToEndOfFile` traps
 /// on EINTR when many child processes end at once.
-@Suite(.serialized, .enabled(if: Tool.isAvailable("heif-enc") && Tool.isAvailable("heif-convert") && Tool.isAvailable("exiftool"),
-                "needs heif-enc, heif-convert (libheif-examples) and exiftool"))
+@Suite(
+    .serialized,
+    .enabled(
+        if: Tool.isAvailable("heif-enc") && Tool.isAvailable("heif-convert") && Tool.isAvailable("exiftool"),
+        "needs heif-enc, heif-convert (libheif-examples) and exiftool"
+    )
+)
 struct MetadataHEIFTests {
     let directory: URL
     init() throws { directory = try temporaryDirectory() }
@@ -84,7 +103,9 @@ struct MetadataHEIFTests {
                 bytes.removeSubrange(generator.int(in: 0...bytes.count)...)
             } else {
                 let metaEnd = min(bytes.count, 600)
-                for _ in 0..<generator.int(in: 1...8) { bytes[generator.int(in: 0...metaEnd - 1)] = UInt8(truncatingIfNeeded: generator.next()) }
+                for _ in 0..<generator.int(in: 1...8) {
+                    bytes[generator.int(in: 0...metaEnd - 1)] = UInt8(truncatingIfNeeded: generator.next())
+                }
             }
             if bytes.withUnsafeBytes({ HEIFLayout($0) })?.primarySize != nil { complete += 1 }
         }
@@ -115,7 +136,8 @@ struct MetadataHEIFTests {
     /// The grey level at the centre of each quadrant (read by `vips getpoint`), rounded to
     /// the nearest of the four levels drawn, clockwise from the top-left.
     private func corners(_ path: String) throws -> [Int] {
-        let size = try Tool.run("vipsheader", ["-f", "width", path]).stdout + " "
+        let size =
+            try Tool.run("vipsheader", ["-f", "width", path]).stdout + " "
             + Tool.run("vipsheader", ["-f", "height", path]).stdout
         let dimensions = size.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
         guard dimensions.count == 2 else { return [] }
@@ -161,10 +183,17 @@ enum HEIFSurgery {
         for child in children {
             switch child.type {
             case "ipco":
-                out += box("ipco", Array(bytes[(child.range.lowerBound + 8)..<child.range.upperBound])
-                    + properties.flatMap { box($0.0, [$0.1]) })
+                out += box(
+                    "ipco",
+                    Array(bytes[(child.range.lowerBound + 8)..<child.range.upperBound])
+                        + properties.flatMap { box($0.0, [$0.1]) }
+                )
             case "ipma":
-                out += try ipma(Array(bytes[child.range]), add: (1...properties.count).map { existing + $0 }, item: primary)
+                out += try ipma(
+                    Array(bytes[child.range]),
+                    add: (1...properties.count).map { existing + $0 },
+                    item: primary
+                )
             default:
                 out += bytes[child.range]
             }
@@ -173,7 +202,8 @@ enum HEIFSurgery {
     }
 
     private static func ipma(_ bytes: [UInt8], add indices: [Int], item: Int) throws -> [UInt8] {
-        let version = bytes[8], wide = bytes[11] & 1 == 1
+        let version = bytes[8]
+        let wide = bytes[11] & 1 == 1
         var out = Array(bytes[8..<16])
         var at = 16
         for _ in 0..<Int(be32(bytes, 12)) {
@@ -184,7 +214,9 @@ enum HEIFSurgery {
             out += bytes[at..<(at + idSize)]
             if id == item {
                 out.append(UInt8(count + indices.count))
-                out += associations + indices.flatMap { wide ? [UInt8(0x80 | $0 >> 8), UInt8($0 & 0xFF)] : [UInt8(0x80 | $0)] }
+                out +=
+                    associations
+                    + indices.flatMap { wide ? [UInt8(0x80 | $0 >> 8), UInt8($0 & 0xFF)] : [UInt8(0x80 | $0)] }
             } else {
                 out.append(UInt8(count))
                 out += associations
@@ -197,15 +229,20 @@ enum HEIFSurgery {
     /// Adds `delta` to the file offsets (construction method 0) that point at or past `end`.
     private static func shift(_ bytes: inout [UInt8], iloc start: Int, by delta: Int, after end: Int) {
         let version = bytes[start]
-        let offsetSize = Int(bytes[start + 4] >> 4), lengthSize = Int(bytes[start + 4] & 15)
-        let baseSize = Int(bytes[start + 5] >> 4), indexSize = version >= 1 ? Int(bytes[start + 5] & 15) : 0
+        let offsetSize = Int(bytes[start + 4] >> 4)
+        let lengthSize = Int(bytes[start + 4] & 15)
+        let baseSize = Int(bytes[start + 5] >> 4)
+        let indexSize = version >= 1 ? Int(bytes[start + 5] & 15) : 0
         var at = start + 6
         let count = version < 2 ? Int(be16(bytes, at)) : Int(be32(bytes, at))
         at += version < 2 ? 2 : 4
         for _ in 0..<count {
             at += version < 2 ? 2 : 4
             var method = 0
-            if version >= 1 { method = Int(bytes[at + 1] & 15); at += 2 }
+            if version >= 1 {
+                method = Int(bytes[at + 1] & 15)
+                at += 2
+            }
             at += 2
             let baseAt = at
             let base = read(bytes, at, baseSize)

@@ -1,7 +1,21 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillCore
 import PhotomillTestSupport
 import Testing
+
 @testable import PhotoProcessing
 
 /// The similarity kind's hash against Python's imagehash (`phash`), the implementation the
@@ -17,11 +31,15 @@ import Testing
         var random = SplitMix64(seed: 28)
         return (0..<count).map { _ in
             let waves = (0..<4).map { _ in
-                (u: Double(random.int(in: 0...5)), v: Double(random.int(in: 0...5)), a: Double(random.int(in: 10...60)),
-                 phase: Double(random.int(in: 0...628)) / 100)
+                (
+                    u: Double(random.int(in: 0...5)), v: Double(random.int(in: 0...5)),
+                    a: Double(random.int(in: 10...60)),
+                    phase: Double(random.int(in: 0...628)) / 100
+                )
             }
             return (0..<32 * 32).map { index in
-                let x = Double(index % 32), y = Double(index / 32)
+                let x = Double(index % 32)
+                let y = Double(index / 32)
                 var value = 128.0 + Double(random.int(in: -8...8))
                 for wave in waves { value += wave.a * cos(.pi * (wave.u * x + wave.v * y) / 32 + wave.phase) }
                 return UInt8(max(0, min(255, value.rounded())))
@@ -58,7 +76,10 @@ import Testing
     /// the DC bit is set — at every grey level, not a pattern of rounding noise.
     @Test func everyFlatPictureHashesToTheDCBitAlone() {
         for grey: UInt8 in [1, 137, 138, 255] {
-            #expect(PerceptualHash(grey: [UInt8](repeating: grey, count: 32 * 32)).value == 0x8000_0000_0000_0000, "\(grey)")
+            #expect(
+                PerceptualHash(grey: [UInt8](repeating: grey, count: 32 * 32)).value == 0x8000_0000_0000_0000,
+                "\(grey)"
+            )
         }
     }
 
@@ -67,8 +88,10 @@ import Testing
     /// and the same whether the thumbnail is made in the same job or not.
     @Test(.enabled(if: imagehashReady && Corpus.isAvailable, "needs python3 with imagehash and ../shared/corpus"))
     func aFilesHashIsNearImagehashsAndTheSameWithOrWithoutTheThumbnail() throws {
-        let names = ["Canon_40D.jpg", "DSCN0010.jpg", "Nikon_D70.jpg", "landscape_6.jpg", "portrait_6.jpg", "jolla.jpg",
-                     "Pentax_K10D.jpg", "Sony_HDR-HC3.jpg"]
+        let names = [
+            "Canon_40D.jpg", "DSCN0010.jpg", "Nikon_D70.jpg", "landscape_6.jpg", "portrait_6.jpg", "jolla.jpg",
+            "Pentax_K10D.jpg", "Sony_HDR-HC3.jpg",
+        ]
         let paths = names.map { Corpus.root.appendingPathComponent("photos/\($0)").path }
         let script = """
             import sys, imagehash
@@ -90,7 +113,11 @@ import Testing
             ours.append(hash)
         }
         // Different pictures are far apart (landscape_6 and portrait_6 are different ones).
-        for a in ours.indices { for b in ours.indices where a < b { #expect(ours[a].distance(to: ours[b]) > 12, "\(names[a]) ~ \(names[b])") } }
+        for a in ours.indices {
+            for b in ours.indices where a < b {
+                #expect(ours[a].distance(to: ours[b]) > 12, "\(names[a]) ~ \(names[b])")
+            }
+        }
     }
 
     @Test func aFileWithoutPicturesFailsTheKindByName() throws {

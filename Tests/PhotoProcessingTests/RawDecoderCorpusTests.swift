@@ -1,15 +1,31 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillCore
 import PhotomillTestSupport
 import Testing
+
 @testable import PhotoProcessing
 
 /// `RawDecoder` on the corpus's RAWs: a whole DNG (canon_eos_6d.dng: 1224×816 linear raw,
 /// 1024×683 JPEG preview) and exiftool's test RAWs, whose image data is stripped. The
 /// expected pictures are made by other programs: exiftool extracts the preview, the vips
 /// command shrinks and turns it, LibRaw's dcraw_emu renders the samples.
-@Suite(.enabled(if: Corpus.isAvailable, Corpus.skipMessage),
-       .enabled(if: RawCorpus.toolsInstalled, RawCorpus.toolsMessage))
+@Suite(
+    .enabled(if: Corpus.isAvailable, Corpus.skipMessage),
+    .enabled(if: RawCorpus.toolsInstalled, RawCorpus.toolsMessage)
+)
 final class RawDecoderCorpusTests {
     let directory: URL
     let canon = Corpus.formats.appendingPathComponent("canon_eos_6d.dng")
@@ -20,7 +36,8 @@ final class RawDecoderCorpusTests {
 
     /// exiftool's `tag` of `file` (e.g. "IFD0:PreviewImage"), shrunk to `side` by the vips
     /// command: the path of a PNG.
-    private func referencePreview(of file: String, tag: String = "IFD0:PreviewImage", side: Int = 256) throws -> String {
+    private func referencePreview(of file: String, tag: String = "IFD0:PreviewImage", side: Int = 256) throws -> String
+    {
         try RawTestImages.shell("exiftool -b -\(tag) '\(file)' > '\(path("preview.jpg"))'")
         try RawTestImages.shell("vips thumbnail '\(path("preview.jpg"))' '\(path("reference.png"))' \(side)")
         return path("reference.png")
@@ -29,14 +46,21 @@ final class RawDecoderCorpusTests {
     /// canon_eos_6d.dng, as Adobe's DNG Converter wrote it, holds a 256×171 JPEG in IFD0
     /// (exiftool: IFD0:PreviewImage, 9624 bytes) and a 1024×683 one in SubIFD1 (57901
     /// bytes, what `exiftool -b -PreviewImage` extracts and LibRaw 0.20 hands over).
-    @Test("The picture is the smallest embedded preview that is large enough, shrunk as the vips command shrinks it",
-          arguments: [(256, "IFD0:PreviewImage", 9624), (600, "SubIFD1:PreviewImage", 57901), (1024, "SubIFD1:PreviewImage", 57901)])
+    @Test(
+        "The picture is the smallest embedded preview that is large enough, shrunk as the vips command shrinks it",
+        arguments: [
+            (256, "IFD0:PreviewImage", 9624), (600, "SubIFD1:PreviewImage", 57901),
+            (1024, "SubIFD1:PreviewImage", 57901),
+        ]
+    )
     func smallestLargeEnoughPreview(side: Int, tag: String, length: Int) throws {
         let reference = try RawTestImages.load(try referencePreview(of: canon.path, tag: tag, side: side))
         #expect((try FileManager.default.attributesOfItem(atPath: path("preview.jpg"))[.size] as? Int) == length)
         let bytes = try Data(contentsOf: canon)
-        let chosen = try #require(bytes.withUnsafeBytes { RawDecoder.previewCandidates(in: .memory($0), format: .dng, longestSide: side) }?
-            .candidates.first)
+        let chosen = try #require(
+            bytes.withUnsafeBytes { RawDecoder.previewCandidates(in: .memory($0), format: .dng, longestSide: side) }?
+                .candidates.first
+        )
         let start = try #require(Int(try ExifTool.value("\(tag)Start", of: canon.path, printed: true)))
         #expect(chosen.preview.range == start..<(start + length), "exiftool's \(tag)Start and length")
 
@@ -47,8 +71,10 @@ final class RawDecoderCorpusTests {
         #expect(try RawTestImages.meanAbsoluteDifference(picture, reference) < 1)
     }
 
-    @Test("The RAW's orientation turns the preview, which is stored as the sensor saw it",
-          arguments: [(3, "d180", 3), (6, "d90", 6), (8, "d270", 5)])
+    @Test(
+        "The RAW's orientation turns the preview, which is stored as the sensor saw it",
+        arguments: [(3, "d180", 3), (6, "d90", 6), (8, "d270", 5)]
+    )
     func orientationTurnsThePreview(orientation: Int, rotation: String, flip: Int) throws {
         let reference = try referencePreview(of: canon.path)
         try RawTestImages.shell("vips rot '\(reference)' '\(path("turned.png"))' \(rotation)")
@@ -56,7 +82,10 @@ final class RawDecoderCorpusTests {
         let copy = path("oriented.dng")
         try RawTestImages.shell("exiftool -q -n -Orientation=\(orientation) -o '\(copy)' '\(canon.path)'")
         let identify = try Tool.run("raw-identify", ["-v", copy]).stdout
-        try #require(identify.contains("Image flip: \(flip)"), "LibRaw reads Orientation \(orientation) as flip \(flip)")
+        try #require(
+            identify.contains("Image flip: \(flip)"),
+            "LibRaw reads Orientation \(orientation) as flip \(flip)"
+        )
 
         let picture = try RawTestImages.decode(URL(fileURLWithPath: copy), longestSide: 256).get()
         #expect((picture.width, picture.height) == (turned.width, turned.height))
@@ -86,13 +115,17 @@ final class RawDecoderCorpusTests {
 
     /// exiftool's test RAWs keep their headers (raw-identify names the camera and the
     /// sensor size) but not their image data, and their previews are 26–29 bytes.
-    @Test("exiftool's stripped RAWs fail as corrupt, naming the file and the cause",
-          arguments: ["CanonRaw.cr3", "DNG.dng", "FujiFilm.raf", "Nikon.nef", "Panasonic.rw2"])
+    @Test(
+        "exiftool's stripped RAWs fail as corrupt, naming the file and the cause",
+        arguments: ["CanonRaw.cr3", "DNG.dng", "FujiFilm.raf", "Nikon.nef", "Panasonic.rw2"]
+    )
     func strippedRaws(name: String) throws {
         let file = Corpus.formats.appendingPathComponent(name)
         let identify = try Tool.run("raw-identify", ["-v", file.path]).stdout
         let fullSize = try #require(identify.split(separator: "\n").first { $0.hasPrefix("Full size:") })
-        let sides = fullSize.dropFirst("Full size:".count).split(separator: "x").map { $0.trimmingCharacters(in: .whitespaces) }
+        let sides = fullSize.dropFirst("Full size:".count).split(separator: "x").map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
         let bytes = try #require(try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int)
 
         for longestSide in [256, 4096] {
@@ -103,7 +136,10 @@ final class RawDecoderCorpusTests {
             }
             #expect(error.errorClass == .corrupt)
             #expect(error.message.hasPrefix(file.path + ": the RAW holds no usable image data"))
-            #expect(error.message.contains("its \(bytes) bytes cannot hold a \(sides[0])×\(sides[1]) raw image"), "\(error.message)")
+            #expect(
+                error.message.contains("its \(bytes) bytes cannot hold a \(sides[0])×\(sides[1]) raw image"),
+                "\(error.message)"
+            )
         }
     }
 
@@ -131,12 +167,20 @@ final class RawDecoderCorpusTests {
         bytes.append(Data(count: 3040 * 2014 / RawDecoder.pixelsPerByteFloor))
         try bytes.write(to: URL(fileURLWithPath: padded))
         let report = try Tool.run("sh", ["-c", "dcraw_emu -h '\(padded)' 2>&1"]).stdout
-        let offset = try #require(report.split(separator: "\n").first { $0.contains("data corrupted at") }?
-            .split(separator: " ").last, "dcraw_emu reports no corrupt data: \(report)")
+        let offset = try #require(
+            report.split(separator: "\n").first { $0.contains("data corrupted at") }?
+                .split(separator: " ").last,
+            "dcraw_emu reports no corrupt data: \(report)"
+        )
 
         let error = try #require(try RawTestImages.decode(URL(fileURLWithPath: padded), longestSide: 256).failure)
         #expect(error.errorClass == .corrupt)
-        #expect(error.message.hasPrefix(padded + ": the RAW's image data is damaged (LibRaw: data corrupted at byte \(offset);"), "\(error.message)")
+        #expect(
+            error.message.hasPrefix(
+                padded + ": the RAW's image data is damaged (LibRaw: data corrupted at byte \(offset);"
+            ),
+            "\(error.message)"
+        )
     }
 
     @Test("Truncated and bit-flipped copies of a DNG give a picture or a classified error", .timeLimit(.minutes(2)))

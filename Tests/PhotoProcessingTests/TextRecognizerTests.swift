@@ -1,7 +1,21 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillCore
 import PhotomillTestSupport
 import Testing
+
 @testable import PhotoProcessing
 
 @Suite struct TextRecognizerTests {
@@ -33,8 +47,18 @@ import Testing
         let path = directory.appendingPathComponent("sky.jpg").path
         // A smooth gradient: nothing that looks like a glyph.
         #expect(try Tool.run("vips", ["xyz", directory.appendingPathComponent("xy.v").path, "600", "400"]).status == 0)
-        #expect(try Tool.run("vips", ["extract_band", directory.appendingPathComponent("xy.v").path, directory.appendingPathComponent("x.v").path, "0"]).status == 0)
-        #expect(try Tool.run("vips", ["cast", directory.appendingPathComponent("x.v").path, path, "uchar"]).status == 0)
+        #expect(
+            try Tool.run(
+                "vips",
+                [
+                    "extract_band", directory.appendingPathComponent("xy.v").path,
+                    directory.appendingPathComponent("x.v").path, "0",
+                ]
+            ).status == 0
+        )
+        #expect(
+            try Tool.run("vips", ["cast", directory.appendingPathComponent("x.v").path, path, "uchar"]).status == 0
+        )
         let result = PhotoProcessor().process(path: path, kinds: [.ocr])
         #expect(result.errors.isEmpty)
         #expect(result.text?.text.isEmpty == true)

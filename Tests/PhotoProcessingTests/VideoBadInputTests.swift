@@ -1,7 +1,21 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillCore
 import PhotomillTestSupport
 import Testing
+
 @testable import PhotoProcessing
 
 /// Damaged, truncated, random and pathological videos: each gives a classified error whose
@@ -14,9 +28,15 @@ struct VideoBadInputTests {
 
     /// 12 s of H.264 with a keyframe every second.
     private func clip(_ name: String, _ extra: [String] = []) throws -> Data {
-        try Data(contentsOf: VideoFixtures.ffmpeg(
-            VideoFixtures.pattern(size: "320x240", seconds: 12) + ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-g", "30"] + extra,
-            output: name, in: directory))
+        try Data(
+            contentsOf: VideoFixtures.ffmpeg(
+                VideoFixtures.pattern(size: "320x240", seconds: 12) + [
+                    "-c:v", "libx264", "-pix_fmt", "yuv420p", "-g", "30",
+                ] + extra,
+                output: name,
+                in: directory
+            )
+        )
     }
 
     @Test func emptyFile() {
@@ -28,7 +48,13 @@ struct VideoBadInputTests {
         var random = SplitMix64(seed: 20_240_601)
         let bytes = Data((0..<65_536).map { _ in UInt8(truncatingIfNeeded: random.next()) })
         let failure = VideoFixtures.failure(of: bytes, path: "noise.mp4")
-        #expect(failure == ProcessingError(.notAnImage, "noise.mp4: not a video (no known video container signature in the first bytes)"))
+        #expect(
+            failure
+                == ProcessingError(
+                    .notAnImage,
+                    "noise.mp4: not a video (no known video container signature in the first bytes)"
+                )
+        )
     }
 
     /// A still image handed to the video reader is no video either.
@@ -54,7 +80,13 @@ struct VideoBadInputTests {
     @Test func truncatedBeforeTheIndex() throws {
         let full = try clip("late.mp4")
         let failure = VideoFixtures.failure(of: full.prefix(full.count / 2), path: "clip.mp4")
-        #expect(failure == ProcessingError(.corrupt, "clip.mp4: video data is damaged: moov atom not found (Invalid data found when processing input)"))
+        #expect(
+            failure
+                == ProcessingError(
+                    .corrupt,
+                    "clip.mp4: video data is damaged: moov atom not found (Invalid data found when processing input)"
+                )
+        )
     }
 
     /// The index first (faststart), the media cut: the container still describes the
@@ -76,14 +108,23 @@ struct VideoBadInputTests {
         #expect(poster.meanDifference(from: first) < VideoPosterFrameTests.samePicture)
 
         let noMedia = full.prefix(mdat + 4)
-        #expect(VideoFixtures.failure(of: noMedia, path: "cut.mp4")
-                == ProcessingError(.corrupt, "cut.mp4: video data is damaged: the data ends before a picture could be decoded"))
+        #expect(
+            VideoFixtures.failure(of: noMedia, path: "cut.mp4")
+                == ProcessingError(
+                    .corrupt,
+                    "cut.mp4: video data is damaged: the data ends before a picture could be decoded"
+                )
+        )
     }
 
     /// A container with sound and no pictures: nothing photomill can show, so
     /// unsupported-format (not corrupt: the file is sound).
     @Test func audioOnlyHasNoVideoStream() throws {
-        let audio = try VideoFixtures.ffmpeg(["-f", "lavfi", "-i", "sine=duration=2", "-c:a", "aac"], output: "voice.mp4", in: directory)
+        let audio = try VideoFixtures.ffmpeg(
+            ["-f", "lavfi", "-i", "sine=duration=2", "-c:a", "aac"],
+            output: "voice.mp4",
+            in: directory
+        )
         let failure = VideoFixtures.failure(of: try Data(contentsOf: audio), path: "voice.mp4")
         #expect(failure == ProcessingError(.unsupportedFormat, "voice.mp4: holds no video stream (1 audio stream)"))
     }
@@ -92,20 +133,33 @@ struct VideoBadInputTests {
     /// 2500 frames in MPEG-TS: no keyframe ever comes. The search gives up at its packet
     /// limit instead of reading on.
     @Test func keyframeThatNeverComes() throws {
-        let video = try VideoFixtures.ffmpeg(["-f", "lavfi", "-i", "testsrc=size=64x48:rate=100:duration=25",
-                                              "-c:v", "libx264", "-bsf:v", "filter_units=remove_types=5", "-f", "mpegts"],
-                                             output: "no-idr.ts", in: directory)
+        let video = try VideoFixtures.ffmpeg(
+            [
+                "-f", "lavfi", "-i", "testsrc=size=64x48:rate=100:duration=25",
+                "-c:v", "libx264", "-bsf:v", "filter_units=remove_types=5", "-f", "mpegts",
+            ],
+            output: "no-idr.ts",
+            in: directory
+        )
         try #require(try VideoFixtures.keyframeTimes(video).isEmpty)
         let failure = VideoFixtures.failure(of: try Data(contentsOf: video), path: "no-idr.ts")
-        #expect(failure == ProcessingError(.corrupt, "no-idr.ts: video data is damaged: no keyframe decoded in \(KeyframeSearch.packetLimit) packets (0 keyframes tried)"))
+        #expect(
+            failure
+                == ProcessingError(
+                    .corrupt,
+                    "no-idr.ts: video data is damaged: no keyframe decoded in \(KeyframeSearch.packetLimit) packets (0 keyframes tried)"
+                )
+        )
     }
 
     /// The deadline, through the interrupt and read callbacks: a time limit of 0 stops the
     /// opening, and, set after opening, the poster frame.
     @Test func deadlineInterrupts() throws {
         let data = try clip("clip.mov")
-        #expect(VideoFixtures.failure(of: data, path: "clip.mov", timeLimit: 0)
-                == ProcessingError(.timeout, "clip.mov: gave up reading the container after 0 s"))
+        #expect(
+            VideoFixtures.failure(of: data, path: "clip.mov", timeLimit: 0)
+                == ProcessingError(.timeout, "clip.mov: gave up reading the container after 0 s")
+        )
         let failure = try VideoFixtures.withVideo(data, path: "clip.mov") { file -> ProcessingError? in
             file.timeLimit = 0
             do throws(ProcessingError) {
@@ -123,13 +177,18 @@ struct VideoBadInputTests {
     /// containers. Whatever survives is either read or refused with a class a damaged
     /// file can have, and a message that names it.
     @Test(arguments: [
-        ("clip.mov", [String]()), ("fast.mp4", ["-movflags", "faststart"]), ("clip.webm", ["-c:v", "libvpx-vp9", "-deadline", "realtime"]),
-        ("clip.ts", ["-f", "mpegts"]), ("clip.avi", ["-c:v", "mpeg4"]), ("hevc.mp4", ["-c:v", "libx265", "-x265-params", "log-level=none"]),
+        ("clip.mov", [String]()), ("fast.mp4", ["-movflags", "faststart"]),
+        ("clip.webm", ["-c:v", "libvpx-vp9", "-deadline", "realtime"]),
+        ("clip.ts", ["-f", "mpegts"]), ("clip.avi", ["-c:v", "mpeg4"]),
+        ("hevc.mp4", ["-c:v", "libx265", "-x265-params", "log-level=none"]),
     ])
     func cutsAndFlipsAreClassified(name: String, extra: [String]) throws {
-        let video = try VideoFixtures.ffmpeg(VideoFixtures.pattern(size: "160x120", seconds: 3)
-                                             + ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-g", "15"] + extra,
-                                             output: name, in: directory)
+        let video = try VideoFixtures.ffmpeg(
+            VideoFixtures.pattern(size: "160x120", seconds: 3)
+                + ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-g", "15"] + extra,
+            output: name,
+            in: directory
+        )
         let original = [UInt8](try Data(contentsOf: video))
         var random = SplitMix64(seed: 2_024, stream: name.utf8.reduce(0) { $0 &* 31 &+ UInt64($1) })
         var outcomes: [String: Int] = [:]
@@ -147,7 +206,10 @@ struct VideoBadInputTests {
             let failure = VideoFixtures.failure(of: Data(bytes), path: name)
             #expect(MonotonicInstant.now() - start < 5, "\(name) round \(round) took too long")
             if let failure {
-                #expect([ErrorClass.corrupt, .notAnImage, .unsupportedFormat, .tooLarge].contains(failure.errorClass), "\(failure)")
+                #expect(
+                    [ErrorClass.corrupt, .notAnImage, .unsupportedFormat, .tooLarge].contains(failure.errorClass),
+                    "\(failure)"
+                )
                 #expect(failure.message.hasPrefix(name + ": "), "\(failure)")
             }
             outcomes[failure?.errorClass.rawValue ?? "read", default: 0] += 1

@@ -1,7 +1,21 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillCore
 import PhotomillTestSupport
 import Testing
+
 @testable import PhotoProcessing
 
 /// Videos made by the `ffmpeg` command, and what independent tools say about them:
@@ -35,9 +49,14 @@ enum VideoFixtures {
 
     /// ffprobe's entries for the first video stream, e.g. ["codec_name": "vp9", …].
     static func ffprobeStream(_ url: URL) throws -> [String: Any] {
-        let result = try Tool.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries",
-                                                  "stream=codec_name,width,height,avg_frame_rate:format=duration",
-                                                  "-of", "json", url.path])
+        let result = try Tool.run(
+            "ffprobe",
+            [
+                "-v", "error", "-select_streams", "v:0", "-show_entries",
+                "stream=codec_name,width,height,avg_frame_rate:format=duration",
+                "-of", "json", url.path,
+            ]
+        )
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         var stream = try #require((object["streams"] as? [[String: Any]])?.first)
         stream["duration"] = (object["format"] as? [String: Any])?["duration"]
@@ -47,7 +66,8 @@ enum VideoFixtures {
     /// "30/1" → 30.
     static func rational(_ text: Any?) -> Double? {
         guard let parts = (text as? String)?.split(separator: "/"), parts.count == 2,
-              let num = Double(parts[0]), let den = Double(parts[1]), den != 0 else { return nil }
+            let num = Double(parts[0]), let den = Double(parts[1]), den != 0
+        else { return nil }
         return num / den
     }
 
@@ -55,9 +75,15 @@ enum VideoFixtures {
     /// container's sync samples, cues or index flags), in seconds from the start of the
     /// file as `ffmpeg -ss` counts them (an MPEG-TS starts at 1.4 s).
     static func keyframeTimes(_ url: URL) throws -> [Double] {
-        let start = try Tool.run("ffprobe", ["-v", "error", "-show_entries", "format=start_time", "-of", "csv=p=0", url.path])
+        let start = try Tool.run(
+            "ffprobe",
+            ["-v", "error", "-show_entries", "format=start_time", "-of", "csv=p=0", url.path]
+        )
         let origin = Double(start.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
-        let arguments = ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time,flags", "-of", "csv=p=0", url.path]
+        let arguments = [
+            "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time,flags", "-of", "csv=p=0",
+            url.path,
+        ]
         let lines = try Tool.run("ffprobe", arguments).stdout.split(whereSeparator: \.isNewline)
         var times: [Double] = []
         for line in lines {
@@ -72,21 +98,31 @@ enum VideoFixtures {
     /// then back to a keyframe) applied to what ffprobe reports: the last keyframe at or
     /// before that time.
     static func expectedPosterTime(_ url: URL) throws -> Double {
-        let result = try Tool.run("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", url.path])
+        let result = try Tool.run(
+            "ffprobe",
+            ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", url.path]
+        )
         let duration = try #require(Double(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
         let time = min(1, duration / 10)
         return try #require(try keyframeTimes(url).filter { $0 <= time + 1e-4 }.max())
     }
 
     /// Opens the file with `VideoFile` and hands it to `body`, bytes kept alive meanwhile.
-    static func withVideo<T>(_ url: URL, timeLimit: Double = VideoFile.defaultTimeLimit,
-                             _ body: (VideoFile) throws -> T) throws -> T {
+    static func withVideo<T>(
+        _ url: URL,
+        timeLimit: Double = VideoFile.defaultTimeLimit,
+        _ body: (VideoFile) throws -> T
+    ) throws -> T {
         let data = try Data(contentsOf: url)
         return try withVideo(data, path: url.lastPathComponent, timeLimit: timeLimit, body)
     }
 
-    static func withVideo<T>(_ data: Data, path: String, timeLimit: Double = VideoFile.defaultTimeLimit,
-                             _ body: (VideoFile) throws -> T) throws -> T {
+    static func withVideo<T>(
+        _ data: Data,
+        path: String,
+        timeLimit: Double = VideoFile.defaultTimeLimit,
+        _ body: (VideoFile) throws -> T
+    ) throws -> T {
         try data.withUnsafeBytes { bytes in
             try body(try VideoFile(bytes: bytes, path: path, timeLimit: timeLimit))
         }
@@ -94,8 +130,12 @@ enum VideoFixtures {
 
     /// The error opening (and, when that succeeds, taking the poster frame of) `data`
     /// gives; nil when both succeed.
-    static func failure(of data: Data, path: String, timeLimit: Double = VideoFile.defaultTimeLimit,
-                        pixelLimit: Int = 200_000_000) -> ProcessingError? {
+    static func failure(
+        of data: Data,
+        path: String,
+        timeLimit: Double = VideoFile.defaultTimeLimit,
+        pixelLimit: Int = 200_000_000
+    ) -> ProcessingError? {
         data.withUnsafeBytes { bytes -> ProcessingError? in
             do throws(ProcessingError) {
                 let video = try VideoFile(bytes: bytes, path: path, timeLimit: timeLimit)
@@ -130,13 +170,23 @@ enum VideoFixtures {
     /// The reference poster: the picture `ffmpeg -ss seconds -i video -frames:v 1` writes
     /// (decoded by ffmpeg, turned upright by its autorotation), shrunk to fit `longestSide`
     /// by `vips thumbnail`, as a binary PPM.
-    static func referencePicture(_ video: URL, at seconds: Double, longestSide: Int, in directory: URL,
-                                 ffmpegFilters: [String] = []) throws -> Raster {
+    static func referencePicture(
+        _ video: URL,
+        at seconds: Double,
+        longestSide: Int,
+        in directory: URL,
+        ffmpegFilters: [String] = []
+    ) throws -> Raster {
         let name = UUID().uuidString
-        let png = try ffmpeg(["-ss", "\(seconds)", "-i", video.path, "-frames:v", "1"] + ffmpegFilters,
-                             output: "\(name).png", in: directory)
+        let png = try ffmpeg(
+            ["-ss", "\(seconds)", "-i", video.path, "-frames:v", "1"] + ffmpegFilters,
+            output: "\(name).png",
+            in: directory
+        )
         let ppm = directory.appendingPathComponent("\(name).ppm")
-        try #require(try Tool.run("vips", ["thumbnail", png.path, ppm.path, "\(longestSide)", "--size", "down"]).status == 0)
+        try #require(
+            try Tool.run("vips", ["thumbnail", png.path, ppm.path, "\(longestSide)", "--size", "down"]).status == 0
+        )
         return try readPPM(Data(contentsOf: ppm))
     }
 
@@ -150,14 +200,17 @@ enum VideoFixtures {
                     while index < bytes.count && bytes[index] != UInt8(ascii: "\n") { index += 1 }
                 } else if bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09 {
                     index += 1
-                } else { break }
+                } else {
+                    break
+                }
             }
             let start = index
             while index < bytes.count && ![0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
             return String(decoding: bytes[start..<index], as: UTF8.self)
         }
         try #require(token() == "P6")
-        let width = try #require(Int(token())), height = try #require(Int(token()))
+        let width = try #require(Int(token()))
+        let height = try #require(Int(token()))
         try #require(token() == "255")
         index += 1
         try #require(bytes.count - index == width * height * 3)

@@ -1,7 +1,21 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillCore
 import PhotomillTestSupport
 import Testing
+
 @testable import PhotoProcessing
 
 /// `VideoFile.metadata` on videos the `ffmpeg` command makes, checked against what
@@ -18,23 +32,36 @@ struct VideoMetadataTests {
     /// "2019:05:18 12:00:00+02:00" (exiftool) → "2019-05-18T12:00:00+02:00".
     static func iso8601(exiftool date: String) -> String {
         let chars = Array(date)
-        return String(chars[0..<4]) + "-" + String(chars[5..<7]) + "-" + String(chars[8..<10]) + "T" + String(chars[11...])
+        return String(chars[0..<4]) + "-" + String(chars[5..<7]) + "-" + String(chars[8..<10]) + "T"
+            + String(chars[11...])
     }
 
     private func plainH264() throws -> URL {
-        try VideoFixtures.ffmpeg(VideoFixtures.pattern(size: "320x240", seconds: 3) + ["-c:v", "libx264", "-pix_fmt", "yuv420p"],
-                                 output: "plain-\(UUID().uuidString).mov", in: directory)
+        try VideoFixtures.ffmpeg(
+            VideoFixtures.pattern(size: "320x240", seconds: 3) + ["-c:v", "libx264", "-pix_fmt", "yuv420p"],
+            output: "plain-\(UUID().uuidString).mov",
+            in: directory
+        )
     }
 
     @Test func rotatedVideoAgreesWithExiftool() throws {
         // The brief's example, encoded in one go: FFmpeg 5.1 ignores the rotate tag when
         // encoding (exiftool's Rotation stays 0, and so must ours).
         let video = try VideoFixtures.ffmpeg(
-            VideoFixtures.pattern(size: "320x240", seconds: 3) + ["-c:v", "libx264", "-pix_fmt", "yuv420p",
-             "-metadata", "creation_time=2021-06-01T10:20:30Z", "-metadata:s:v:0", "rotate=90"],
-            output: "rot.mov", in: directory)
-        let exif = try VideoFixtures.exiftool(video, ["Rotation", "ImageWidth", "ImageHeight", "Duration",
-                                                      "VideoFrameRate", "CompressorID", "CreateDate"])
+            VideoFixtures.pattern(size: "320x240", seconds: 3) + [
+                "-c:v", "libx264", "-pix_fmt", "yuv420p",
+                "-metadata", "creation_time=2021-06-01T10:20:30Z", "-metadata:s:v:0", "rotate=90",
+            ],
+            output: "rot.mov",
+            in: directory
+        )
+        let exif = try VideoFixtures.exiftool(
+            video,
+            [
+                "Rotation", "ImageWidth", "ImageHeight", "Duration",
+                "VideoFrameRate", "CompressorID", "CreateDate",
+            ]
+        )
         try #require(exif["Rotation"] as? Int == 0)
         let metadata = try VideoFixtures.withVideo(video) { $0.metadata }
 
@@ -63,13 +90,19 @@ struct VideoMetadataTests {
         let plain = try plainH264()
         var seen: Set<Int> = []
         for tag in [90, 180, 270] {
-            let video = try VideoFixtures.ffmpeg(["-i", plain.path, "-c", "copy", "-metadata:s:v:0", "rotate=\(tag)"],
-                                                 output: "rotate\(tag).mov", in: directory)
+            let video = try VideoFixtures.ffmpeg(
+                ["-i", plain.path, "-c", "copy", "-metadata:s:v:0", "rotate=\(tag)"],
+                output: "rotate\(tag).mov",
+                in: directory
+            )
             let exif = try VideoFixtures.exiftool(video, ["Rotation", "ImageWidth", "ImageHeight"])
             let rotation = try #require(exif["Rotation"] as? Int)
             seen.insert(rotation)
             let metadata = try VideoFixtures.withVideo(video) { $0.metadata }
-            #expect(metadata.orientation == Self.orientationOfRotation[rotation], "rotate=\(tag), exiftool Rotation \(rotation)")
+            #expect(
+                metadata.orientation == Self.orientationOfRotation[rotation],
+                "rotate=\(tag), exiftool Rotation \(rotation)"
+            )
             // The stored size, before rotation, as exiftool reports it.
             #expect(metadata.pixelWidth == 320 && exif["ImageWidth"] as? Int == 320)
             #expect(metadata.pixelHeight == 240 && exif["ImageHeight"] as? Int == 240)
@@ -80,23 +113,33 @@ struct VideoMetadataTests {
 
     @Test func appleKeysAgreeWithExiftool() throws {
         let video = try VideoFixtures.ffmpeg(
-            ["-i", try plainH264().path, "-c", "copy", "-movflags", "use_metadata_tags",
-             "-metadata", "com.apple.quicktime.creationdate=2019-05-18T12:00:00+0200",
-             "-metadata", "com.apple.quicktime.location.ISO6709=+48.8577+002.2950+035.000/",
-             "-metadata", "com.apple.quicktime.make=Apple",
-             "-metadata", "com.apple.quicktime.model=iPhone 12 Pro",
-             "-metadata", "com.apple.quicktime.content.identifier=6D4E5C3B-2A19-4F08-B7E6-D5C4B3A29180",
-             // A different UTC date in the movie header: Apple's local date wins.
-             "-metadata", "creation_time=2019-05-18T10:00:05Z"],
-            output: "apple.mov", in: directory)
-        let exif = try VideoFixtures.exiftool(video, ["CreationDate", "CreateDate", "GPSLatitude", "GPSLongitude",
-                                                      "Make", "Model", "ContentIdentifier"])
+            [
+                "-i", try plainH264().path, "-c", "copy", "-movflags", "use_metadata_tags",
+                "-metadata", "com.apple.quicktime.creationdate=2019-05-18T12:00:00+0200",
+                "-metadata", "com.apple.quicktime.location.ISO6709=+48.8577+002.2950+035.000/",
+                "-metadata", "com.apple.quicktime.make=Apple",
+                "-metadata", "com.apple.quicktime.model=iPhone 12 Pro",
+                "-metadata", "com.apple.quicktime.content.identifier=6D4E5C3B-2A19-4F08-B7E6-D5C4B3A29180",
+                // A different UTC date in the movie header: Apple's local date wins.
+                "-metadata", "creation_time=2019-05-18T10:00:05Z",
+            ],
+            output: "apple.mov",
+            in: directory
+        )
+        let exif = try VideoFixtures.exiftool(
+            video,
+            [
+                "CreationDate", "CreateDate", "GPSLatitude", "GPSLongitude",
+                "Make", "Model", "ContentIdentifier",
+            ]
+        )
         let metadata = try VideoFixtures.withVideo(video) { $0.metadata }
 
         let creation = try #require(exif["CreationDate"] as? String)
         #expect(creation == "2019:05:18 12:00:00+02:00")
         #expect(metadata.dateTaken == Self.iso8601(exiftool: creation))
-        let latitude = try #require(exif["GPSLatitude"] as? Double), longitude = try #require(exif["GPSLongitude"] as? Double)
+        let latitude = try #require(exif["GPSLatitude"] as? Double)
+        let longitude = try #require(exif["GPSLongitude"] as? Double)
         #expect(abs((metadata.gpsLatitude ?? 0) - latitude) < 1e-6)
         #expect(abs((metadata.gpsLongitude ?? 0) - longitude) < 1e-6)
         #expect(metadata.cameraMake == exif["Make"] as? String)
@@ -110,14 +153,19 @@ struct VideoMetadataTests {
     /// `use_metadata_tags` holds them; a southern, eastern position.
     @Test func userDataAtomsAgreeWithExiftool() throws {
         let video = try VideoFixtures.ffmpeg(
-            ["-i", try plainH264().path, "-c", "copy", "-metadata", "make=Canon", "-metadata", "model=EOS R5",
-             "-metadata", "location=-33.8568+151.2153/"],
-            output: "udta.mov", in: directory)
+            [
+                "-i", try plainH264().path, "-c", "copy", "-metadata", "make=Canon", "-metadata", "model=EOS R5",
+                "-metadata", "location=-33.8568+151.2153/",
+            ],
+            output: "udta.mov",
+            in: directory
+        )
         let exif = try VideoFixtures.exiftool(video, ["Make", "Model", "GPSLatitude", "GPSLongitude"])
         let metadata = try VideoFixtures.withVideo(video) { $0.metadata }
         #expect(metadata.cameraMake == exif["Make"] as? String && metadata.cameraMake == "Canon")
         #expect(metadata.cameraModel == exif["Model"] as? String && metadata.cameraModel == "EOS R5")
-        let latitude = try #require(exif["GPSLatitude"] as? Double), longitude = try #require(exif["GPSLongitude"] as? Double)
+        let latitude = try #require(exif["GPSLatitude"] as? Double)
+        let longitude = try #require(exif["GPSLongitude"] as? Double)
         #expect(latitude < 0)
         #expect(abs((metadata.gpsLatitude ?? 0) - latitude) < 1e-6)
         #expect(abs((metadata.gpsLongitude ?? 0) - longitude) < 1e-6)
@@ -127,15 +175,23 @@ struct VideoMetadataTests {
     /// (western) and a movie-header date.
     @Test func androidKeysAgreeWithExiftool() throws {
         let video = try VideoFixtures.ffmpeg(
-            ["-i", try plainH264().path, "-c", "copy", "-movflags", "use_metadata_tags",
-             "-metadata", "com.android.manufacturer=Google", "-metadata", "com.android.model=Pixel 7",
-             "-metadata", "location=+37.4220-122.0841/", "-metadata", "creation_time=2022-08-01T09:30:00Z"],
-            output: "android.mp4", in: directory)
-        let exif = try VideoFixtures.exiftool(video, ["AndroidManufacturer", "AndroidModel", "GPSLatitude", "GPSLongitude", "CreateDate"])
+            [
+                "-i", try plainH264().path, "-c", "copy", "-movflags", "use_metadata_tags",
+                "-metadata", "com.android.manufacturer=Google", "-metadata", "com.android.model=Pixel 7",
+                "-metadata", "location=+37.4220-122.0841/", "-metadata", "creation_time=2022-08-01T09:30:00Z",
+            ],
+            output: "android.mp4",
+            in: directory
+        )
+        let exif = try VideoFixtures.exiftool(
+            video,
+            ["AndroidManufacturer", "AndroidModel", "GPSLatitude", "GPSLongitude", "CreateDate"]
+        )
         let metadata = try VideoFixtures.withVideo(video) { $0.metadata }
         #expect(metadata.cameraMake == exif["AndroidManufacturer"] as? String && metadata.cameraMake == "Google")
         #expect(metadata.cameraModel == exif["AndroidModel"] as? String && metadata.cameraModel == "Pixel 7")
-        let latitude = try #require(exif["GPSLatitude"] as? Double), longitude = try #require(exif["GPSLongitude"] as? Double)
+        let latitude = try #require(exif["GPSLatitude"] as? Double)
+        let longitude = try #require(exif["GPSLongitude"] as? Double)
         #expect(longitude < 0)
         // The MP4 muxer also writes a 3GPP `loci` atom, which exiftool prefers: 16.16
         // fixed point, 1.5e-5° a step. Ours is the text, exactly as written.
@@ -150,9 +206,14 @@ struct VideoMetadataTests {
     /// and the file has no other date; neither is a date.
     @Test func unsetClockGivesNoDate() throws {
         let plain = try plainH264()
-        for (stamp, exiftoolSays) in [("1970-01-01T00:00:00Z", "0000:00:00 00:00:00"), ("1970-01-01T00:00:07Z", "1970:01:01 00:00:07")] {
-            let video = try VideoFixtures.ffmpeg(["-i", plain.path, "-c", "copy", "-metadata", "creation_time=\(stamp)"],
-                                                 output: "clock-\(UUID().uuidString).mov", in: directory)
+        for (stamp, exiftoolSays) in [
+            ("1970-01-01T00:00:00Z", "0000:00:00 00:00:00"), ("1970-01-01T00:00:07Z", "1970:01:01 00:00:07"),
+        ] {
+            let video = try VideoFixtures.ffmpeg(
+                ["-i", plain.path, "-c", "copy", "-metadata", "creation_time=\(stamp)"],
+                output: "clock-\(UUID().uuidString).mov",
+                in: directory
+            )
             #expect(try VideoFixtures.exiftool(video, ["CreateDate"])["CreateDate"] as? String == exiftoolSays)
             let metadata = try VideoFixtures.withVideo(video) { $0.metadata }
             #expect(metadata.dateTaken == nil, "\(stamp)")
@@ -163,15 +224,21 @@ struct VideoMetadataTests {
     /// Other codecs and containers, against ffprobe (exiftool knows little of WebM and
     /// MPEG-TS): the codec's name, the size, the frame rate, the duration.
     @Test(arguments: [
-        ("hevc.mp4", ["-c:v", "libx265", "-x265-params", "log-level=none", "-pix_fmt", "yuv420p", "-tag:v", "hvc1"], "hevc"),
+        (
+            "hevc.mp4", ["-c:v", "libx265", "-x265-params", "log-level=none", "-pix_fmt", "yuv420p", "-tag:v", "hvc1"],
+            "hevc"
+        ),
         ("vp9.webm", ["-c:v", "libvpx-vp9", "-b:v", "200k", "-deadline", "realtime"], "vp9"),
         ("h264.ts", ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-f", "mpegts"], "h264"),
         ("mpeg4.avi", ["-c:v", "mpeg4", "-q:v", "5"], "mpeg4"),
         ("h264.mkv", ["-c:v", "libx264", "-pix_fmt", "yuv420p"], "h264"),
     ])
     func otherContainersAgreeWithFFprobe(name: String, codec: [String], expectedCodec: String) throws {
-        let video = try VideoFixtures.ffmpeg(VideoFixtures.pattern(size: "352x288", rate: 25, seconds: 2) + codec,
-                                             output: name, in: directory)
+        let video = try VideoFixtures.ffmpeg(
+            VideoFixtures.pattern(size: "352x288", rate: 25, seconds: 2) + codec,
+            output: name,
+            in: directory
+        )
         let probe = try VideoFixtures.ffprobeStream(video)
         try #require(probe["codec_name"] as? String == expectedCodec)
         let metadata = try VideoFixtures.withVideo(video) { $0.metadata }

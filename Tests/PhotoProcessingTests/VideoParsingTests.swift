@@ -1,4 +1,18 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Testing
+
 @testable import PhotoProcessing
 
 /// The text and number formats videos record, parsed without FFmpeg. Expected values are
@@ -56,12 +70,12 @@ import Testing
     }
 
     @Test(arguments: [
-        "+00.0000+000.0000/",        // no fix (isom-avc1.mp4 of the corpus)
+        "+00.0000+000.0000/",  // no fix (isom-avc1.mp4 of the corpus)
         "+91.0000+000.0000/", "+45.0000+181.0000/",
-        "+4861.000+00217.700/",      // 61 minutes
-        "+485127.72+0021760.00/",    // 60 seconds
-        "+048.8577+002.2950/",       // three digits of latitude degrees
-        "+48.8577+02.2950/",         // two digits of longitude degrees
+        "+4861.000+00217.700/",  // 61 minutes
+        "+485127.72+0021760.00/",  // 60 seconds
+        "+048.8577+002.2950/",  // three digits of latitude degrees
+        "+48.8577+02.2950/",  // two digits of longitude degrees
         "+48.8577/", "+48.8577+002.2950+035.000+1/", "48.8577+002.2950/", "+48.+002.2950/", "", "garbage",
     ])
     func badPositionsAreAbsent(text: String) {
@@ -70,29 +84,33 @@ import Testing
 
     /// The eight right-angle matrices (16.16 fixed point, with the translations a muxer
     /// writes) and the EXIF orientation each stands for.
-    @Test(arguments: [
-        ([65536, 0, 0, 0, 65536, 0, 0, 0, 1 << 30], 1),
-        ([-65536, 0, 0, 0, 65536, 0, 320 << 16, 0, 1 << 30], 2),
-        ([-65536, 0, 0, 0, -65536, 0, 320 << 16, 240 << 16, 1 << 30], 3),
-        ([65536, 0, 0, 0, -65536, 0, 0, 240 << 16, 1 << 30], 4),
-        ([0, 65536, 0, 65536, 0, 0, 0, 0, 1 << 30], 5),
-        // An iPhone's portrait video: exiftool's Rotation 90.
-        ([0, 65536, 0, -65536, 0, 0, 240 << 16, 0, 1 << 30], 6),
-        ([0, -65536, 0, -65536, 0, 0, 240 << 16, 320 << 16, 1 << 30], 7),
-        ([0, -65536, 0, 65536, 0, 0, 0, 320 << 16, 1 << 30], 8),
-        // Anamorphic: the first axis stretched by 4/3, still upright.
-        ([87381, 0, 0, 0, 65536, 0, 0, 0, 1 << 30], 1),
-    ] as [([Int32], Int)])
+    @Test(
+        arguments: [
+            ([65536, 0, 0, 0, 65536, 0, 0, 0, 1 << 30], 1),
+            ([-65536, 0, 0, 0, 65536, 0, 320 << 16, 0, 1 << 30], 2),
+            ([-65536, 0, 0, 0, -65536, 0, 320 << 16, 240 << 16, 1 << 30], 3),
+            ([65536, 0, 0, 0, -65536, 0, 0, 240 << 16, 1 << 30], 4),
+            ([0, 65536, 0, 65536, 0, 0, 0, 0, 1 << 30], 5),
+            // An iPhone's portrait video: exiftool's Rotation 90.
+            ([0, 65536, 0, -65536, 0, 0, 240 << 16, 0, 1 << 30], 6),
+            ([0, -65536, 0, -65536, 0, 0, 240 << 16, 320 << 16, 1 << 30], 7),
+            ([0, -65536, 0, 65536, 0, 0, 0, 320 << 16, 1 << 30], 8),
+            // Anamorphic: the first axis stretched by 4/3, still upright.
+            ([87381, 0, 0, 0, 65536, 0, 0, 0, 1 << 30], 1),
+        ] as [([Int32], Int)]
+    )
     func displayMatricesBecomeOrientations(matrix: [Int32], orientation: Int) {
         #expect(DisplayMatrix.orientation(matrix) == orientation)
     }
 
-    @Test(arguments: [
-        [46341, 46341, 0, -46341, 46341, 0, 0, 0, 1 << 30],   // 45°
-        [65536, 65536, 0, 0, 65536, 0, 0, 0, 1 << 30],        // a shear
-        [0, 0, 0, 0, 0, 0, 0, 0, 0],
-        [65536, 0, 0, 0, 65536],                              // too short
-    ] as [[Int32]])
+    @Test(
+        arguments: [
+            [46341, 46341, 0, -46341, 46341, 0, 0, 0, 1 << 30],  // 45°
+            [65536, 65536, 0, 0, 65536, 0, 0, 0, 1 << 30],  // a shear
+            [0, 0, 0, 0, 0, 0, 0, 0, 0],
+            [65536, 0, 0, 0, 65536],  // too short
+        ] as [[Int32]]
+    )
     func oddMatricesGiveNoOrientation(matrix: [Int32]) {
         #expect(DisplayMatrix.orientation(matrix) == nil)
     }

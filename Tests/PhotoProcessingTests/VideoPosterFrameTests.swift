@@ -1,7 +1,21 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillCore
 import PhotomillTestSupport
 import Testing
+
 @testable import PhotoProcessing
 
 /// `VideoFile.posterFrame` against reference pictures that the `ffmpeg` command decodes
@@ -21,15 +35,29 @@ struct VideoPosterFrameTests {
     static let samePicture = 4.0
     static let differentPicture = 10.0
 
-    private func poster(_ video: URL, longestSide: Int = 256, pixelLimit: Int = 200_000_000) throws -> VideoFixtures.Raster {
+    private func poster(
+        _ video: URL,
+        longestSide: Int = 256,
+        pixelLimit: Int = 200_000_000
+    ) throws -> VideoFixtures.Raster {
         try VideoFixtures.withVideo(video) { file in
             try VideoFixtures.raster(try file.posterFrame(longestSide: longestSide, pixelLimit: pixelLimit))
         }
     }
 
-    private func reference(_ video: URL, at seconds: Double, longestSide: Int = 256, filters: [String] = []) throws -> VideoFixtures.Raster {
-        try VideoFixtures.referencePicture(video, at: seconds, longestSide: longestSide, in: directory,
-                                           ffmpegFilters: filters.isEmpty ? [] : ["-vf", filters.joined(separator: ",")])
+    private func reference(
+        _ video: URL,
+        at seconds: Double,
+        longestSide: Int = 256,
+        filters: [String] = []
+    ) throws -> VideoFixtures.Raster {
+        try VideoFixtures.referencePicture(
+            video,
+            at: seconds,
+            longestSide: longestSide,
+            in: directory,
+            ffmpegFilters: filters.isEmpty ? [] : ["-vf", filters.joined(separator: ",")]
+        )
     }
 
     private func expectSame(_ ours: VideoFixtures.Raster, _ reference: VideoFixtures.Raster, _ comment: Comment) {
@@ -48,8 +76,12 @@ struct VideoPosterFrameTests {
     /// 12 s of H.264 with a keyframe every second (30 frames at 30 fps): its poster is the
     /// keyframe at 1 s.
     private func keyframeEverySecond(seconds: Double = 12, name: String = "plain.mov") throws -> URL {
-        try VideoFixtures.ffmpeg(VideoFixtures.pattern(size: "320x240", seconds: seconds)
-                                 + ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-g", "30"], output: name, in: directory)
+        try VideoFixtures.ffmpeg(
+            VideoFixtures.pattern(size: "320x240", seconds: seconds)
+                + ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-g", "30"],
+            output: name,
+            in: directory
+        )
     }
 
     @Test func posterIsTheKeyframeOneSecondIn() throws {
@@ -64,9 +96,12 @@ struct VideoPosterFrameTests {
     /// With keyframes at 0 and 1.5 s, the seek goes back to the one at 0: a picture that
     /// decodes on its own, not one rebuilt from the frames before it.
     @Test func posterIsTheKeyframeBeforeOneSecond() throws {
-        let video = try VideoFixtures.ffmpeg(VideoFixtures.pattern(size: "320x240", seconds: 12)
-                                             + ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-g", "45"],
-                                             output: "gop45.mov", in: directory)
+        let video = try VideoFixtures.ffmpeg(
+            VideoFixtures.pattern(size: "320x240", seconds: 12)
+                + ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-g", "45"],
+            output: "gop45.mov",
+            in: directory
+        )
         let keyframes = try VideoFixtures.keyframeTimes(video)
         try #require(keyframes.prefix(2) == [0, 1.5])
         let ours = try poster(video)
@@ -76,9 +111,12 @@ struct VideoPosterFrameTests {
 
     /// A 1-s clip, every frame a keyframe: the poster is a tenth in, frame 3 of 30.
     @Test func shortClipPosterIsATenthIn() throws {
-        let video = try VideoFixtures.ffmpeg(VideoFixtures.pattern(size: "320x240", seconds: 1)
-                                             + ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-g", "1"],
-                                             output: "short.mov", in: directory)
+        let video = try VideoFixtures.ffmpeg(
+            VideoFixtures.pattern(size: "320x240", seconds: 1)
+                + ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-g", "1"],
+            output: "short.mov",
+            in: directory
+        )
         let duration = try #require(try VideoFixtures.exiftool(video, ["Duration"])["Duration"] as? Double)
         #expect(abs(duration - 1) < 0.001)
         let ours = try poster(video)
@@ -93,12 +131,18 @@ struct VideoPosterFrameTests {
         let plain = try keyframeEverySecond()
         let unturned = try reference(plain, at: 1)
         for tag in [90, 180, 270] {
-            let video = try VideoFixtures.ffmpeg(["-i", plain.path, "-c", "copy", "-metadata:s:v:0", "rotate=\(tag)"],
-                                                 output: "rotate\(tag).mov", in: directory)
+            let video = try VideoFixtures.ffmpeg(
+                ["-i", plain.path, "-c", "copy", "-metadata:s:v:0", "rotate=\(tag)"],
+                output: "rotate\(tag).mov",
+                in: directory
+            )
             let rotation = try #require(try VideoFixtures.exiftool(video, ["Rotation"])["Rotation"] as? Int)
             let ours = try poster(video)
             let sideways = rotation == 90 || rotation == 270
-            #expect(ours.width == (sideways ? 192 : 256) && ours.height == (sideways ? 256 : 192), "Rotation \(rotation)")
+            #expect(
+                ours.width == (sideways ? 192 : 256) && ours.height == (sideways ? 256 : 192),
+                "Rotation \(rotation)"
+            )
             expectSame(ours, try reference(video, at: 1), "Rotation \(rotation)")
             if rotation == 180 { expectDifferent(ours, unturned, "Rotation 180 left unturned") }
             if sideways {
@@ -147,16 +191,31 @@ struct VideoPosterFrameTests {
     /// Other codecs and containers, 5 s with a keyframe every 0.2 s: the poster is the
     /// keyframe at 0.4 s (the last before a tenth of the duration), as ffprobe lists them.
     @Test(arguments: [
-        ("hevc.mp4", ["-c:v", "libx265", "-x265-params", "log-level=none:keyint=5:min-keyint=5:scenecut=0", "-pix_fmt", "yuv420p", "-tag:v", "hvc1"]),
+        (
+            "hevc.mp4",
+            [
+                "-c:v", "libx265", "-x265-params", "log-level=none:keyint=5:min-keyint=5:scenecut=0", "-pix_fmt",
+                "yuv420p", "-tag:v", "hvc1",
+            ]
+        ),
         ("vp9.webm", ["-c:v", "libvpx-vp9", "-b:v", "300k", "-deadline", "realtime", "-g", "5"]),
         ("h264.ts", ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-g", "5", "-f", "mpegts"]),
         ("mpeg4.avi", ["-c:v", "mpeg4", "-q:v", "3", "-g", "5"]),
         ("h264.mkv", ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-g", "5"]),
-        ("hevc10.mov", ["-c:v", "libx265", "-x265-params", "log-level=none:keyint=5:min-keyint=5:scenecut=0", "-pix_fmt", "yuv420p10le", "-tag:v", "hvc1"]),
+        (
+            "hevc10.mov",
+            [
+                "-c:v", "libx265", "-x265-params", "log-level=none:keyint=5:min-keyint=5:scenecut=0", "-pix_fmt",
+                "yuv420p10le", "-tag:v", "hvc1",
+            ]
+        ),
     ])
     func otherContainersPoster(name: String, codec: [String]) throws {
-        let video = try VideoFixtures.ffmpeg(VideoFixtures.pattern(size: "352x288", rate: 25, seconds: 5) + codec,
-                                             output: name, in: directory)
+        let video = try VideoFixtures.ffmpeg(
+            VideoFixtures.pattern(size: "352x288", rate: 25, seconds: 5) + codec,
+            output: name,
+            in: directory
+        )
         let keyframe = try VideoFixtures.expectedPosterTime(video)
         #expect(abs(keyframe - 0.4) < 1e-3, "\(name)")
         let ours = try poster(video)
@@ -166,9 +225,12 @@ struct VideoPosterFrameTests {
 
     /// A 720×480 picture of 32:27 pixels is a 16:9 picture (853⅓×480): 256×144.
     @Test func anamorphicPixelsKeepTheShownShape() throws {
-        let video = try VideoFixtures.ffmpeg(VideoFixtures.pattern(size: "720x480", seconds: 2)
-                                             + ["-vf", "setsar=32/27", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-g", "30"],
-                                             output: "anamorphic.mov", in: directory)
+        let video = try VideoFixtures.ffmpeg(
+            VideoFixtures.pattern(size: "720x480", seconds: 2)
+                + ["-vf", "setsar=32/27", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-g", "30"],
+            output: "anamorphic.mov",
+            in: directory
+        )
         let ours = try poster(video)
         #expect(ours.width == 256 && ours.height == 144)
         let metadata = try VideoFixtures.withVideo(video) { $0.metadata }

@@ -1,7 +1,21 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
-@testable import PhotoProcessing
 import PhotomillCore
 import Testing
+
+@testable import PhotoProcessing
 
 /// XMP packets an attacker writes: as large as a sidecar may be, full of entities, or
 /// mutated at random. Each is read in time linear in its size, or refused with a reason;
@@ -21,7 +35,8 @@ struct XMPHostileTests {
     static func keywordPacket(bytes size: Int) -> (packet: Data, count: Int) {
         var body = "<dc:subject><rdf:Bag>\n"
         var count = 0
-        let closing = "</rdf:Bag></dc:subject>\n<dc:title><rdf:Alt><rdf:li xml:lang=\"x-default\">T</rdf:li></rdf:Alt></dc:title>\n"
+        let closing =
+            "</rdf:Bag></dc:subject>\n<dc:title><rdf:Alt><rdf:li xml:lang=\"x-default\">T</rdf:li></rdf:Alt></dc:title>\n"
         let fixed = header.utf8.count + footer.utf8.count + closing.utf8.count
         while true {
             let item = "<rdf:li>keyword \(count)</rdf:li>\n"
@@ -49,7 +64,9 @@ struct XMPHostileTests {
         #expect(fields.keywords?.last == "keyword \(count - 1)")
         #expect(fields.rating == 3)
         #expect(fields.title == "T")
-        print("xmp: \(packet.count) bytes, \(count) keywords read in \(String(format: "%.2f", seconds)) s (\(Self.buildMode) build)")
+        print(
+            "xmp: \(packet.count) bytes, \(count) keywords read in \(String(format: "%.2f", seconds)) s (\(Self.buildMode) build)"
+        )
         #expect(seconds < Self.boundSeconds, "\(seconds) s for 16 MiB")
     }
 
@@ -78,7 +95,9 @@ struct XMPHostileTests {
             #expect(error.description.contains("DOCTYPE"))
         }
         // The same behind comments and processing instructions, in UTF-16 with a BOM.
-        let hidden = "<?xpacket begin=\"\"?><!-- a > b --><?pi x?>\n" + custom.split(separator: "\n").dropFirst().joined(separator: "\n")
+        let hidden =
+            "<?xpacket begin=\"\"?><!-- a > b --><?pi x?>\n"
+            + custom.split(separator: "\n").dropFirst().joined(separator: "\n")
         var utf16 = Data([0xFF, 0xFE])
         utf16.append(hidden.data(using: .utf16LittleEndian)!)
         #expect(throws: XMPError.self) { try XMPReader.read(utf16) }
@@ -103,8 +122,13 @@ struct XMPHostileTests {
     /// parser trap (a force-unwrapped name) and took the process with it.
     @Test("a packet that is not UTF-8 is refused, not a crash")
     func notUTF8() throws {
-        var packet = Array(#"<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">"#.utf8)
-        packet += Array(#"<rdf:Description xmlns:e"#.utf8) + [0xF8] + Array(#"if="http://ns.adobe.com/exif/1.0/" exif:GPSLatitude="34,47.847N"/>"#.utf8)
+        var packet = Array(
+            #"<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">"#
+                .utf8
+        )
+        packet +=
+            Array(#"<rdf:Description xmlns:e"#.utf8) + [0xF8]
+            + Array(#"if="http://ns.adobe.com/exif/1.0/" exif:GPSLatitude="34,47.847N"/>"#.utf8)
         packet += Array("</rdf:RDF></x:xmpmeta>".utf8)
         do {
             _ = try XMPReader.read(Data(packet))
@@ -113,7 +137,8 @@ struct XMPHostileTests {
             #expect(error.description.contains("UTF-8"))
         }
         // Well-formed UTF-16 reads (XMP allows it).
-        let text = #"<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmp:Rating="4"/></rdf:RDF></x:xmpmeta>"#
+        let text =
+            #"<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmp:Rating="4"/></rdf:RDF></x:xmpmeta>"#
         var utf16 = Data([0xFE, 0xFF])
         utf16.append(text.data(using: .utf16BigEndian)!)
         #expect(try XMPReader.read(utf16).rating == 4)
@@ -133,7 +158,8 @@ struct XMPHostileTests {
         let environment = ProcessInfo.processInfo.environment
         let deadline = Date().addingTimeInterval(environment["XMP_FUZZ_SECONDS"].flatMap(Double.init) ?? 0)
         var seed = environment["XMP_FUZZ_SEED"].flatMap { UInt64($0) } ?? UInt64(Date().timeIntervalSince1970)
-        var inputs = 0, seeds = 0
+        var inputs = 0
+        var seeds = 0
         while Date() < deadline {
             FileHandle.standardError.write(Data("xmp fuzz: seed \(seed)\n".utf8))
             var mutator = XMPMutator(seed: seed)
@@ -154,7 +180,8 @@ struct XMPMutator {
     private var random: SplitMix64
     static let seeds: [String] = [
         XMPHostileTests.header + "<dc:subject><rdf:Bag><rdf:li>a</rdf:li><rdf:li>b</rdf:li></rdf:Bag></dc:subject>"
-            + "<dc:title><rdf:Alt><rdf:li xml:lang=\"x-default\">Title</rdf:li></rdf:Alt></dc:title>" + XMPHostileTests.footer,
+            + "<dc:title><rdf:Alt><rdf:li xml:lang=\"x-default\">Title</rdf:li></rdf:Alt></dc:title>"
+            + XMPHostileTests.footer,
         """
         <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
         <rdf:Description xmlns:exif="http://ns.adobe.com/exif/1.0/" xmlns:xmp="http://ns.adobe.com/xap/1.0/"
@@ -163,8 +190,10 @@ struct XMPMutator {
         """,
     ]
     static let fragments = [
-        "<rdf:li>", "</rdf:li>", "&amp;", "&#x0;", "&#65;", "&undeclared;", "<![CDATA[x]]>", "<!DOCTYPE x [<!ENTITY e \"eee\">]>",
-        "<!--", "-->", "<?pi?>", "xmlns:dc=\"http://purl.org/dc/elements/1.1/\"", "<dc:title>", "</dc:title>", "\u{FEFF}",
+        "<rdf:li>", "</rdf:li>", "&amp;", "&#x0;", "&#65;", "&undeclared;", "<![CDATA[x]]>",
+        "<!DOCTYPE x [<!ENTITY e \"eee\">]>",
+        "<!--", "-->", "<?pi?>", "xmlns:dc=\"http://purl.org/dc/elements/1.1/\"", "<dc:title>", "</dc:title>",
+        "\u{FEFF}",
         "xml:lang=\"x-default\"", String(repeating: "<a>", count: 300), "\"", "'", ">", "<", "\0", "\u{10FFFF}",
     ]
 
@@ -180,7 +209,9 @@ struct XMPMutator {
             case 0 where !bytes.isEmpty: bytes[min(at, bytes.count - 1)] ^= UInt8(1 << below(8))
             case 1: bytes.removeSubrange(at..<min(bytes.count, at + below(40)))
             case 2: bytes.insert(contentsOf: Array(Self.fragments[below(Self.fragments.count)].utf8), at: at)
-            case 3: let end = min(bytes.count, at + below(200)); bytes.insert(contentsOf: Array(bytes[at..<end]), at: at)
+            case 3:
+                let end = min(bytes.count, at + below(200))
+                bytes.insert(contentsOf: Array(bytes[at..<end]), at: at)
             default: bytes.removeSubrange(at...)
             }
         }
@@ -199,9 +230,17 @@ struct XMPMutator {
             #expect(fields.rating.map { (-1...5).contains($0) } ?? true, context, sourceLocation: sourceLocation)
             #expect(fields.gpsLatitude.map { abs($0) <= 90 } ?? true, context, sourceLocation: sourceLocation)
             #expect(fields.gpsLongitude.map { abs($0) <= 180 } ?? true, context, sourceLocation: sourceLocation)
-            #expect((fields.gpsLatitude == nil) == (fields.gpsLongitude == nil), context, sourceLocation: sourceLocation)
+            #expect(
+                (fields.gpsLatitude == nil) == (fields.gpsLongitude == nil),
+                context,
+                sourceLocation: sourceLocation
+            )
             if let keywords = fields.keywords {
-                #expect(Set(keywords).count == keywords.count && !keywords.contains(""), context, sourceLocation: sourceLocation)
+                #expect(
+                    Set(keywords).count == keywords.count && !keywords.contains(""),
+                    context,
+                    sourceLocation: sourceLocation
+                )
             }
         } catch {
             #expect(!error.description.isEmpty, sourceLocation: sourceLocation)

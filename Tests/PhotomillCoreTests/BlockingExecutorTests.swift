@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillCore
 import PhotomillTestSupport
@@ -41,7 +54,8 @@ struct BlockingExecutorTests {
     @Test("close refuses new jobs at once, while a job blocks; the queued ones still run")
     func closeDrains() {
         let executor = BlockingExecutor(name: "pm-test")
-        let release = Gate(), ran = Mailbox<Int>()
+        let release = Gate()
+        let ran = Mailbox<Int>()
         #expect(Self.blockedBehindOne(executor, release: release, ran: ran))
         // The job blocks: close returns regardless, and the executor refuses from then on.
         #expect(executor.close() == 0)
@@ -55,7 +69,8 @@ struct BlockingExecutorTests {
     @Test("close dropping the queue: what had not started never runs, and is counted")
     func closeDrops() {
         let executor = BlockingExecutor(name: "pm-test")
-        let release = Gate(), ran = Mailbox<Int>()
+        let release = Gate()
+        let ran = Mailbox<Int>()
         #expect(Self.blockedBehindOne(executor, release: release, ran: ran))
         #expect(executor.close(droppingQueued: true) == 5)
         #expect(executor.queued == 0)
@@ -71,7 +86,8 @@ struct BlockingExecutorTests {
             var jobs = 0
         }
         let executor = BlockingExecutor(name: "pm-test", threads: 3) { _ in Context() }
-        let started = Gate(), release = Gate()
+        let started = Gate()
+        let release = Gate()
         let seen = Mailbox<(made: pthread_t, ranOn: pthread_t, jobs: Int)>()
         // Three jobs that each wait for the test: only three threads at once can hold them.
         for _ in 0..<3 {
@@ -93,10 +109,15 @@ struct BlockingExecutorTests {
         executor.shutdown()
         let records = seen.takeAll()
         #expect(records.count == 33)
-        #expect(records.allSatisfy { pthread_equal($0.made, $0.ranOn) != 0 }, "each context stays on the thread that made it")
+        #expect(
+            records.allSatisfy { pthread_equal($0.made, $0.ranOn) != 0 },
+            "each context stays on the thread that made it"
+        )
         // Each thread counts its own jobs: the largest counts add up to all of them.
         var last: [UInt: Int] = [:]
-        for record in records { last[UInt(record.ranOn), default: 0] = max(last[UInt(record.ranOn), default: 0], record.jobs) }
+        for record in records {
+            last[UInt(record.ranOn), default: 0] = max(last[UInt(record.ranOn), default: 0], record.jobs)
+        }
         #expect(last.count == 3 && last.values.reduce(0, +) == 33)
     }
 
@@ -137,13 +158,18 @@ struct BlockingExecutorTests {
         }
         #expect(gate.pass(within: 30), "the queued jobs ran after the executor went")
         #expect(ran.takeAll().sorted() == [0, 1, 2])
-        #expect(eventually(seconds: 30) { Self.threadNames().filter { $0.hasPrefix("pm-let-go") }.isEmpty }, "\(Self.threadNames())")
+        #expect(
+            eventually(seconds: 30) { Self.threadNames().filter { $0.hasPrefix("pm-let-go") }.isEmpty },
+            "\(Self.threadNames())"
+        )
     }
 
     /// The names of this process's threads, from /proc.
     static func threadNames() -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []).compactMap { task in
-            (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+            (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8))?.trimmingCharacters(
+                in: .whitespacesAndNewlines
+            )
         }
     }
 }

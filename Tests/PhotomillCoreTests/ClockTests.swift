@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillCore
 import Testing
@@ -19,13 +32,19 @@ struct ClockTests {
     /// thread waits between readings on a busy machine.
     @Test("the monotonic clock advances with real time")
     func advances() {
-        let wallBefore = WallClock.now(), monotonic = MonotonicInstant.now(), wallAfter = WallClock.now()
+        let wallBefore = WallClock.now()
+        let monotonic = MonotonicInstant.now()
+        let wallAfter = WallClock.now()
         Thread.sleep(forTimeInterval: 0.2)
-        let endBefore = WallClock.now(), end = MonotonicInstant.now(), endAfter = WallClock.now()
+        let endBefore = WallClock.now()
+        let end = MonotonicInstant.now()
+        let endAfter = WallClock.now()
         let elapsed = end - monotonic
         #expect(elapsed >= 0.2)
-        #expect(elapsed >= endBefore - wallAfter - 0.001 && elapsed <= endAfter - wallBefore + 0.001,
-                "monotonic \(elapsed) s, wall between \(endBefore - wallAfter) and \(endAfter - wallBefore) s")
+        #expect(
+            elapsed >= endBefore - wallAfter - 0.001 && elapsed <= endAfter - wallBefore + 0.001,
+            "monotonic \(elapsed) s, wall between \(endBefore - wallAfter) and \(endAfter - wallBefore) s"
+        )
     }
 
     @Test("an owned thread's value is waited for by a thread and by a task, without polling")

@@ -1,5 +1,19 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import Testing
+
 @testable import PhotomillCore
 
 /// `.photomillignore` is gitignore's syntax: what photomill excludes is what git ignores
@@ -10,7 +24,8 @@ import Testing
     @Test(arguments: [UInt64(1), 2, 3, 4, 5, 6])
     func agreesWithGitCheckIgnore(seed: UInt64) throws {
         var random = SplitMix64(seed: seed)
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("pm-exclusions-\(getpid())-\(seed)").path
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("pm-exclusions-\(getpid())-\(seed)")
+            .path
         try? FileManager.default.removeItem(atPath: root)
         defer { try? FileManager.default.removeItem(atPath: root) }
         let names = ["a", "b", "img", "x y", "2019"]
@@ -18,7 +33,8 @@ import Testing
         func pick<T>(_ items: [T]) -> T { items[Int(random.next() % UInt64(items.count))] }
 
         // A tree: folders up to three deep, files in them.
-        var folders = [""], files: [String] = []
+        var folders = [""]
+        var files: [String] = []
         for _ in 0..<12 {
             let parent = pick(folders)
             guard parent.split(separator: "/").count < 3 else { continue }
@@ -31,7 +47,9 @@ import Testing
             if !folders.contains(path) && !files.contains(path) { files.append(path) }
         }
         files = files.filter { file in !folders.contains { $0.hasPrefix(file + "/") } }
-        for folder in folders { try FileManager.default.createDirectory(atPath: root + "/" + folder, withIntermediateDirectories: true) }
+        for folder in folders {
+            try FileManager.default.createDirectory(atPath: root + "/" + folder, withIntermediateDirectories: true)
+        }
         for file in files where !folders.contains(where: { $0 == file }) {
             FileManager.default.createFile(atPath: root + "/" + file, contents: Data())
         }
@@ -49,7 +67,8 @@ import Testing
         }
         var exclusions = Exclusions(roots: [root])
         for folder in [""] + folders.filter({ _ in random.next() % 3 == 0 }) {
-            let lines = ["# a comment", ""] + (0..<Int(2 + random.next() % 4)).map { _ in pattern() } + ["trailing.jpg   "]
+            let lines =
+                ["# a comment", ""] + (0..<Int(2 + random.next() % 4)).map { _ in pattern() } + ["trailing.jpg   "]
             let text = lines.joined(separator: "\n") + "\n"
             let path = folder.isEmpty ? root : root + "/" + folder
             try text.write(toFile: path + "/.gitignore", atomically: true, encoding: .utf8)
@@ -60,7 +79,8 @@ import Testing
         git.executableURL = URL(fileURLWithPath: "/usr/bin/git")
         git.currentDirectoryURL = URL(fileURLWithPath: root)
         git.arguments = ["-c", "core.excludesFile=/dev/null", "check-ignore", "--no-index", "--stdin"]
-        let input = Pipe(), output = Pipe()
+        let input = Pipe()
+        let output = Pipe()
         git.standardInput = input
         git.standardOutput = output
         try Process.run(URL(fileURLWithPath: "/usr/bin/git"), arguments: ["init", "-q", root]).waitUntilExit()
@@ -68,14 +88,19 @@ import Testing
         let all = folders.dropFirst() + files
         input.fileHandleForWriting.write(Data(all.joined(separator: "\n").utf8 + [10]))
         try input.fileHandleForWriting.close()
-        let ignoredByGit = Set(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            .split(separator: "\n").map(String.init))
+        let ignoredByGit = Set(
+            String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                .split(separator: "\n").map(String.init)
+        )
         git.waitUntilExit()
 
         var agreed = 0
         for path in all {
             let excluded = exclusions.excludingRule(for: root + "/" + path, isFolder: folders.contains(path)) != nil
-            #expect(excluded == ignoredByGit.contains(path), "\(path): git \(ignoredByGit.contains(path)), photomill \(excluded)")
+            #expect(
+                excluded == ignoredByGit.contains(path),
+                "\(path): git \(ignoredByGit.contains(path)), photomill \(excluded)"
+            )
             if excluded == ignoredByGit.contains(path) { agreed += 1 }
         }
         #expect(agreed == all.count)
@@ -85,9 +110,14 @@ import Testing
     /// The forms by hand (gitignore(5)'s own examples), and what `--exclude` adds.
     @Test func formsAndTheCommandLine() {
         var exclusions = Exclusions(roots: ["/lib"], commandLine: ["*.tmp", "/lib/Private", "!keep.tmp"])
-        exclusions.setFile(in: "/lib", text: "doc/frotz/\n/TODO\n#*.jpg\n\\#hash.jpg\n!/lib.a\n*.a\nfoo/**\n**/cache/x\na/**/z\n")
+        exclusions.setFile(
+            in: "/lib",
+            text: "doc/frotz/\n/TODO\n#*.jpg\n\\#hash.jpg\n!/lib.a\n*.a\nfoo/**\n**/cache/x\na/**/z\n"
+        )
         exclusions.setFile(in: "/lib/sub", text: "!x.a\n*.tmp\n")
-        func excluded(_ path: String, folder: Bool = false) -> String? { exclusions.excludingRule(for: "/lib/" + path, isFolder: folder)?.text }
+        func excluded(_ path: String, folder: Bool = false) -> String? {
+            exclusions.excludingRule(for: "/lib/" + path, isFolder: folder)?.text
+        }
         #expect(excluded("doc/frotz", folder: true) == "doc/frotz/")
         #expect(excluded("doc/frotz") == nil, "a file named frotz is no folder")
         #expect(excluded("a/doc/frotz", folder: true) == nil, "a slash in the middle anchors")
@@ -101,7 +131,10 @@ import Testing
         #expect(excluded("a/z") == "a/**/z" && excluded("a/b/c/z") == "a/**/z" && excluded("b/a/z") == nil)
         // --exclude: relative to the root, an absolute path anchored where it lies, and last.
         #expect(excluded("sub/deep/y.tmp") == "*.tmp")
-        #expect(excluded("keep.tmp") == nil && excluded("sub/keep.tmp") == nil, "--exclude '!keep.tmp' overrides the file")
+        #expect(
+            excluded("keep.tmp") == nil && excluded("sub/keep.tmp") == nil,
+            "--exclude '!keep.tmp' overrides the file"
+        )
         #expect(excluded("Private", folder: true) == "/Private" && excluded("Private/a.jpg") == "/Private")
         #expect(excluded("sub/Private", folder: true) == nil)
         #expect(exclusions.excludingRule(for: "/lib/Private/a.jpg", isFolder: false)?.source == "--exclude")

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillCore
 import PhotomillTestSupport
@@ -26,12 +39,20 @@ struct MediaFormatTests {
     static let recipes: [(name: String, steps: [(tool: String, arguments: [String])])] = {
         let video = ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=64x48:rate=10:duration=0.5"]
         let still = ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=64x48", "-frames:v", "1"]
-        func ffmpeg(_ name: String, _ arguments: [String]) -> (String, [(String, [String])]) { (name, [("ffmpeg", arguments + ["OUT"])]) }
+        func ffmpeg(_ name: String, _ arguments: [String]) -> (String, [(String, [String])]) {
+            (name, [("ffmpeg", arguments + ["OUT"])])
+        }
         /// A TIFF that names a camera maker; exiftool's FileType for it then comes from
         /// the extension, and so does photomill's when the first directory has no SubIFDs.
         func tiffFrom(_ make: String, _ name: String) -> (String, [(String, [String])]) {
-            (name, [("cp", ["INPUT.tif", "OUT.tif"]), ("exiftool", ["-q", "-overwrite_original", "-Make=\(make)", "OUT.tif"]),
-                    ("mv", ["OUT.tif", "OUT"])])
+            (
+                name,
+                [
+                    ("cp", ["INPUT.tif", "OUT.tif"]),
+                    ("exiftool", ["-q", "-overwrite_original", "-Make=\(make)", "OUT.tif"]),
+                    ("mv", ["OUT.tif", "OUT"]),
+                ]
+            )
         }
         return [
             ffmpeg("a.mov", video + ["-c:v", "mpeg4"]),
@@ -52,9 +73,18 @@ struct MediaFormatTests {
             ("a.heic", [("heif-enc", ["-q", "50", "-o", "OUT", "INPUT.png"])]),
             // JPEG XL: a bare codestream, and the container exiftool wraps it in to add EXIF.
             ("a.jxl", [("cjxl", ["INPUT.png", "OUT"])]),
-            ("b.jxl", [("cjxl", ["INPUT.png", "OUT"]), ("exiftool", ["-q", "-m", "-overwrite_original", "-EXIF:Make=Test", "OUT"])]),
+            (
+                "b.jxl",
+                [
+                    ("cjxl", ["INPUT.png", "OUT"]),
+                    ("exiftool", ["-q", "-m", "-overwrite_original", "-EXIF:Make=Test", "OUT"]),
+                ]
+            ),
             // A PNG whose EXIF exiftool puts in an eXIf chunk.
-            ("b.png", [("cp", ["INPUT.png", "OUT"]), ("exiftool", ["-q", "-overwrite_original", "-EXIF:Make=Test", "OUT"])]),
+            (
+                "b.png",
+                [("cp", ["INPUT.png", "OUT"]), ("exiftool", ["-q", "-overwrite_original", "-EXIF:Make=Test", "OUT"])]
+            ),
             tiffFrom("NIKON CORPORATION", "a.nrw"),
             tiffFrom("SONY", "a.arw"),
             tiffFrom("PENTAX", "a.pef"),
@@ -72,7 +102,10 @@ struct MediaFormatTests {
         let input = folder.appendingPathComponent("INPUT.png").path
         let inputTIFF = folder.appendingPathComponent("INPUT.tif").path
         try Tool.output("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=64x48", "-frames:v", "1", input])
-        try Tool.output("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=64x48", "-frames:v", "1", inputTIFF])
+        try Tool.output(
+            "ffmpeg",
+            ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=64x48", "-frames:v", "1", inputTIFF]
+        )
         var checked = 0
         for recipe in Self.recipes {
             let out = folder.appendingPathComponent(recipe.name).path
@@ -90,7 +123,10 @@ struct MediaFormatTests {
             if ["nrw", "arw", "pef", "srw", "orf", "iiq", "3fr"].contains(ext) {
                 // A TIFF that only names a maker: RAW by its extension, as exiftool has it,
                 // and a TIFF under any other name (a scanner's TIFF may name its maker).
-                #expect(MediaFormat(sniffing: head, fileExtension: ext.uppercased()) == expected, "\(recipe.name): exiftool says \(fileType)")
+                #expect(
+                    MediaFormat(sniffing: head, fileExtension: ext.uppercased()) == expected,
+                    "\(recipe.name): exiftool says \(fileType)"
+                )
                 #expect(MediaFormat(sniffing: head, fileExtension: "tif") == .tiff, "\(recipe.name)")
             } else {
                 // Recognised from the content alone: the name is hidden from the sniffer.
@@ -124,8 +160,11 @@ struct MediaFormatTests {
         #expect(MediaFormat(sniffing: iiq) == .iiq)
     }
 
-    @Test("the RAW, HEIC, JPEG XL and video files of ../shared/corpus/formats and formats2", .enabled(if: Corpus.isAvailable, Corpus.skipMessage),
-          arguments: ["manifest-formats.json", "manifest-formats2.json"])
+    @Test(
+        "the RAW, HEIC, JPEG XL and video files of ../shared/corpus/formats and formats2",
+        .enabled(if: Corpus.isAvailable, Corpus.skipMessage),
+        arguments: ["manifest-formats.json", "manifest-formats2.json"]
+    )
     func corpusFormats(manifestName: String) throws {
         let manifestURL = Corpus.root.appendingPathComponent(manifestName)
         let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: manifestURL)) as! [String: Any]
@@ -158,7 +197,10 @@ struct MediaFormatTests {
         #expect(recognise("hello, world\n", "jpg") == .other)
         #expect(recognise("%PDF-1.7\n%\u{e2}\u{e3}\u{cf}\u{d3}\n1 0 obj\n", "pdf") == .other)
         // An MP4-like box that is not ftyp/moov and brands nobody uses.
-        #expect(FileRecognition.of(head: [0, 0, 0, 16] + Array("ftypzzzz".utf8) + [0, 0, 0, 0], fileExtension: "mp4") == .other)
+        #expect(
+            FileRecognition.of(head: [0, 0, 0, 16] + Array("ftypzzzz".utf8) + [0, 0, 0, 0], fileExtension: "mp4")
+                == .other
+        )
         // XMP is a sidecar only with its extension; an .xmp that is not XMP is nothing.
         let xmp = #"<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/"></x:xmpmeta>"#
         #expect(recognise(xmp, "xmp") == .sidecar)
@@ -167,13 +209,19 @@ struct MediaFormatTests {
         #expect(recognise("not xml at all", "xmp") == .other)
         // A real BMP header (Windows 3 DIB, 40 bytes) is a BMP whatever its name.
         var bmp: [UInt8] = Array("BM".utf8) + le32(70) + le32(0) + le32(54) + le32(40) + le32(2) + le32(2)
-        bmp += [1, 0, 24, 0] + le32(0) + le32(16) + le32(0) + le32(0) + le32(0) + le32(0) + [UInt8](repeating: 0, count: 16)
+        bmp +=
+            [1, 0, 24, 0] + le32(0) + le32(16) + le32(0) + le32(0) + le32(0) + le32(0)
+            + [UInt8](repeating: 0, count: 16)
         #expect(FileRecognition.of(head: bmp, fileExtension: "txt") == .media(.bmp))
     }
 
     @Test("sidecar names: NAME.EXT.xmp and NAME.xmp")
     func sidecarNames() {
-        #expect(XMPSidecar.names(forPhotoNamed: "IMG_1.CR2") == ["IMG_1.CR2.xmp", "IMG_1.CR2.XMP", "IMG_1.xmp", "IMG_1.XMP"])
+        #expect(
+            XMPSidecar.names(forPhotoNamed: "IMG_1.CR2") == [
+                "IMG_1.CR2.xmp", "IMG_1.CR2.XMP", "IMG_1.xmp", "IMG_1.XMP",
+            ]
+        )
     }
 
     @Test("videos have no OCR task; their similarity comes from the poster frame")

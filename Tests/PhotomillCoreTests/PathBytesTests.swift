@@ -1,5 +1,19 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import Testing
+
 @testable import PhotomillCore
 
 /// Paths are bytes: the String form gives every byte string back, keeps different ones
@@ -7,7 +21,7 @@ import Testing
 @Suite struct PathBytesTests {
     @Test func validUTF8IsItselfAndOtherBytesAreEscapedOneByOne() {
         #expect(PathBytes.string(Array("/photos/café.jpg".utf8)) == "/photos/café.jpg")
-        let latin1: [UInt8] = [0x63, 0x61, 0x66, 0xE9]                      // "caf" + Latin-1 é
+        let latin1: [UInt8] = [0x63, 0x61, 0x66, 0xE9]  // "caf" + Latin-1 é
         let form = PathBytes.string(latin1)
         #expect(form.unicodeScalars.map(\.value) == [0x63, 0x61, 0x66, 0x10FFE9])
         #expect(PathBytes.bytes(form) == latin1)
@@ -28,7 +42,9 @@ import Testing
         for _ in 0..<5_000 {
             let length = Int(random.next() % 12)
             // Mostly bytes near UTF-8's edges: ASCII, continuation bytes, leads, F4 8F.
-            let alphabet: [UInt8] = [0x2F, 0x61, 0x80, 0x8F, 0xBF, 0xC0, 0xC3, 0xA9, 0xE2, 0x82, 0xAC, 0xED, 0xA0, 0xF0, 0xF4, 0xFF, 0x00]
+            let alphabet: [UInt8] = [
+                0x2F, 0x61, 0x80, 0x8F, 0xBF, 0xC0, 0xC3, 0xA9, 0xE2, 0x82, 0xAC, 0xED, 0xA0, 0xF0, 0xF4, 0xFF, 0x00,
+            ]
             let bytes = (0..<length).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] }
             let form = PathBytes.string(bytes)
             #expect(PathBytes.bytes(form) == bytes)

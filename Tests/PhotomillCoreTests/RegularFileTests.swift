@@ -1,5 +1,19 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import Testing
+
 @testable import PhotomillCore
 
 /// Opening never blocks: a FIFO with no writer, a socket, a device and a folder are
@@ -21,13 +35,17 @@ import Testing
             for (index, byte) in socketPath.utf8.enumerated() { raw[index] = byte }
         }
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         #expect(bound == 0)
 
         let started = Date()
-        for (path, type) in [(fifo, FileOpenError.FileType.fifo), (socketPath, .socket), ("/dev/null", .characterDevice),
-                             (folder.path, .folder)] {
+        for (path, type) in [
+            (fifo, FileOpenError.FileType.fifo), (socketPath, .socket), ("/dev/null", .characterDevice),
+            (folder.path, .folder),
+        ] {
             do {
                 _ = try RegularFile(path: path)
                 Issue.record("\(path) opened")
@@ -48,7 +66,8 @@ import Testing
     }
 
     @Test func aRegularFileReadsWholeInPartsAndInPieces() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("regular-file-\(UUID().uuidString)").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("regular-file-\(UUID().uuidString)")
+            .path
         defer { unlink(path) }
         var random = SplitMix64(seed: 29)
         let bytes = (0..<300_001).map { _ in UInt8(truncatingIfNeeded: random.next()) }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillCore
 import PhotomillTestSupport
@@ -70,21 +83,23 @@ struct VocabularyTests {
 
     /// PROTOCOL.md, "Recipes": how `reprocess --outdated` judges a result, a foreign
     /// worker's included. Each line is a case the text decides.
-    @Test("a result is outdated by an older version or another shaping parameter, not by a foreign worker's own keys",
-          arguments: [
-              // stored, current, outdated
-              ("hash/1", "hash/1", false),
-              ("hash/1 impl=pyworker-0.1", "hash/1", false),             // a foreign worker's extra key
-              ("metadata/1", "metadata/2", true),                         // an older definition
-              ("metadata/3", "metadata/2", false),                        // a newer worker's
-              ("thumbnail/2 q=80 size=256", "thumbnail/2 size=256 q=80", false),   // any order
-              ("thumbnail/2 size=320 q=80", "thumbnail/2 size=256 q=80", true),    // another size
-              ("thumbnail/2 size=256", "thumbnail/2 size=256 q=80", true),         // a parameter missing
-              ("ocr/2 lang=eng side=4096 min=80 engine=lstm", "ocr/2 lang=eng side=4096 min=80", false),
-              ("hash/1", "metadata/2", true),                             // another kind's
-              ("a recipe of my own", "hash/1", true),                     // unreadable
-              ("", "hash/1", true),
-          ])
+    @Test(
+        "a result is outdated by an older version or another shaping parameter, not by a foreign worker's own keys",
+        arguments: [
+            // stored, current, outdated
+            ("hash/1", "hash/1", false),
+            ("hash/1 impl=pyworker-0.1", "hash/1", false),  // a foreign worker's extra key
+            ("metadata/1", "metadata/2", true),  // an older definition
+            ("metadata/3", "metadata/2", false),  // a newer worker's
+            ("thumbnail/2 q=80 size=256", "thumbnail/2 size=256 q=80", false),  // any order
+            ("thumbnail/2 size=320 q=80", "thumbnail/2 size=256 q=80", true),  // another size
+            ("thumbnail/2 size=256", "thumbnail/2 size=256 q=80", true),  // a parameter missing
+            ("ocr/2 lang=eng side=4096 min=80 engine=lstm", "ocr/2 lang=eng side=4096 min=80", false),
+            ("hash/1", "metadata/2", true),  // another kind's
+            ("a recipe of my own", "hash/1", true),  // unreadable
+            ("", "hash/1", true),
+        ]
+    )
     func recipeJudgement(stored: String, current: String, outdated: Bool) {
         #expect(Recipe.isOutdated(stored, current: current) == outdated)
     }
@@ -92,7 +107,9 @@ struct VocabularyTests {
     @Test("recipes parse as KIND/VERSION and KEY=VALUE words")
     func recipeParsing() throws {
         let recipe = try #require(Recipe("ocr/2 lang=eng+deu side=4096  min=80"))
-        #expect(recipe == Recipe(kind: "ocr", version: 2, parameters: ["lang": "eng+deu", "side": "4096", "min": "80"]))
+        #expect(
+            recipe == Recipe(kind: "ocr", version: 2, parameters: ["lang": "eng+deu", "side": "4096", "min": "80"])
+        )
         for bad in ["", "hash", "hash/", "/1", "hash/x", "hash/-1", "hash/1 size", "hash/1 =3", "hash/1/2"] {
             #expect(Recipe(bad) == nil, "\(bad)")
         }
@@ -103,17 +120,23 @@ struct VocabularyTests {
         }
     }
 
-    @Test("a path lies under a root component-wise", arguments: [
-        ("/photos/a.jpg", "/photos", true), ("/photos/a.jpg", "/photos/", true), ("/photos", "/photos", true),
-        ("/photos2/a.jpg", "/photos", false), ("/phot", "/photos", false), ("/any/where.jpg", "/", true),
-    ])
+    @Test(
+        "a path lies under a root component-wise",
+        arguments: [
+            ("/photos/a.jpg", "/photos", true), ("/photos/a.jpg", "/photos/", true), ("/photos", "/photos", true),
+            ("/photos2/a.jpg", "/photos", false), ("/phot", "/photos", false), ("/any/where.jpg", "/", true),
+        ]
+    )
     func pathUnderRoot(path: String, root: String, under: Bool) {
         #expect(path.isPath(under: root) == under)
     }
 
     @Test("a path prefix is replaced only on a component boundary")
     func pathPrefix() {
-        #expect("/volume1/photos/2019/a.jpg".replacingPathPrefix("/volume1/photos", with: "/mnt/photos") == "/mnt/photos/2019/a.jpg")
+        #expect(
+            "/volume1/photos/2019/a.jpg".replacingPathPrefix("/volume1/photos", with: "/mnt/photos")
+                == "/mnt/photos/2019/a.jpg"
+        )
         #expect("/volume1/photos".replacingPathPrefix("/volume1/photos", with: "/mnt/photos") == "/mnt/photos")
         #expect("/volume1/photos2/a.jpg".replacingPathPrefix("/volume1/photos", with: "/mnt/photos") == nil)
     }
@@ -127,8 +150,10 @@ struct VocabularyTests {
         try Tool.output("touch", ["-d", "2019-07-14 18:03:22.123456789 UTC", url.path])
         let stamp = try FileStamp.of(url.path)
         #expect(stamp == FileStamp(size: 1234, mtimeNs: 1_563_127_402_123_456_789))
-        #expect(stamp.changedMessage(path: "/p/a.jpg", now: FileStamp(size: 99, mtimeNs: 0))
-            == "/p/a.jpg: changed since it was scanned (size 1234 → 99); the coordinator scans it again and processes it anew")
+        #expect(
+            stamp.changedMessage(path: "/p/a.jpg", now: FileStamp(size: 99, mtimeNs: 0))
+                == "/p/a.jpg: changed since it was scanned (size 1234 → 99); the coordinator scans it again and processes it anew"
+        )
         #expect(throws: FileStampError.self) { try FileStamp.of(url.path + ".missing") }
     }
 }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillCore
 
@@ -15,8 +28,12 @@ public final class ChildProcess: @unchecked Sendable {
     public let stderrURL: URL
 
     /// `environment` adds to (or overrides) this process's environment.
-    public init(_ executable: URL, _ arguments: [String], in directory: URL? = nil,
-                environment: [String: String] = [:]) throws {
+    public init(
+        _ executable: URL,
+        _ arguments: [String],
+        in directory: URL? = nil,
+        environment: [String: String] = [:]
+    ) throws {
         process.executableURL = executable
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }

@@ -1,15 +1,33 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 
 /// A value of the corpus manifests' `exiftool` objects (exiftool's -n output): a number, or
 /// text (a list, as keywords are, joined with ", ").
 public enum ExiftoolValue: Decodable, CustomStringConvertible, Sendable {
-    case number(Double), text(String)
+    case number(Double)
+    case text(String)
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
-        if let number = try? container.decode(Double.self) { self = .number(number) }
-        else if let list = try? container.decode([String].self) { self = .text(list.joined(separator: ", ")) }
-        else { self = .text(try container.decode(String.self)) }
+        if let number = try? container.decode(Double.self) {
+            self = .number(number)
+        } else if let list = try? container.decode([String].self) {
+            self = .text(list.joined(separator: ", "))
+        } else {
+            self = .text(try container.decode(String.self))
+        }
     }
 
     public var description: String {
@@ -50,8 +68,11 @@ public struct ExiftoolTally: Sendable {
 
     public mutating func compare(_ file: String, _ field: String, _ expected: ExiftoolValue, _ ours: Any?) {
         compared += 1
-        if expected.agrees(field, ours: ours) { agreed += 1 }
-        else { misses.append("\(file) \(field): exiftool \(expected), ours \(ours.map { "\($0)" } ?? "absent")") }
+        if expected.agrees(field, ours: ours) {
+            agreed += 1
+        } else {
+            misses.append("\(file) \(field): exiftool \(expected), ours \(ours.map { "\($0)" } ?? "absent")")
+        }
     }
 
     public var rate: Double { compared == 0 ? 0 : Double(agreed) / Double(compared) }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillCore
 
@@ -36,8 +49,12 @@ public enum Tool {
     /// Runs `tool` (a name looked up in `$PATH`, or a path) to its end. Both streams are
     /// read as they come, so neither can fill its pipe and block the child; `input`, if
     /// given, is its standard input (else /dev/null).
-    public static func run(_ tool: String, _ arguments: [String], in directory: URL? = nil,
-                           environment: [String: String] = [:]) throws -> ToolOutput {
+    public static func run(
+        _ tool: String,
+        _ arguments: [String],
+        in directory: URL? = nil,
+        environment: [String: String] = [:]
+    ) throws -> ToolOutput {
         guard let executable = tool.contains("/") ? tool : path(of: tool) else {
             throw ToolFailure("\(tool) is not installed (not in $PATH; scripts/install-deps.sh installs it)")
         }
@@ -48,7 +65,8 @@ public enum Tool {
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
@@ -57,7 +75,11 @@ public enum Tool {
         let errors = OwnedThread(name: "test-stderr") { readToEnd(err.fileHandleForReading) }
         let data = readToEnd(out.fileHandleForReading)
         process.waitUntilExit()
-        return ToolOutput(status: process.terminationStatus, data: data, stderr: String(decoding: errors.join(), as: UTF8.self))
+        return ToolOutput(
+            status: process.terminationStatus,
+            data: data,
+            stderr: String(decoding: errors.join(), as: UTF8.self)
+        )
     }
 
     /// Everything until end of file, a read interrupted by a signal (another test's child
@@ -67,7 +89,10 @@ public enum Tool {
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             let count = buffer.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, $0.count) }
-            if count > 0 { data.append(contentsOf: buffer[0..<count]); continue }
+            if count > 0 {
+                data.append(contentsOf: buffer[0..<count])
+                continue
+            }
             if count < 0 && errno == EINTR { continue }
             return data
         }
@@ -75,11 +100,17 @@ public enum Tool {
 
     /// `run`'s standard output; a non-zero exit throws, naming the command and its stderr.
     @discardableResult
-    public static func output(_ tool: String, _ arguments: [String], in directory: URL? = nil,
-                              environment: [String: String] = [:]) throws -> String {
+    public static func output(
+        _ tool: String,
+        _ arguments: [String],
+        in directory: URL? = nil,
+        environment: [String: String] = [:]
+    ) throws -> String {
         let result = try run(tool, arguments, in: directory, environment: environment)
         guard result.status == 0 else {
-            throw ToolFailure("\(([tool] + arguments).joined(separator: " ")) exited \(result.status): \(result.stderr)")
+            throw ToolFailure(
+                "\(([tool] + arguments).joined(separator: " ")) exited \(result.status): \(result.stderr)"
+            )
         }
         return result.stdout
     }

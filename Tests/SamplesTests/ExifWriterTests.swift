@@ -1,7 +1,21 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillCore
 import PhotomillTestSupport
 import Testing
+
 @testable import PhotoProcessing
 @testable import Samples
 
@@ -69,8 +83,13 @@ struct ExifWriterTests {
         }
     }
 
-    static func expectClose(_ actual: Any?, _ expected: Double?, relative: Double = 0.005, absolute: Double = 0,
-                            _ name: String) {
+    static func expectClose(
+        _ actual: Any?,
+        _ expected: Double?,
+        relative: Double = 0.005,
+        absolute: Double = 0,
+        _ name: String
+    ) {
         guard let expected else {
             #expect(actual == nil, "\(name) should be absent")
             return
@@ -82,8 +101,11 @@ struct ExifWriterTests {
         #expect(abs(value - expected) <= max(absolute, abs(expected) * relative), "\(name): \(value) ≠ \(expected)")
     }
 
-    @Test("exiftool reads every field back", .enabled(if: exiftoolInstalled, "exiftool is not installed"),
-          arguments: fieldSets)
+    @Test(
+        "exiftool reads every field back",
+        .enabled(if: exiftoolInstalled, "exiftool is not installed"),
+        arguments: fieldSets
+    )
     func exiftoolRoundTrip(_ fields: ExifFields) throws {
         let url = try Self.write(try Self.jpeg(with: fields), named: "exif.jpg")
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
@@ -110,8 +132,10 @@ struct ExifWriterTests {
         }
     }
 
-    @Test("Exposure times under a second are written as 1/N, others as they are",
-          .enabled(if: exiftoolInstalled, "exiftool is not installed"))
+    @Test(
+        "Exposure times under a second are written as 1/N, others as they are",
+        .enabled(if: exiftoolInstalled, "exiftool is not installed")
+    )
     func exposureAsPhotographersWriteIt() throws {
         for (seconds, shown) in [(1.0 / 250, "1/250"), (1.0 / 8000, "1/8000"), (0.3, "0.3"), (2.5, "2.5")] {
             var fields = ExifFields()
@@ -139,13 +163,19 @@ struct ExifWriterTests {
     }
 
     /// Shared with the generator tests: what photomill must report for `fields`.
-    static func expect(_ metadata: PhotoMetadata, matches fields: ExifFields, sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expect(
+        _ metadata: PhotoMetadata,
+        matches fields: ExifFields,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         #expect(metadata.cameraMake == fields.make, sourceLocation: sourceLocation)
         #expect(metadata.cameraModel == fields.model, sourceLocation: sourceLocation)
         #expect(metadata.lensModel == fields.lensModel, sourceLocation: sourceLocation)
         #expect(metadata.orientation == fields.orientation, sourceLocation: sourceLocation)
         #expect(metadata.iso == fields.iso, sourceLocation: sourceLocation)
-        let date = fields.dateTimeOriginal.flatMap(ExifDate.iso8601(fromExif:)).map { $0 + (fields.offsetTimeOriginal ?? "") }
+        let date = fields.dateTimeOriginal.flatMap(ExifDate.iso8601(fromExif:)).map {
+            $0 + (fields.offsetTimeOriginal ?? "")
+        }
         #expect(metadata.dateTaken == date, sourceLocation: sourceLocation)
         for (name, actual, expected, tolerance) in [
             ("gpsLatitude", metadata.gpsLatitude, fields.gpsLatitude, 1e-6),
@@ -155,10 +185,17 @@ struct ExifWriterTests {
             ("focalLength", metadata.focalLength, fields.focalLength, (fields.focalLength ?? 0) * 0.005),
         ] {
             if let expected, let actual {
-                #expect(abs(actual - expected) <= tolerance, "\(name): \(actual) ≠ \(expected)", sourceLocation: sourceLocation)
+                #expect(
+                    abs(actual - expected) <= tolerance,
+                    "\(name): \(actual) ≠ \(expected)",
+                    sourceLocation: sourceLocation
+                )
             } else {
-                #expect(actual == nil && expected == nil, "\(name): \(String(describing: actual)) ≠ \(String(describing: expected))",
-                        sourceLocation: sourceLocation)
+                #expect(
+                    actual == nil && expected == nil,
+                    "\(name): \(String(describing: actual)) ≠ \(String(describing: expected))",
+                    sourceLocation: sourceLocation
+                )
             }
         }
     }
@@ -176,7 +213,9 @@ struct ExifWriterTests {
         let payload = ExifWriter.payload(second)
         #expect(Array(twice[6..<(6 + payload.count)]) == payload)
         let exifHeader = Array("Exif\0\0".utf8)
-        let occurrences = (0...(twice.count - exifHeader.count)).filter { twice[$0] == 0x45 && Array(twice[$0..<$0 + 6]) == exifHeader }
+        let occurrences = (0...(twice.count - exifHeader.count)).filter {
+            twice[$0] == 0x45 && Array(twice[$0..<$0 + 6]) == exifHeader
+        }
         #expect(occurrences.count == 1, "the old EXIF segment must be gone")
         // Everything after the EXIF segment is the untouched image.
         let oncePayload = ExifWriter.payload(first)

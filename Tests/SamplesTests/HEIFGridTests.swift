@@ -1,15 +1,34 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillCore
 import PhotomillTestSupport
 import Testing
+
 @testable import PhotoProcessing
 @testable import Samples
 
 /// Grid HEICs (`SyntheticHEIFGrid`: tiles by libheif's encoder, boxes by `HEIFGridFile`)
 /// as exiftool and heif-info read them, and decoded tile by tile (`TiledHEIF`) against
 /// libvips' thumbnail of the same file, which has libheif decode the grid whole.
-@Suite(.serialized, .enabled(if: ["exiftool", "vips", "vipsheader", "heif-info"].allSatisfy { Tool.path(of: $0) != nil },
-                             "needs exiftool, libvips-tools and libheif-examples"))
+@Suite(
+    .serialized,
+    .enabled(
+        if: ["exiftool", "vips", "vipsheader", "heif-info"].allSatisfy { Tool.path(of: $0) != nil },
+        "needs exiftool, libvips-tools and libheif-examples"
+    )
+)
 final class HEIFGridTests {
     let directory: URL
     init() throws { directory = try temporaryDirectory() }
@@ -26,11 +45,16 @@ final class HEIFGridTests {
 
     /// `PhotoProcessor`'s picture of a still at most `side` on its longest side, turned by
     /// its EXIF orientation as `PhotoProcessor.process` does.
-    private func picture(_ bytes: [UInt8], side: Int, path: String = "grid.heic") -> Result<VipsImageRef, ProcessingError> {
+    private func picture(
+        _ bytes: [UInt8],
+        side: Int,
+        path: String = "grid.heic"
+    ) -> Result<VipsImageRef, ProcessingError> {
         bytes.withUnsafeBytes { buffer in
             Result { () throws(ProcessingError) in
                 let orientation = Self.metadata(buffer, path: path)?.orientation
-                return try PhotoProcessor().openStill(buffer, format: .heic, path: path, exifOrientation: orientation).picture(side)
+                return try PhotoProcessor().openStill(buffer, format: .heic, path: path, exifOrientation: orientation)
+                    .picture(side)
             }
         }
     }
@@ -51,7 +75,10 @@ final class HEIFGridTests {
         var grid = Self.grid()
         grid.exifOrientation = 6
         let url = try write(grid, "grid.heic")
-        #expect(try Tool.output("exiftool", ["-n", "-s3", "-ImageWidth", "-ImageHeight", "-Orientation", url.path]) == "500\n350\n6\n")
+        #expect(
+            try Tool.output("exiftool", ["-n", "-s3", "-ImageWidth", "-ImageHeight", "-Orientation", url.path])
+                == "500\n350\n6\n"
+        )
         let info = try Tool.output("heif-info", [url.path])
         #expect(info.contains("image: 500x350 (id=1), primary"), "heif-info: \(info)")
         let dump = try Tool.output("heif-info", ["-d", url.path])
@@ -63,10 +90,14 @@ final class HEIFGridTests {
     /// libvips decodes the grid whole with libheif, which applies `irot` and `imir`; it
     /// drops the EXIF orientation, so the reference of the EXIF case is turned by `vips
     /// rot`. Sides: shrunk in blocks of 4 (64), of 2 (200), not at all (400), not shrunk (600).
-    @Test("Tile by tile, the picture is libheif's whole decode as vips thumbnails it",
-          arguments: [(64, 0, nil, nil, nil), (200, 0, nil, nil, nil), (400, 0, nil, nil, nil), (600, 0, nil, nil, nil),
-                      (200, 90, nil, nil, nil), (200, 0, UInt8(1), nil, nil), (200, 270, UInt8(0), nil, nil),
-                      (200, 0, nil, 6, "d90"), (200, 0, nil, 3, "d180")] as [(Int, Int, UInt8?, Int?, String?)])
+    @Test(
+        "Tile by tile, the picture is libheif's whole decode as vips thumbnails it",
+        arguments: [
+            (64, 0, nil, nil, nil), (200, 0, nil, nil, nil), (400, 0, nil, nil, nil), (600, 0, nil, nil, nil),
+            (200, 90, nil, nil, nil), (200, 0, UInt8(1), nil, nil), (200, 270, UInt8(0), nil, nil),
+            (200, 0, nil, 6, "d90"), (200, 0, nil, 3, "d180"),
+        ] as [(Int, Int, UInt8?, Int?, String?)]
+    )
     func tileByTileEqualsLibheif(side: Int, rotation: Int, mirror: UInt8?, exif: Int?, turn: String?) throws {
         var grid = Self.grid()
         grid.rotation = rotation
@@ -79,17 +110,21 @@ final class HEIFGridTests {
         let expected = try pixels(turn == nil ? reference : reference + ".png")
 
         let bytes = [UInt8](try Data(contentsOf: url))
-        #expect(bytes.withUnsafeBytes { HEIFItems($0).flatMap { TiledHEIF($0, exifOrientation: exif ?? 1) } } != nil,
-                "decoded tile by tile")
+        #expect(
+            bytes.withUnsafeBytes { HEIFItems($0).flatMap { TiledHEIF($0, exifOrientation: exif ?? 1) } } != nil,
+            "decoded tile by tile"
+        )
         let ours = try picture(bytes, side: side).get()
         try #require((ours.width, ours.height) == (expected.width, expected.height))
-        let difference = Double(zip(try ours.pixels(), expected.pixels).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) })
+        let difference =
+            Double(zip(try ours.pixels(), expected.pixels).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) })
             / Double(expected.pixels.count)
         // Measured: 0 where no block is averaged (400, 600), 0.90–1.16 where it is.
         #expect(difference < 1.5, "mean absolute difference \(difference)")
         if turn == "d180" {
             let unturned = try pixels(reference)
-            let wrong = Double(zip(try ours.pixels(), unturned.pixels).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) })
+            let wrong =
+                Double(zip(try ours.pixels(), unturned.pixels).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) })
                 / Double(unturned.pixels.count)
             #expect(wrong > 10, "the picture left unturned differs by \(wrong)")
         }
@@ -111,12 +146,19 @@ final class HEIFGridTests {
             let expected = try pixels(reference)
             let ours = try picture(bytes, side: side).get()
             try #require((ours.width, ours.height) == (expected.width, expected.height))
-            let difference = Double(zip(try ours.pixels(), expected.pixels).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) })
+            let difference =
+                Double(zip(try ours.pixels(), expected.pixels).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) })
                 / Double(expected.pixels.count)
             // 256 from the thumbnail: the very same decode, 0; 400 from the tiles: 0, nothing averaged.
             #expect(difference < 0.5, "side \(side): mean absolute difference \(difference)")
             let fromTiles = bytes.withUnsafeBytes { buffer in
-                Result { () throws(ProcessingError) in try TiledHEIF(HEIFItems(buffer)!, exifOrientation: 1)!.picture(side, path: "t", pixelLimit: 200_000_000) }
+                Result { () throws(ProcessingError) in
+                    try TiledHEIF(HEIFItems(buffer)!, exifOrientation: 1)!.picture(
+                        side,
+                        path: "t",
+                        pixelLimit: 200_000_000
+                    )
+                }
             }
             #expect(try (fromTiles.get() == nil) == (side == 256))
         }
@@ -126,7 +168,9 @@ final class HEIFGridTests {
 
     /// `bytes` with the first `from`-byte pattern replaced by `to` (same length).
     private func patched(_ bytes: [UInt8], _ from: [UInt8], _ to: [UInt8]) throws -> [UInt8] {
-        let at = try #require((0...(bytes.count - from.count)).first { bytes[$0..<($0 + from.count)].elementsEqual(from) })
+        let at = try #require(
+            (0...(bytes.count - from.count)).first { bytes[$0..<($0 + from.count)].elementsEqual(from) }
+        )
         var out = bytes
         out.replaceSubrange(at..<(at + to.count), with: to)
         return out
@@ -136,8 +180,11 @@ final class HEIFGridTests {
     /// saying so, or (`lying`) claiming 128×128.
     private func gridWithSmallTile(lying: Bool) throws -> [UInt8] {
         func tile(_ side: Int, _ level: UInt8) throws -> [UInt8] {
-            try ImageEncoder.heic(RGBImage(width: side, height: side, pixels: [UInt8](repeating: level, count: side * side * 3)),
-                                  quality: 80, exif: nil)
+            try ImageEncoder.heic(
+                RGBImage(width: side, height: side, pixels: [UInt8](repeating: level, count: side * side * 3)),
+                quality: 80,
+                exif: nil
+            )
         }
         var tiles = try (0..<12).map { try tile(128, UInt8(20 * $0)) }
         tiles[4] = try tile(64, 100)
@@ -147,7 +194,14 @@ final class HEIFGridTests {
         }
         var fields = ExifFields()
         fields.orientation = 6
-        return try HEIFGridFile.assemble(tiles: tiles, columns: 4, rows: 3, width: 500, height: 350, exif: ExifWriter.payload(fields))
+        return try HEIFGridFile.assemble(
+            tiles: tiles,
+            columns: 4,
+            rows: 3,
+            width: 500,
+            height: 350,
+            exif: ExifWriter.payload(fields)
+        )
     }
 
     /// Each damaged grid keeps its metadata (EXIF orientation 6, read by photomill) and
@@ -169,8 +223,14 @@ final class HEIFGridTests {
         let cases: [(String, [UInt8], String)] = [
             ("missing.heic", missing, "HEIF grid is damaged: tile 3 (item 99) is missing"),
             ("rows.heic", rows, "HEIF grid is damaged: its 4×4 grid names 12 tiles"),
-            ("small.heic", try gridWithSmallTile(lying: false), "HEIF grid is damaged: tile 5 (item 6) is 64×64, the others 128×128"),
-            ("lying.heic", try gridWithSmallTile(lying: true), "HEIF grid tile 5 of 12 (item 6) decodes to 64×64, not the grid's 128×128"),
+            (
+                "small.heic", try gridWithSmallTile(lying: false),
+                "HEIF grid is damaged: tile 5 (item 6) is 64×64, the others 128×128"
+            ),
+            (
+                "lying.heic", try gridWithSmallTile(lying: true),
+                "HEIF grid tile 5 of 12 (item 6) decodes to 64×64, not the grid's 128×128"
+            ),
             ("cut.heic", Array(good.prefix(good.count - 2000)), "heic header is damaged: "),
         ]
         for (name, bytes, reason) in cases {
@@ -194,14 +254,24 @@ final class HEIFGridTests {
         parameters.pixelLimit = 190_000
         let result = bytes.withUnsafeBytes { buffer in
             Result { () throws(ProcessingError) in
-                try PhotoProcessor(parameters: parameters).openStill(buffer, format: .heic, path: "big.heic", exifOrientation: nil).picture(200)
+                try PhotoProcessor(parameters: parameters).openStill(
+                    buffer,
+                    format: .heic,
+                    path: "big.heic",
+                    exifOrientation: nil
+                ).picture(200)
             }
         }
         #expect(result.failure == ProcessingError(.tooLarge, "big.heic: 510×380 is 0 megapixels, over the limit of 0"))
         parameters.pixelLimit = 200_000
         let allowed = bytes.withUnsafeBytes { buffer in
             Result { () throws(ProcessingError) in
-                try PhotoProcessor(parameters: parameters).openStill(buffer, format: .heic, path: "big.heic", exifOrientation: nil).picture(200)
+                try PhotoProcessor(parameters: parameters).openStill(
+                    buffer,
+                    format: .heic,
+                    path: "big.heic",
+                    exifOrientation: nil
+                ).picture(200)
             }
         }
         #expect(try allowed.get().width == 200)
@@ -219,7 +289,9 @@ final class HEIFGridTests {
             } else {
                 // Most flips land in the boxes that describe the grid (the first ~800 bytes).
                 for _ in 0..<random.int(in: 1...6) {
-                    bytes[random.int(in: 0...(index % 3 == 1 ? 800 : good.count - 1))] ^= UInt8(1 << random.int(in: 0...7))
+                    bytes[random.int(in: 0...(index % 3 == 1 ? 800 : good.count - 1))] ^= UInt8(
+                        1 << random.int(in: 0...7)
+                    )
                 }
             }
             let name = "hostile-\(index).heic"

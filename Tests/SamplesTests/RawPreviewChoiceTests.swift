@@ -1,7 +1,21 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillCore
 import PhotomillTestSupport
 import Testing
+
 @testable import PhotoProcessing
 @testable import Samples
 
@@ -15,8 +29,14 @@ final class RawPreviewChoiceTests {
     let directory: URL
     let url: URL
     /// 2048×1366 with orientation 6: upright it is 1366 wide, 2048 high.
-    let dng = SyntheticDNG(width: 2048, height: 1366, orientation: 6,
-                           previews: [.init(longestSide: 256, encoding: .uncompressedRGB), .init(longestSide: 1024), .init(longestSide: 2048)])
+    let dng = SyntheticDNG(
+        width: 2048,
+        height: 1366,
+        orientation: 6,
+        previews: [
+            .init(longestSide: 256, encoding: .uncompressedRGB), .init(longestSide: 1024), .init(longestSide: 2048),
+        ]
+    )
 
     init() throws {
         directory = try temporaryDirectory()
@@ -31,16 +51,26 @@ final class RawPreviewChoiceTests {
     }
 
     private func integer(_ tag: String) throws -> Int {
-        try #require(Int(try exiftool(["-s3", "-n", "-" + tag]).trimmingCharacters(in: .whitespacesAndNewlines)), "exiftool -\(tag)")
+        try #require(
+            Int(try exiftool(["-s3", "-n", "-" + tag]).trimmingCharacters(in: .whitespacesAndNewlines)),
+            "exiftool -\(tag)"
+        )
     }
 
-    @Test("exiftool validates the layout and lists its previews where it lists DNG.dng's",
-          .enabled(if: toolsInstalled, "exiftool, libvips-tools or libraw-bin is not installed"))
+    @Test(
+        "exiftool validates the layout and lists its previews where it lists DNG.dng's",
+        .enabled(if: toolsInstalled, "exiftool, libvips-tools or libraw-bin is not installed")
+    )
     func layoutIsTheConverters() throws {
         #expect(try exiftool(["-s3", "-Validate"]) == "OK\n")
-        let listing = try exiftool(["-a", "-G1", "-s", "-PreviewImage", "-JpgFromRaw", "-IFD0:ImageWidth", "-IFD0:Compression", "-n"])
-        for line in ["[IFD0]          ImageWidth                      : 256", "[IFD0]          Compression                     : 1",
-                     "[SubIFD1]       PreviewImage", "[SubIFD2]       JpgFromRaw"] {
+        let listing = try exiftool([
+            "-a", "-G1", "-s", "-PreviewImage", "-JpgFromRaw", "-IFD0:ImageWidth", "-IFD0:Compression", "-n",
+        ])
+        for line in [
+            "[IFD0]          ImageWidth                      : 256",
+            "[IFD0]          Compression                     : 1",
+            "[SubIFD1]       PreviewImage", "[SubIFD2]       JpgFromRaw",
+        ] {
             #expect(listing.contains(line), "exiftool lists \(line): \(listing)")
         }
         // LibRaw knows the file and takes the largest preview as its thumbnail.
@@ -52,31 +82,48 @@ final class RawPreviewChoiceTests {
     static let corpusDNG = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/corpus/formats/DNG.dng")
 
-    @Test("Directory by directory, the layout is DNG.dng's, but for the raw image's compression (ours is uncompressed)",
-          .enabled(if: toolsInstalled, "exiftool, libvips-tools or libraw-bin is not installed"),
-          .enabled(if: FileManager.default.fileExists(atPath: corpusDNG.path), "../shared/corpus is absent (a fresh clone): skipped"))
+    @Test(
+        "Directory by directory, the layout is DNG.dng's, but for the raw image's compression (ours is uncompressed)",
+        .enabled(if: toolsInstalled, "exiftool, libvips-tools or libraw-bin is not installed"),
+        .enabled(
+            if: FileManager.default.fileExists(atPath: corpusDNG.path),
+            "../shared/corpus is absent (a fresh clone): skipped"
+        )
+    )
     func layoutIsDNGdngs() throws {
         func listing(_ file: URL) throws -> [String] {
-            let output = try Tool.run("exiftool", ["-a", "-G1", "-s", "-n", "-SubfileType", "-Compression",
-                                                              "-PhotometricInterpretation", file.path])
+            let output = try Tool.run(
+                "exiftool",
+                [
+                    "-a", "-G1", "-s", "-n", "-SubfileType", "-Compression",
+                    "-PhotometricInterpretation", file.path,
+                ]
+            )
             return output.stdout.split(separator: "\n").map(String.init)
                 .filter { !$0.hasPrefix("[SubIFD]        Compression") }
         }
-        let ours = try listing(url), corpus = try listing(Self.corpusDNG)
+        let ours = try listing(url)
+        let corpus = try listing(Self.corpusDNG)
         #expect(ours.count == 11 && ours == corpus, "ours: \(ours)\nDNG.dng: \(corpus)")
     }
 
     /// Each side, the preview expected (as exiftool names its offset and length tags) and
     /// the picture's upright size.
-    @Test("Each size takes the smallest preview that reaches it, upright, as exiftool extracts it and vips turns it",
-          .enabled(if: toolsInstalled, "exiftool, libvips-tools or libraw-bin is not installed"),
-          arguments: [(128, "IFD0:StripOffsets", "IFD0:StripByteCounts"), (256, "IFD0:StripOffsets", "IFD0:StripByteCounts"),
-                      (300, "SubIFD1:PreviewImageStart", "SubIFD1:PreviewImageLength"),
-                      (1024, "SubIFD1:PreviewImageStart", "SubIFD1:PreviewImageLength"),
-                      (1100, "SubIFD2:JpgFromRawStart", "SubIFD2:JpgFromRawLength")])
+    @Test(
+        "Each size takes the smallest preview that reaches it, upright, as exiftool extracts it and vips turns it",
+        .enabled(if: toolsInstalled, "exiftool, libvips-tools or libraw-bin is not installed"),
+        arguments: [
+            (128, "IFD0:StripOffsets", "IFD0:StripByteCounts"), (256, "IFD0:StripOffsets", "IFD0:StripByteCounts"),
+            (300, "SubIFD1:PreviewImageStart", "SubIFD1:PreviewImageLength"),
+            (1024, "SubIFD1:PreviewImageStart", "SubIFD1:PreviewImageLength"),
+            (1100, "SubIFD2:JpgFromRawStart", "SubIFD2:JpgFromRawLength"),
+        ]
+    )
     func smallestPreviewThatReaches(side: Int, start: String, length: String) throws {
         let bytes = try Data(contentsOf: url)
-        let candidates = try #require(bytes.withUnsafeBytes { RawDecoder.previewCandidates(in: .memory($0), format: .dng, longestSide: side) })
+        let candidates = try #require(
+            bytes.withUnsafeBytes { RawDecoder.previewCandidates(in: .memory($0), format: .dng, longestSide: side) }
+        )
         let offset = try integer(start)
         #expect(candidates.candidates.first?.preview.range == offset..<(offset + (try integer(length))))
 
@@ -91,7 +138,13 @@ final class RawPreviewChoiceTests {
         #expect(try Tool.run("vips", ["rot", shrunk, reference, "d90"]).status == 0)
         let expected = try pixels(reference)
         let picture = try bytes.withUnsafeBytes { buffer in
-            try RawDecoder.picture(of: .memory(buffer), format: .dng, path: url.path, longestSide: side, pixelLimit: 200_000_000)
+            try RawDecoder.picture(
+                of: .memory(buffer),
+                format: .dng,
+                path: url.path,
+                longestSide: side,
+                pixelLimit: 200_000_000
+            )
         }
         try #require((picture.width, picture.height) == (expected.width, expected.height))
         #expect(max(picture.width, picture.height) == side)
@@ -99,13 +152,24 @@ final class RawPreviewChoiceTests {
         #expect(Double(difference) / Double(expected.pixels.count) < 1)
     }
 
-    @Test("Larger than every preview, the samples are rendered (half size: 1024×683, upright)",
-          .enabled(if: toolsInstalled, "exiftool, libvips-tools or libraw-bin is not installed"))
+    @Test(
+        "Larger than every preview, the samples are rendered (half size: 1024×683, upright)",
+        .enabled(if: toolsInstalled, "exiftool, libvips-tools or libraw-bin is not installed")
+    )
     func largerThanEveryPreview() throws {
         let bytes = try Data(contentsOf: url)
-        #expect(bytes.withUnsafeBytes { RawDecoder.previewCandidates(in: .memory($0), format: .dng, longestSide: 2049) }?.candidates.isEmpty == true)
+        #expect(
+            bytes.withUnsafeBytes { RawDecoder.previewCandidates(in: .memory($0), format: .dng, longestSide: 2049) }?
+                .candidates.isEmpty == true
+        )
         let picture = try bytes.withUnsafeBytes { buffer in
-            try RawDecoder.picture(of: .memory(buffer), format: .dng, path: url.path, longestSide: 2049, pixelLimit: 200_000_000)
+            try RawDecoder.picture(
+                of: .memory(buffer),
+                format: .dng,
+                path: url.path,
+                longestSide: 2049,
+                pixelLimit: 200_000_000
+            )
         }
         #expect((picture.width, picture.height) == (683, 1024))
     }
@@ -113,12 +177,27 @@ final class RawPreviewChoiceTests {
     @Test("Read from the file, a thumbnail reads the directories and the preview, not the samples")
     func readsOnlyWhatItNeeds() throws {
         let file = try #require(FileRegions(path: url.path))
-        let picture = try RawDecoder.picture(of: .file(file), format: .dng, path: url.path, longestSide: 256, pixelLimit: 200_000_000)
+        let picture = try RawDecoder.picture(
+            of: .file(file),
+            format: .dng,
+            path: url.path,
+            longestSide: 256,
+            pixelLimit: 200_000_000
+        )
         #expect((picture.width, picture.height) == (171, 256))
         // The head, then the 256×171 RGB strip (131,328 bytes); the samples are 5.6 MB.
-        #expect(file.bytesRead <= RawDecoder.headLength + 256 * 171 * 3, "\(file.bytesRead) of \(file.count) bytes read")
+        #expect(
+            file.bytesRead <= RawDecoder.headLength + 256 * 171 * 3,
+            "\(file.bytesRead) of \(file.count) bytes read"
+        )
         let whole = try Data(contentsOf: url).withUnsafeBytes { buffer in
-            try RawDecoder.picture(of: .memory(buffer), format: .dng, path: url.path, longestSide: 256, pixelLimit: 200_000_000).pixels()
+            try RawDecoder.picture(
+                of: .memory(buffer),
+                format: .dng,
+                path: url.path,
+                longestSide: 256,
+                pixelLimit: 200_000_000
+            ).pixels()
         }
         #expect(try picture.pixels() == whole)
     }

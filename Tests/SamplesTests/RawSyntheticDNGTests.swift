@@ -1,7 +1,21 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillCore
 import PhotomillTestSupport
 import Testing
+
 @testable import PhotoProcessing
 @testable import Samples
 
@@ -9,7 +23,9 @@ import Testing
 /// files: orientation, preview or rendering, pixel limit, damage. (Here rather than in
 /// PhotoProcessingTests because that target cannot import Samples.)
 final class RawSyntheticDNGTests {
-    static let toolsInstalled = ["exiftool", "raw-identify", "dcraw_emu", "vipsheader"].allSatisfy { Tool.path(of: $0) != nil }
+    static let toolsInstalled = ["exiftool", "raw-identify", "dcraw_emu", "vipsheader"].allSatisfy {
+        Tool.path(of: $0) != nil
+    }
 
     /// The stored picture's corners — red, green / blue, white — as an upright picture
     /// shows them for each EXIF orientation: [top left, top right, bottom left, bottom
@@ -36,22 +52,38 @@ final class RawSyntheticDNGTests {
         return url
     }
 
-    private func decode(_ bytes: Data, longestSide: Int, pixelLimit: Int = 200_000_000) -> Result<VipsImageRef, ProcessingError> {
+    private func decode(
+        _ bytes: Data,
+        longestSide: Int,
+        pixelLimit: Int = 200_000_000
+    ) -> Result<VipsImageRef, ProcessingError> {
         bytes.withUnsafeBytes { buffer in
             Result { () throws(ProcessingError) in
-                try RawDecoder.picture(of: .memory(buffer), format: .dng, path: "synthetic.dng", longestSide: longestSide,
-                                       pixelLimit: pixelLimit)
+                try RawDecoder.picture(
+                    of: .memory(buffer),
+                    format: .dng,
+                    path: "synthetic.dng",
+                    longestSide: longestSide,
+                    pixelLimit: pixelLimit
+                )
             }
         }
     }
 
-    private func decode(_ url: URL, longestSide: Int, pixelLimit: Int = 200_000_000) throws -> Result<VipsImageRef, ProcessingError> {
+    private func decode(
+        _ url: URL,
+        longestSide: Int,
+        pixelLimit: Int = 200_000_000
+    ) throws -> Result<VipsImageRef, ProcessingError> {
         decode(try Data(contentsOf: url), longestSide: longestSide, pixelLimit: pixelLimit)
     }
 
     /// The colour names of the four corners, sampled an eighth of the way in.
     private func corners(of pixels: [UInt8], width: Int, height: Int) -> [String] {
-        let points = [(width / 8, height / 8), (width * 7 / 8, height / 8), (width / 8, height * 7 / 8), (width * 7 / 8, height * 7 / 8)]
+        let points = [
+            (width / 8, height / 8), (width * 7 / 8, height / 8), (width / 8, height * 7 / 8),
+            (width * 7 / 8, height * 7 / 8),
+        ]
         return points.map { x, y in
             let index = (y * width + x) * 3
             let (r, g, b) = (Int(pixels[index]), Int(pixels[index + 1]), Int(pixels[index + 2]))
@@ -72,19 +104,32 @@ final class RawSyntheticDNGTests {
 
     // MARK: The generator
 
-    @Test("exiftool validates the DNG; raw-identify and dcraw_emu read its size, preview, pattern and orientation",
-          .enabled(if: toolsInstalled, "exiftool or libraw-bin is not installed"))
+    @Test(
+        "exiftool validates the DNG; raw-identify and dcraw_emu read its size, preview, pattern and orientation",
+        .enabled(if: toolsInstalled, "exiftool or libraw-bin is not installed")
+    )
     func generatorWritesAValidDNG() throws {
-        let url = try write(SyntheticDNG(width: 1024, height: 768, orientation: 6, previews: [.init(longestSide: 512)]), "six.dng")
+        let url = try write(
+            SyntheticDNG(width: 1024, height: 768, orientation: 6, previews: [.init(longestSide: 512)]),
+            "six.dng"
+        )
 
-        let tags = try Tool.run("exiftool", ["-s3", "-Validate", "-SubIFD:ImageWidth", "-SubIFD:ImageHeight",
-                                                        "-SubIFD:BitsPerSample", "-SubIFD:CFAPattern2", "-IFD0:Orientation",
-                                                        "-DNGVersion", "-IFD0:ImageWidth", "-IFD0:ImageHeight", "-n", url.path])
+        let tags = try Tool.run(
+            "exiftool",
+            [
+                "-s3", "-Validate", "-SubIFD:ImageWidth", "-SubIFD:ImageHeight",
+                "-SubIFD:BitsPerSample", "-SubIFD:CFAPattern2", "-IFD0:Orientation",
+                "-DNGVersion", "-IFD0:ImageWidth", "-IFD0:ImageHeight", "-n", url.path,
+            ]
+        )
         let values = tags.stdout.split(separator: "\n")
-        #expect(values == ["0 0 0", "1024", "768", "16", "0 1 1 2", "6", "1 4 0 0", "512", "384"])  // -n: 0 errors, 0 warnings
+        // -n: 0 errors, 0 warnings
+        #expect(values == ["0 0 0", "1024", "768", "16", "0 1 1 2", "6", "1 4 0 0", "512", "384"])
 
         let identify = try Tool.run("raw-identify", ["-v", url.path]).stdout
-        for line in ["Full size:   1024 x 768", "Thumb size:   512 x 384", "Image flip: 6", "Filter pattern: RGGBRGGBRGGBRGGB"] {
+        for line in [
+            "Full size:   1024 x 768", "Thumb size:   512 x 384", "Image flip: 6", "Filter pattern: RGGBRGGBRGGBRGGB",
+        ] {
             #expect(identify.contains(line), "raw-identify -v lacks \"\(line)\"")
         }
 
@@ -121,28 +166,51 @@ final class RawSyntheticDNGTests {
         }
     }
 
-    @Test("Every orientation comes out upright, from the preview and from the samples, as dcraw_emu turns it",
-          .enabled(if: toolsInstalled, "libraw-bin is not installed"), arguments: 1...8)
+    @Test(
+        "Every orientation comes out upright, from the preview and from the samples, as dcraw_emu turns it",
+        .enabled(if: toolsInstalled, "libraw-bin is not installed"),
+        arguments: 1...8
+    )
     func everyOrientationIsUpright(orientation: Int) throws {
         let turned = orientation >= 5
         for preview in [320, nil] {
-            let url = try write(SyntheticDNG(width: 640, height: 480, orientation: orientation,
-                                             previews: preview.map { [.init(longestSide: $0)] } ?? []),
-                                "o\(orientation).dng")
+            let url = try write(
+                SyntheticDNG(
+                    width: 640,
+                    height: 480,
+                    orientation: orientation,
+                    previews: preview.map { [.init(longestSide: $0)] } ?? []
+                ),
+                "o\(orientation).dng"
+            )
             // LibRaw's own tool agrees with the table worked out by hand.
             #expect(try dcrawCorners(url) == Self.uprightCorners[orientation], "dcraw_emu, orientation \(orientation)")
             let picture = try decode(url, longestSide: 256).get()
             #expect((picture.width, picture.height) == (turned ? (192, 256) : (256, 192)))
-            #expect(try corners(of: picture) == Self.uprightCorners[orientation],
-                    "orientation \(orientation), \(preview == nil ? "rendered" : "preview")")
+            #expect(
+                try corners(of: picture) == Self.uprightCorners[orientation],
+                "orientation \(orientation), \(preview == nil ? "rendered" : "preview")"
+            )
         }
     }
 
-    @Test("A bitmap preview (uncompressed RGB) is used as a JPEG one is: simple_dcraw's extraction, shrunk and turned by vips",
-          .enabled(if: toolsInstalled && Tool.path(of: "simple_dcraw") != nil && Tool.path(of: "vips") != nil,
-                   "libraw-bin or libvips-tools is not installed"))
+    @Test(
+        "A bitmap preview (uncompressed RGB) is used as a JPEG one is: simple_dcraw's extraction, shrunk and turned by vips",
+        .enabled(
+            if: toolsInstalled && Tool.path(of: "simple_dcraw") != nil && Tool.path(of: "vips") != nil,
+            "libraw-bin or libvips-tools is not installed"
+        )
+    )
     func bitmapPreview() throws {
-        let url = try write(SyntheticDNG(width: 640, height: 480, orientation: 6, previews: [.init(longestSide: 320, encoding: .uncompressedRGB)]), "bitmap.dng")
+        let url = try write(
+            SyntheticDNG(
+                width: 640,
+                height: 480,
+                orientation: 6,
+                previews: [.init(longestSide: 320, encoding: .uncompressedRGB)]
+            ),
+            "bitmap.dng"
+        )
         #expect(try Tool.run("exiftool", ["-s3", "-Validate", url.path]).stdout == "OK\n")
         let identify = try Tool.run("raw-identify", ["-v", url.path]).stdout
         for line in ["Thumb size:   320 x 240", "Image flip: 6"] {
@@ -162,17 +230,30 @@ final class RawSyntheticDNGTests {
         // The last quarter of the samples cut off, so that only the preview can give a picture.
         let whole = try Data(contentsOf: url)
         let picture = try decode(whole.prefix(whole.count - 640 * 480 / 2), longestSide: 256).get()
-        try #require((picture.width, picture.height, picture.bands) == (reference.width, reference.height, reference.bands))
+        try #require(
+            (picture.width, picture.height, picture.bands) == (reference.width, reference.height, reference.bands)
+        )
         let pixels = try picture.pixels()
-        let difference = Double(zip(pixels, reference.pixels).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }) / Double(pixels.count)
+        let difference =
+            Double(zip(pixels, reference.pixels).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }) / Double(pixels.count)
         #expect(difference < 1, "mean absolute difference \(difference) from simple_dcraw + vips")
         #expect(corners(of: pixels, width: picture.width, height: picture.height) == Self.uprightCorners[6])
     }
 
-    @Test("The RAW's orientation wins over the preview JPEG's own EXIF",
-          .enabled(if: toolsInstalled, "exiftool is not installed"))
+    @Test(
+        "The RAW's orientation wins over the preview JPEG's own EXIF",
+        .enabled(if: toolsInstalled, "exiftool is not installed")
+    )
     func rawOrientationBeatsThePreviewsExif() throws {
-        let url = try write(SyntheticDNG(width: 640, height: 480, orientation: 6, previews: [.init(longestSide: 320, exifOrientation: 3)]), "disagree.dng")
+        let url = try write(
+            SyntheticDNG(
+                width: 640,
+                height: 480,
+                orientation: 6,
+                previews: [.init(longestSide: 320, exifOrientation: 3)]
+            ),
+            "disagree.dng"
+        )
         let preview = directory.appendingPathComponent("preview.jpg").path
         let extract = try Tool.run("sh", ["-c", "exiftool -b -PreviewImage '\(url.path)' > '\(preview)'"])
         try #require(extract.status == 0)
@@ -184,8 +265,10 @@ final class RawSyntheticDNGTests {
         #expect(try corners(of: picture) == Self.uprightCorners[6])
     }
 
-    @Test("The preview is used only when it is large enough; damaged samples fail, and say so as dcraw_emu does",
-          .enabled(if: toolsInstalled, "libraw-bin is not installed"))
+    @Test(
+        "The preview is used only when it is large enough; damaged samples fail, and say so as dcraw_emu does",
+        .enabled(if: toolsInstalled, "libraw-bin is not installed")
+    )
     func previewOrSamples() throws {
         let url = try write(SyntheticDNG(width: 1024, height: 768, previews: [.init(longestSide: 320)]), "preview.dng")
         let whole = try Data(contentsOf: url)
@@ -210,11 +293,16 @@ final class RawSyntheticDNGTests {
         #expect(dcraw.contains("Unexpected end of file") && dcraw.contains("Input/output error"), "dcraw_emu: \(dcraw)")
         let error = try #require(decode(cut, longestSide: 400).failure)
         #expect(error.errorClass == .corrupt)
-        #expect(error.message == "synthetic.dng: the RAW's image data is damaged (LibRaw: Input/output error: the data ends early; preview: only 320×240)")
+        #expect(
+            error.message
+                == "synthetic.dng: the RAW's image data is damaged (LibRaw: Input/output error: the data ends early; preview: only 320×240)"
+        )
     }
 
-    @Test("Over the pixel limit, the RAW is refused before anything is unpacked",
-          .enabled(if: toolsInstalled, "libraw-bin is not installed"))
+    @Test(
+        "Over the pixel limit, the RAW is refused before anything is unpacked",
+        .enabled(if: toolsInstalled, "libraw-bin is not installed")
+    )
     func pixelLimit() throws {
         let url = try write(SyntheticDNG(width: 2000, height: 1000, previews: [.init(longestSide: 300)]), "two-mp.dng")
         let identify = try Tool.run("raw-identify", ["-v", url.path]).stdout
@@ -226,14 +314,18 @@ final class RawSyntheticDNGTests {
         #expect(try decode(url, longestSide: 256, pixelLimit: 2_000_000).get().width == 256)
     }
 
-    @Test("A DNG in an encoding LibRaw lacks is an unsupported format",
-          .enabled(if: toolsInstalled, "exiftool or libraw-bin is not installed"))
+    @Test(
+        "A DNG in an encoding LibRaw lacks is an unsupported format",
+        .enabled(if: toolsInstalled, "exiftool or libraw-bin is not installed")
+    )
     func unsupportedCompression() throws {
         // The raw IFD (IFD0, without a preview) relabelled as JPEG XL, compression 52546.
         let url = try write(SyntheticDNG(width: 640, height: 480), "jxl.dng")
         var bytes = try Data(contentsOf: url)
         let entries = Int(bytes[8]) | Int(bytes[9]) << 8
-        let compression = try #require((0..<entries).map { 10 + 12 * $0 }.first { bytes[$0] == 0x03 && bytes[$0 + 1] == 0x01 })
+        let compression = try #require(
+            (0..<entries).map { 10 + 12 * $0 }.first { bytes[$0] == 0x03 && bytes[$0 + 1] == 0x01 }
+        )
         bytes[compression + 8] = UInt8(52546 & 0xFF)
         bytes[compression + 9] = UInt8(52546 >> 8)
         try bytes.write(to: url)
@@ -250,12 +342,17 @@ final class RawSyntheticDNGTests {
 
     @Test("An empty file is not an image")
     func emptyFile() {
-        #expect(decode(Data(), longestSide: 256).failure == ProcessingError(.notAnImage, "synthetic.dng: the file is empty"))
+        #expect(
+            decode(Data(), longestSide: 256).failure == ProcessingError(.notAnImage, "synthetic.dng: the file is empty")
+        )
     }
 
     @Test("Truncated and bit-flipped DNGs give a picture or a classified error", .timeLimit(.minutes(2)))
     func damagedCopies() throws {
-        let url = try write(SyntheticDNG(width: 512, height: 384, orientation: 8, previews: [.init(longestSide: 200)]), "fuzz.dng")
+        let url = try write(
+            SyntheticDNG(width: 512, height: 384, orientation: 8, previews: [.init(longestSide: 200)]),
+            "fuzz.dng"
+        )
         let whole = try Data(contentsOf: url)
         let headers = 4095  // directories, the preview JPEG, the first raw rows
         var random = SplitMix64(seed: 0xD6)

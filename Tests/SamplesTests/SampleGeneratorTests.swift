@@ -1,7 +1,21 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillCore
 import PhotomillTestSupport
 import Testing
+
 @testable import PhotoProcessing
 @testable import Samples
 
@@ -14,7 +28,9 @@ struct SampleGeneratorTests {
         let specs = SampleGenerator(seed: seed, maxSide: 160).plan(count: 24)
         var chosen: [SampleSpec] = []
         for format in SampleFormat.allCases {
-            if let photo = specs.first(where: { $0.format == format && $0.text == nil && $0.broken == nil }) { chosen.append(photo) }
+            if let photo = specs.first(where: { $0.format == format && $0.text == nil && $0.broken == nil }) {
+                chosen.append(photo)
+            }
         }
         if let page = specs.first(where: { $0.text != nil }) { chosen.append(page) }
         if let truncated = specs.first(where: { $0.broken == "truncated" }) { chosen.append(truncated) }
@@ -42,7 +58,8 @@ struct SampleGeneratorTests {
         let two = SampleGenerator(seed: 2).plan(count: 40)
         #expect(one != two)
         #expect(one.map(\.exif) != two.map(\.exif))
-        let a = try #require(Self.smallSpecs(seed: 1).first), b = try #require(Self.smallSpecs(seed: 2).first)
+        let a = try #require(Self.smallSpecs(seed: 1).first)
+        let b = try #require(Self.smallSpecs(seed: 2).first)
         #expect(a.scene != b.scene)
         var sameSize = b
         (sameSize.width, sameSize.height, sameSize.orientation) = (a.width, a.height, a.orientation)
@@ -61,13 +78,17 @@ struct SampleGeneratorTests {
         #expect(Set(good.map(\.format)) == Set(SampleFormat.allCases))
         #expect(good.filter { $0.format == .jpeg }.count * 2 > specs.count, "mostly JPEG")
 
-        let signs = Set(good.compactMap { spec -> String? in
-            guard let lat = spec.exif.gpsLatitude, let lon = spec.exif.gpsLongitude else { return nil }
-            return (lat < 0 ? "S" : "N") + (lon < 0 ? "W" : "E")
-        })
+        let signs = Set(
+            good.compactMap { spec -> String? in
+                guard let lat = spec.exif.gpsLatitude, let lon = spec.exif.gpsLongitude else { return nil }
+                return (lat < 0 ? "S" : "N") + (lon < 0 ? "W" : "E")
+            }
+        )
         #expect(signs == ["NE", "NW", "SE", "SW"])
         #expect(good.contains { $0.text == nil && $0.exif.gpsLatitude == nil }, "some photos have no GPS")
-        #expect(good.contains { $0.exif.offsetTimeOriginal != nil } && good.contains { $0.exif.offsetTimeOriginal == nil })
+        #expect(
+            good.contains { $0.exif.offsetTimeOriginal != nil } && good.contains { $0.exif.offsetTimeOriginal == nil }
+        )
         #expect(Set(good.compactMap(\.exif.make)).count >= 5)
         #expect(Set(good.compactMap { $0.exif.dateTimeOriginal?.prefix(4) }).count >= 5, "dates spread over years")
 
@@ -78,7 +99,11 @@ struct SampleGeneratorTests {
         // Named .jpg but not media: the scan fails them by name (samples.json says with which class).
         #expect(Set(specs.filter { $0.scanFails != nil }.compactMap(\.broken)) == ["text", "empty"])
         #expect(Set(specs.compactMap(\.scanFails)) == ["not-an-image", "empty"])
-        #expect(specs.filter { $0.broken != nil }.allSatisfy { $0.file.hasPrefix("broken_\($0.broken!)_") && $0.file.hasSuffix(".jpg") })
+        #expect(
+            specs.filter { $0.broken != nil }.allSatisfy {
+                $0.file.hasPrefix("broken_\($0.broken!)_") && $0.file.hasSuffix(".jpg")
+            }
+        )
 
         let megapixels = good.map { Double($0.width * $0.height) / 1e6 }
         #expect(megapixels.allSatisfy { $0 >= 0.28 && $0 <= 12 })
@@ -103,8 +128,10 @@ struct SampleGeneratorTests {
     func cornerMarkers() {
         let image = SampleScene(seed: 9).render(width: 50, height: 40)
         #expect(SampleScene.markerSide(width: 50, height: 40) == 8)
-        for (x, y, colour) in [(0, 0, SampleScene.topLeft), (7, 7, SampleScene.topLeft), (49, 0, SampleScene.topRight),
-                               (42, 7, SampleScene.topRight), (0, 39, SampleScene.bottomLeft), (49, 39, SampleScene.bottomRight)] {
+        for (x, y, colour) in [
+            (0, 0, SampleScene.topLeft), (7, 7, SampleScene.topLeft), (49, 0, SampleScene.topRight),
+            (42, 7, SampleScene.topRight), (0, 39, SampleScene.bottomLeft), (49, 39, SampleScene.bottomRight),
+        ] {
             #expect(image[x: x, y: y] == colour, "(\(x), \(y))")
         }
         #expect(image[x: 8, y: 8] != SampleScene.topLeft)
@@ -112,22 +139,24 @@ struct SampleGeneratorTests {
 
     @Test("stored() follows the EXIF formulas", arguments: 1...8)
     func storedFormulas(orientation: Int) {
-        let W = 7, H = 4
+        let W = 7
+        let H = 4
         let upright = RGBImage(width: W, height: H, pixels: (0..<W * H * 3).map { UInt8($0 % 251) })
         let stored = SampleScene.stored(upright, orientation: orientation)
         #expect(orientation >= 5 ? (stored.width, stored.height) == (H, W) : (stored.width, stored.height) == (W, H))
         for y in 0..<stored.height {
             for x in 0..<stored.width {
-                let (ux, uy) = switch orientation {
-                case 1: (x, y)
-                case 2: (W - 1 - x, y)
-                case 3: (W - 1 - x, H - 1 - y)
-                case 4: (x, H - 1 - y)
-                case 5: (y, x)
-                case 6: (W - 1 - y, x)
-                case 7: (W - 1 - y, H - 1 - x)
-                default: (y, H - 1 - x)
-                }
+                let (ux, uy) =
+                    switch orientation {
+                    case 1: (x, y)
+                    case 2: (W - 1 - x, y)
+                    case 3: (W - 1 - x, H - 1 - y)
+                    case 4: (x, H - 1 - y)
+                    case 5: (y, x)
+                    case 6: (W - 1 - y, x)
+                    case 7: (W - 1 - y, H - 1 - x)
+                    default: (y, H - 1 - x)
+                    }
                 #expect(stored[x: x, y: y] == upright[x: ux, y: uy])
             }
         }
@@ -138,19 +167,30 @@ struct SampleGeneratorTests {
     static let orientationCases: [(SampleFormat, Int)] =
         (1...8).map { (.jpeg, $0) } + [(.png, 3), (.png, 6), (.tiff, 5), (.tiff, 8), (.heic, 1)]
 
-    @Test("libvips' autorotate turns every stored layout upright",
-          .enabled(if: vipsInstalled, "the vips command is not installed"), arguments: orientationCases)
+    @Test(
+        "libvips' autorotate turns every stored layout upright",
+        .enabled(if: vipsInstalled, "the vips command is not installed"),
+        arguments: orientationCases
+    )
     func orientationThroughVips(format: SampleFormat, orientation: Int) throws {
         let upright = (width: 120, height: 80)
         var exif = ExifFields()
         exif.make = "Korvex"
         exif.orientation = orientation
         let stored = orientation >= 5 ? (upright.height, upright.width) : upright
-        let spec = SampleSpec(file: "o\(orientation).\(format.fileExtension)", format: format, width: stored.0,
-                              height: stored.1, orientation: orientation, exif: exif, scene: 21)
+        let spec = SampleSpec(
+            file: "o\(orientation).\(format.fileExtension)",
+            format: format,
+            width: stored.0,
+            height: stored.1,
+            orientation: orientation,
+            exif: exif,
+            scene: 21
+        )
         let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent(spec.file), ppm = folder.appendingPathComponent("upright.ppm")
+        let file = folder.appendingPathComponent(spec.file)
+        let ppm = folder.appendingPathComponent("upright.ppm")
         try Data(SampleGenerator(seed: 0).render(spec)).write(to: file)
 
         // An independent reader: the vips command's thumbnail applies the orientation.
@@ -160,9 +200,11 @@ struct SampleGeneratorTests {
         #expect(image.width == upright.width && image.height == upright.height)
 
         let inset = SampleScene.markerSide(width: upright.width, height: upright.height) / 2
-        for (x, y, colour) in [(inset, inset, SampleScene.topLeft), (image.width - 1 - inset, inset, SampleScene.topRight),
-                               (inset, image.height - 1 - inset, SampleScene.bottomLeft),
-                               (image.width - 1 - inset, image.height - 1 - inset, SampleScene.bottomRight)] {
+        for (x, y, colour) in [
+            (inset, inset, SampleScene.topLeft), (image.width - 1 - inset, inset, SampleScene.topRight),
+            (inset, image.height - 1 - inset, SampleScene.bottomLeft),
+            (image.width - 1 - inset, image.height - 1 - inset, SampleScene.bottomRight),
+        ] {
             let pixel = image[x: x, y: y]
             let distance = [(pixel.red, colour.red), (pixel.green, colour.green), (pixel.blue, colour.blue)]
                 .map { abs(Int($0) - Int($1)) }.max()!
@@ -173,14 +215,18 @@ struct SampleGeneratorTests {
     /// Binary PPM (P6), as `vips` writes it.
     static func readPPM(_ url: URL) throws -> RGBImage {
         let bytes = [UInt8](try Data(contentsOf: url))
-        var fields: [Int] = [], index = 2
+        var fields: [Int] = []
+        var index = 2
         #expect(bytes.starts(with: Array("P6".utf8)))
         while fields.count < 3, index < bytes.count {
             if bytes[index] == UInt8(ascii: "#") {
                 while index < bytes.count, bytes[index] != 0x0A { index += 1 }
             } else if (0x30...0x39).contains(bytes[index]) {
                 var value = 0
-                while index < bytes.count, (0x30...0x39).contains(bytes[index]) { value = value * 10 + Int(bytes[index] - 0x30); index += 1 }
+                while index < bytes.count, (0x30...0x39).contains(bytes[index]) {
+                    value = value * 10 + Int(bytes[index] - 0x30)
+                    index += 1
+                }
                 fields.append(value)
                 continue
             }
@@ -246,8 +292,12 @@ struct SampleGeneratorTests {
                 ExifWriterTests.expect(metadata, matches: spec.exif)
                 #expect(metadata.pixelWidth == spec.width && metadata.pixelHeight == spec.height, "\(spec.file)")
                 let upright = spec.uprightSize
-                #expect(result.thumbnail.map { ($0.width > $0.height) == (upright.width > upright.height) || upright.width == upright.height } == true,
-                        "\(spec.file): thumbnail is upright")
+                #expect(
+                    result.thumbnail.map {
+                        ($0.width > $0.height) == (upright.width > upright.height) || upright.width == upright.height
+                    } == true,
+                    "\(spec.file): thumbnail is upright"
+                )
             }
         }
 

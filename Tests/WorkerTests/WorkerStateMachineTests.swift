@@ -1,8 +1,22 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import Logging
 import MillProtocol
 import PhotomillCore
 import Testing
+
 @testable import Worker
 
 @Suite("Worker state machine")
@@ -10,13 +24,20 @@ struct WorkerStateMachineTests {
     typealias Machine = WorkerStateMachine
 
     static func machine() -> Machine {
-        Machine(configuration: .init(workerId: "w"), logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+        Machine(
+            configuration: .init(workerId: "w"),
+            logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+        )
     }
 
     var now = MonotonicInstant(nanoseconds: 5_000_000_000_000)
 
     /// Ticks every 100 ms for `seconds`; returns every action, with when it came.
-    mutating func run(_ machine: inout Machine, for seconds: Double, heard: Bool = false) -> [(at: Double, action: Machine.Action)] {
+    mutating func run(
+        _ machine: inout Machine,
+        for seconds: Double,
+        heard: Bool = false
+    ) -> [(at: Double, action: Machine.Action)] {
         var actions: [(Double, Machine.Action)] = []
         let start = now
         for _ in 0..<Int((seconds * 10).rounded()) {
@@ -94,10 +115,18 @@ struct WorkerStateMachineTests {
         machine.acknowledged(["b"], at: now)
         // The coordinator goes silent; c finishes during the backoff.
         _ = run(&machine, for: 3.2)
-        guard case .backoff = machine.state else { Issue.record("not backing off: \(machine.state)"); return }
+        guard case .backoff = machine.state else {
+            Issue.record("not backing off: \(machine.state)")
+            return
+        }
         #expect(machine.jobsFinished([Self.finished("c")], at: now) == [], "held for the next connection")
         let reconnect = run(&machine, for: 1).map(\.action)
-        #expect(reconnect == [.connect(routingId: Data("w#2".utf8)), .send(.ready), .send(.results([Self.finished("a"), Self.finished("c")]))])
+        #expect(
+            reconnect == [
+                .connect(routingId: Data("w#2".utf8)), .send(.ready),
+                .send(.results([Self.finished("a"), Self.finished("c")])),
+            ]
+        )
         #expect(machine.unacknowledgedCount == 2)
     }
 
@@ -106,8 +135,10 @@ struct WorkerStateMachineTests {
         var machine = Self.machine()
         _ = machine.start(at: now)
         for id in ["a", "b", "c", "d"] { _ = machine.jobArrived(Self.job(id), at: now) }
-        #expect(machine.jobsFinished([Self.finished("b"), Self.finished("a"), Self.finished("c")], at: now)
-                == [.send(.results([Self.finished("b"), Self.finished("a"), Self.finished("c")]))])
+        #expect(
+            machine.jobsFinished([Self.finished("b"), Self.finished("a"), Self.finished("c")], at: now)
+                == [.send(.results([Self.finished("b"), Self.finished("a"), Self.finished("c")]))]
+        )
         #expect(machine.jobsFinished([], at: now) == [], "no empty message")
         // The next one goes alone, at once: no timer holds a result back for company.
         now += 0.001
@@ -173,10 +204,15 @@ struct WorkerStateMachineTests {
         _ = machine.start(at: now)
         _ = machine.jobArrived(Self.job("a"), at: now)
         _ = machine.jobsFinished([Self.finished("a")], at: now)
-        let again = run(&machine, for: 12, heard: true).filter { $0.action == .send(.results([Self.finished("a")])) }.map(\.at)
+        let again = run(&machine, for: 12, heard: true).filter { $0.action == .send(.results([Self.finished("a")])) }
+            .map(\.at)
         #expect(again.count == 1 && again.first.map { abs($0 - 10.1) < 0.01 } == true, "\(again)")
         machine.acknowledged(["a"], at: now)
-        #expect(run(&machine, for: 12, heard: true).allSatisfy { if case .send(.results) = $0.action { false } else { true } })
+        #expect(
+            run(&machine, for: 12, heard: true).allSatisfy {
+                if case .send(.results) = $0.action { false } else { true }
+            }
+        )
     }
 
     @Test("stopping: new JOBs are handed back, the jobs in hand finish and are ACKed, then DISCONNECT")
@@ -185,11 +221,16 @@ struct WorkerStateMachineTests {
         _ = machine.start(at: now)
         _ = machine.jobArrived(Self.job("a"), at: now)
         #expect(machine.stop(at: now) == [.closeQueue])
-        #expect(machine.jobArrived(Self.job("late"), at: now) == .refuse(.send(.refuse(jobID: "late", token: "token-late"))))
+        #expect(
+            machine.jobArrived(Self.job("late"), at: now) == .refuse(.send(.refuse(jobID: "late", token: "token-late")))
+        )
         #expect(run(&machine, for: 1).isEmpty, "still working on a")
         #expect(Self.sends(machine.jobsFinished([Self.finished("a")], at: now)) == [.results([Self.finished("a")])])
         #expect(run(&machine, for: 1).isEmpty, "waiting for the ACK")
-        #expect(machine.disconnectReceived(reason: "coordinator stopping", at: now) == [], "a draining worker keeps waiting")
+        #expect(
+            machine.disconnectReceived(reason: "coordinator stopping", at: now) == [],
+            "a draining worker keeps waiting"
+        )
         machine.acknowledged(["a"], at: now)
         #expect(run(&machine, for: 0.1).map(\.action) == [.send(.disconnect(reason: "worker-stopping")), .finish])
         #expect(machine.state == .finished)
@@ -214,7 +255,11 @@ struct WorkerStateMachineTests {
     mutating func disconnect() {
         var machine = Self.machine()
         _ = machine.start(at: now)
-        #expect(machine.disconnectReceived(reason: "unknown worker: send READY", at: now) == [.close(.disconnected, retryIn: 1)])
+        #expect(
+            machine.disconnectReceived(reason: "unknown worker: send READY", at: now) == [
+                .close(.disconnected, retryIn: 1)
+            ]
+        )
         let next = run(&machine, for: 1.5).map(\.action)
         #expect(next.first == .connect(routingId: Data("w#2".utf8)))
     }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import Testing
 import ZeroMQ
@@ -52,7 +65,12 @@ struct CurveServer {
 
     /// `zapDomain` and `enforceDomain` are set before binding: libzmq copies a socket's
     /// options into each listener when it binds, so later changes miss its connections.
-    init(_ context: ZMQContext, receiveTimeout: Int = 5000, zapDomain: String? = nil, enforceDomain: Bool = false) throws {
+    init(
+        _ context: ZMQContext,
+        receiveTimeout: Int = 5000,
+        zapDomain: String? = nil,
+        enforceDomain: Bool = false
+    ) throws {
         self.context = context
         keys = try Curve.generateKeyPair()
         socket = try ZMQSocket.forTest(context, .router, receiveTimeout: receiveTimeout)
@@ -64,8 +82,11 @@ struct CurveServer {
     }
 
     /// A DEALER that trusts `serverKey` (by default the right one).
-    func client(keys clientKeys: (publicKey: String, secretKey: String)? = nil, serverKey: String? = nil,
-                routingId: String = "client") throws -> ZMQSocket {
+    func client(
+        keys clientKeys: (publicKey: String, secretKey: String)? = nil,
+        serverKey: String? = nil,
+        routingId: String = "client"
+    ) throws -> ZMQSocket {
         let clientKeys = try clientKeys ?? Curve.generateKeyPair()
         let client = try ZMQSocket.forTest(context, .dealer)
         try client.set(.routingId, to: Data(routingId))

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import Glibc
 import Testing
@@ -49,7 +62,7 @@ import ZeroMQ
         let (router, _) = try connectedPair(context)
         var pipeEnds: [Int32] = [0, 0]
         #expect(pipe(&pipeEnds) == 0)
-        defer { pipeEnds.forEach { Glibc.close($0) } }
+        defer { for end in pipeEnds { Glibc.close(end) } }
         var poller = Poller()
         poller.register(router)
         let pipeIndex = poller.register(fileDescriptor: pipeEnds[0])

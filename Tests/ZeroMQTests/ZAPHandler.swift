@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import ZeroMQ
 
@@ -37,15 +50,23 @@ final class ZAPHandler: Sendable {
     /// Request: version, request id, domain, address, identity, mechanism, credentials
     /// (for CURVE the client's 32-byte public key). Reply: version, request id, status
     /// code, status text, user id, metadata.
-    private static func answer(_ request: [Data], allowedKeys: Set<String>,
-                               decisions: Shared<[(key: String, status: String)]>) -> [Data] {
+    private static func answer(
+        _ request: [Data],
+        allowedKeys: Set<String>,
+        decisions: Shared<[(key: String, status: String)]>
+    ) -> [Data] {
         guard request.count >= 7, request[0] == Data("1.0"), request[5] == Data("CURVE"),
-              let key = try? Curve.z85Encode(request[6])
+            let key = try? Curve.z85Encode(request[6])
         else {
-            return [Data("1.0"), request.count > 1 ? request[1] : Data(), Data("500"), Data("malformed request"), Data(), Data()]
+            return [
+                Data("1.0"), request.count > 1 ? request[1] : Data(), Data("500"), Data("malformed request"), Data(),
+                Data(),
+            ]
         }
         let status = allowedKeys.contains(key) ? "200" : "400"
         decisions.update { $0.append((key, status)) }
-        return [Data("1.0"), request[1], Data(status), Data(status == "200" ? "OK" : "key not allowed"), Data(key), Data()]
+        return [
+            Data("1.0"), request[1], Data(status), Data(status == "200" ? "OK" : "key not allowed"), Data(key), Data(),
+        ]
     }
 }

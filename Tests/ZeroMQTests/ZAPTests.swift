@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import Testing
 import ZeroMQ
@@ -47,8 +60,12 @@ import ZeroMQ
         defer { handler?.stop() }
         let zapUsed = !setup.enforceDomain || setup.domain != nil
         let admitted = zapUsed ? (!setup.handlerBound && !setup.enforceDomain) : true
-        let server = try CurveServer(context, receiveTimeout: admitted ? 5000 : 500,
-                                     zapDomain: setup.domain, enforceDomain: setup.enforceDomain)
+        let server = try CurveServer(
+            context,
+            receiveTimeout: admitted ? 5000 : 500,
+            zapDomain: setup.domain,
+            enforceDomain: setup.enforceDomain
+        )
 
         #expect(try delivers(server, clientKeys: Curve.generateKeyPair()) == admitted)
         if let handler {

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /* How much memory libheif itself needs to decode a HEIF's primary image, without libvips
  * or photomill: the floor under any thumbnail or OCR of that file (docs/benchmarks.md).
  *

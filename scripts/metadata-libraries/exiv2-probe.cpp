@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 // exiv2-probe: the fields photomill reads (see libexif-probe.c), read with exiv2 0.27
 // (Exiv2::ImageFactory::open on the file's bytes in memory, readMetadata, ExifData keys),
 // one JSON object per file. What it adds over the libexif path:

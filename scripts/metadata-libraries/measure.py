@@ -1,4 +1,17 @@
 #!/usr/bin/env python3
+##===----------------------------------------------------------------------===##
+#
+# This source file is part of the photomill open source project
+#
+# Copyright (c) 2026 the photomill authors
+# Licensed under Apache License v2.0
+#
+# See LICENSE for license information
+#
+# SPDX-License-Identifier: Apache-2.0
+#
+##===----------------------------------------------------------------------===##
+
 """Measures libexif 0.6.24 (photomill's path today) against exiv2 0.27.6 on the shared corpus:
 agreement with exiftool, speed, memory, and behaviour on seeded hostile variants (plain,
 ASan and valgrind). Builds both probes first. Everything generated goes to --out

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 // exiv2 0.27 (C++) behind a C interface, for PhotoProcessing's `Exiv2Metadata` alone.
 //
 // Why a compiled C++ target: exiv2's API is C++ (classes, exceptions, std::auto_ptr), which

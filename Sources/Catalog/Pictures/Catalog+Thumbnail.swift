@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 internal import GRDB
 import PhotomillCore
@@ -17,16 +30,26 @@ extension Catalog {
     /// and the bytes only when `knownTags` (an `If-None-Match`'s) do not hold it.
     public func thumbnail(path: String, unless knownTags: Set<String> = []) throws(CatalogError) -> StoredThumbnail {
         try read { db in
-            guard let row = try Row.fetchOne(db, sql: """
-                SELECT p.id, th.recipe, t.updatedAt FROM photos p
-                JOIN thumbnails th ON th.photoId = p.id
-                LEFT JOIN tasks t ON t.photoId = p.id AND t.kind = ?
-                WHERE p.path = ?
-                """, arguments: [Kind.thumbnail.rawValue, path]) else { return .none }
-            let id: Int64 = row["id"], recipe: String = row["recipe"], ended: Double = row["updatedAt"] ?? 0
+            guard
+                let row = try Row.fetchOne(
+                    db,
+                    sql: """
+                        SELECT p.id, th.recipe, t.updatedAt FROM photos p
+                        JOIN thumbnails th ON th.photoId = p.id
+                        LEFT JOIN tasks t ON t.photoId = p.id AND t.kind = ?
+                        WHERE p.path = ?
+                        """,
+                    arguments: [Kind.thumbnail.rawValue, path]
+                )
+            else { return .none }
+            let id: Int64 = row["id"]
+            let recipe: String = row["recipe"]
+            let ended: Double = row["updatedAt"] ?? 0
             let tag = "\"" + Self.fnv1a("\(id) \(ended.bitPattern) \(recipe)") + "\""
             if knownTags.contains(tag) { return .unchanged(tag: tag) }
-            guard let jpeg = try Data.fetchOne(db, sql: "SELECT jpeg FROM thumbnails WHERE photoId = ?", arguments: [id]) else {
+            guard
+                let jpeg = try Data.fetchOne(db, sql: "SELECT jpeg FROM thumbnails WHERE photoId = ?", arguments: [id])
+            else {
                 return .none
             }
             return .jpeg(jpeg, tag: tag)

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 
 // What `search` and the dashboard's Library page accept, checked once for both.
@@ -17,19 +30,27 @@ extension PhotoQuery {
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = formats[text.count] ?? ""
-        guard formats[text.count] != nil, let date = formatter.date(from: text), formatter.string(from: date) == text else {
+        guard formats[text.count] != nil, let date = formatter.date(from: text), formatter.string(from: date) == text
+        else {
             throw Invalid(message: "\(name) '\(text)' is not a date: use YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS")
         }
     }
 
     /// `LAT,LON,KM` in decimal degrees and kilometres.
-    public static func parseNear(_ text: String, name: String) throws(Invalid) -> (latitude: Double, longitude: Double, kilometres: Double) {
+    public static func parseNear(
+        _ text: String,
+        name: String
+    ) throws(Invalid) -> (latitude: Double, longitude: Double, kilometres: Double) {
         let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
         guard parts.count == 3, let latitude = parts[0], let longitude = parts[1], let kilometres = parts[2] else {
-            throw Invalid(message: "\(name) '\(text)' must be LAT,LON,KM in decimal degrees and kilometres, e.g. -33.86,151.21,5")
+            throw Invalid(
+                message: "\(name) '\(text)' must be LAT,LON,KM in decimal degrees and kilometres, e.g. -33.86,151.21,5"
+            )
         }
         guard (-90...90).contains(latitude), (-180...180).contains(longitude) else {
-            throw Invalid(message: "\(name): latitude must be within ±90 and longitude within ±180, not \(latitude),\(longitude)")
+            throw Invalid(
+                message: "\(name): latitude must be within ±90 and longitude within ±180, not \(latitude),\(longitude)"
+            )
         }
         guard kilometres > 0 && kilometres <= 20_100 else {
             throw Invalid(message: "\(name): the distance must be more than 0 and at most 20100 km, not \(kilometres)")

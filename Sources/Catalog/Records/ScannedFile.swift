@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillCore
 
@@ -30,8 +43,15 @@ public struct ScannedFile: Sendable, Hashable {
         case failed(ErrorClass, message: String)
     }
 
-    public init(path: String, size: Int64, mtimeNs: Int64, ctimeNs: Int64? = nil, recognition: Recognition,
-                sidecar: Sidecar? = nil, movedFrom: Int64? = nil) {
+    public init(
+        path: String,
+        size: Int64,
+        mtimeNs: Int64,
+        ctimeNs: Int64? = nil,
+        recognition: Recognition,
+        sidecar: Sidecar? = nil,
+        movedFrom: Int64? = nil
+    ) {
         self.path = path
         self.size = size
         self.mtimeNs = mtimeNs

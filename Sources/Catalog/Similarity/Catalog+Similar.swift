@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 internal import GRDB
 import PhotomillCore
@@ -49,13 +62,15 @@ extension Catalog {
     public func similarGroups(within distance: Int, pathGlob: String? = nil) throws(CatalogError) -> [SimilarGroup] {
         precondition(Self.similarDistances.contains(distance), "distance within \(Self.similarDistances)")
         let (ids, hashes) = try read { db in
-            var ids: [Int64] = [], hashes: [UInt64] = []
-            let sql = pathGlob == nil
+            var ids: [Int64] = []
+            var hashes: [UInt64] = []
+            let sql =
+                pathGlob == nil
                 ? "SELECT photoId, hash FROM similarity WHERE photoId NOT IN (SELECT id FROM photos WHERE missingAt IS NOT NULL)"
                 : """
-                  SELECT s.photoId, s.hash FROM similarity s JOIN photos p ON p.id = s.photoId
-                  WHERE p.missingAt IS NULL AND p.path GLOB ?
-                  """
+                SELECT s.photoId, s.hash FROM similarity s JOIN photos p ON p.id = s.photoId
+                WHERE p.missingAt IS NULL AND p.path GLOB ?
+                """
             let rows = try Row.fetchCursor(db, sql: sql, arguments: pathGlob.map { [$0] } ?? [])
             while let row = try rows.next() {
                 ids.append(row[0])
@@ -82,7 +97,9 @@ extension Catalog {
         let near: [Int64: Int] = try read { db in
             let parts = HashIndex.radii(for: distance).enumerated().map { chunk, radius in
                 let own = Int(hash.chunk(chunk))
-                let values = ([own] + HashIndex.masks(upTo: radius).map { own ^ $0 }).map(String.init).joined(separator: ",")
+                let values = ([own] + HashIndex.masks(upTo: radius).map { own ^ $0 }).map(String.init).joined(
+                    separator: ","
+                )
                 return "SELECT photoId, hash FROM similarity WHERE c\(chunk) IN (\(values))"
             }
             var near: [Int64: Int] = [:]
@@ -110,17 +127,31 @@ extension Catalog {
         return try read { db in
             var photos: [Int64: SimilarPhotoRow] = [:]
             let ids = "[" + ids.map(String.init).joined(separator: ",") + "]"
-            for row in try Row.fetchAll(db, sql: """
-                SELECT p.id, p.path, p.size, p.md5, p.mediaType, s.hash, m.pixelWidth, m.pixelHeight,
-                    COALESCE(m.dateTaken, m.fileModificationDate) AS date
-                FROM photos p JOIN similarity s ON s.photoId = p.id LEFT JOIN metadata m ON m.photoId = p.id
-                WHERE p.id IN (SELECT value FROM json_each(?)) AND p.missingAt IS NULL
-                """, arguments: [ids]) {
+            for row in try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT p.id, p.path, p.size, p.md5, p.mediaType, s.hash, m.pixelWidth, m.pixelHeight,
+                        COALESCE(m.dateTaken, m.fileModificationDate) AS date
+                    FROM photos p JOIN similarity s ON s.photoId = p.id LEFT JOIN metadata m ON m.photoId = p.id
+                    WHERE p.id IN (SELECT value FROM json_each(?)) AND p.missingAt IS NULL
+                    """,
+                arguments: [ids]
+            ) {
                 let hash = PerceptualHash(bitPattern: row["hash"])
-                photos[row["id"]] = SimilarPhotoRow(id: row["id"], photo: SimilarPhoto(
-                    path: row["path"], size: row["size"], pixelWidth: row["pixelWidth"], pixelHeight: row["pixelHeight"],
-                    date: row["date"], md5: row["md5"], mediaType: (row["mediaType"] as String?).flatMap(MediaType.init(rawValue:)),
-                    perceptualHash: hash.hex, distance: 0))
+                photos[row["id"]] = SimilarPhotoRow(
+                    id: row["id"],
+                    photo: SimilarPhoto(
+                        path: row["path"],
+                        size: row["size"],
+                        pixelWidth: row["pixelWidth"],
+                        pixelHeight: row["pixelHeight"],
+                        date: row["date"],
+                        md5: row["md5"],
+                        mediaType: (row["mediaType"] as String?).flatMap(MediaType.init(rawValue:)),
+                        perceptualHash: hash.hex,
+                        distance: 0
+                    )
+                )
             }
             return photos
         }
@@ -185,7 +216,8 @@ struct DisjointSets {
     }
 
     mutating func union(_ a: Int, _ b: Int) {
-        var a = find(a), b = find(b)
+        var a = find(a)
+        var b = find(b)
         guard a != b else { return }
         if size[a] < size[b] { swap(&a, &b) }
         parent[b] = Int32(a)

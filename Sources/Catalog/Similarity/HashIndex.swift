@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillCore
 
@@ -50,7 +63,9 @@ public struct HashIndex: Sendable {
 
     /// The chunk's value: chunk 0 is the highest 16 bits (`PerceptualHash.chunk`).
     @inline(__always)
-    static func value(_ hash: UInt64, _ chunk: Int) -> Int { Int(truncatingIfNeeded: (hash >> UInt64(48 - 16 * chunk)) & 0xFFFF) }
+    static func value(_ hash: UInt64, _ chunk: Int) -> Int {
+        Int(truncatingIfNeeded: (hash >> UInt64(48 - 16 * chunk)) & 0xFFFF)
+    }
 
     /// Bits each chunk may differ in for pairs within `distance`: Σ r_i = distance − 3
     /// (none below 0), the larger radii first.
@@ -69,7 +84,10 @@ public struct HashIndex: Sendable {
     /// once each (a pair close on several chunks is found on each of them), as `i << 32 | j`.
     /// The buckets are shared out among `threads` threads of our own (`pm-similar-N`),
     /// interleaved so that each gets as many crowded ones.
-    public func pairs(within distance: Int, threads: Int = max(1, min(8, ProcessInfo.processInfo.activeProcessorCount))) -> [UInt64] {
+    public func pairs(
+        within distance: Int,
+        threads: Int = max(1, min(8, ProcessInfo.processInfo.activeProcessorCount))
+    ) -> [UInt64] {
         let index = self
         let workers = (0..<threads).map { part in
             OwnedThread(name: "pm-similar-\(part)") { index.pairs(within: distance, part: part, of: threads) }
@@ -86,26 +104,33 @@ public struct HashIndex: Sendable {
                 sorted[chunk].withUnsafeBufferPointer { sorted in
                     starts[chunk].withUnsafeBufferPointer { start in
                         func report(_ a: Int, _ b: Int) {
-                            let i = UInt64(UInt32(bitPattern: order[a])), j = UInt64(UInt32(bitPattern: order[b]))
+                            let i = UInt64(UInt32(bitPattern: order[a]))
+                            let j = UInt64(UInt32(bitPattern: order[b]))
                             found.append(i < j ? i << 32 | j : j << 32 | i)
                         }
                         for bucket in stride(from: part, to: Self.buckets, by: parts) {
-                            let from = Int(start[bucket]), to = Int(start[bucket + 1])
+                            let from = Int(start[bucket])
+                            let to = Int(start[bucket + 1])
                             guard from < to else { continue }
                             // Within the bucket: every pair once.
                             for a in from..<to {
                                 let hash = sorted[a]
-                                for b in (a + 1)..<to where (hash ^ sorted[b]).nonzeroBitCount <= distance { report(a, b) }
+                                for b in (a + 1)..<to where (hash ^ sorted[b]).nonzeroBitCount <= distance {
+                                    report(a, b)
+                                }
                             }
                             // With each higher bucket within the radius: every cross pair once.
                             for mask in masks {
                                 let other = bucket ^ mask
                                 guard other > bucket else { continue }
-                                let otherFrom = Int(start[other]), otherTo = Int(start[other + 1])
+                                let otherFrom = Int(start[other])
+                                let otherTo = Int(start[other + 1])
                                 guard otherFrom < otherTo else { continue }
                                 for a in from..<to {
                                     let hash = sorted[a]
-                                    for b in otherFrom..<otherTo where (hash ^ sorted[b]).nonzeroBitCount <= distance { report(a, b) }
+                                    for b in otherFrom..<otherTo where (hash ^ sorted[b]).nonzeroBitCount <= distance {
+                                        report(a, b)
+                                    }
                                 }
                             }
                         }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import CoreMetrics
 import Foundation
 import MillProtocol
@@ -14,22 +27,28 @@ public final class CoordinatorMetrics: Sendable {
 
     /// HELP text of every metric the coordinator emits, by name.
     public static let help: [String: String] = [
-        "photomill_results_total": "Task results committed to the catalog, by kind and outcome (done; failed: the attempt failed, retried or final; stale: its lease was taken back, discarded).",
+        "photomill_results_total":
+            "Task results committed to the catalog, by kind and outcome (done; failed: the attempt failed, retried or final; stale: its lease was taken back, discarded).",
         "photomill_processing_seconds": "Time a worker spent on one kind of one photo, as the worker measured it.",
         "photomill_commit_duration_seconds": "Time one catalog transaction of a batch of results took.",
-        "photomill_jobs_ready": "Jobs paged from the catalog and waiting for a worker's credit (at most 1024 per tier).",
+        "photomill_jobs_ready":
+            "Jobs paged from the catalog and waiting for a worker's credit (at most 1024 per tier).",
         "photomill_leases": "Jobs out at workers (leases held).",
         "photomill_workers_connected": "Workers connected to the coordinator.",
         "photomill_worker_slots": "Slots (jobs at once) of the connected workers, together.",
         "photomill_lease_expirations_total": "Leases taken back because their job ran past its deadline.",
-        "photomill_workers_lost_total": "Workers dropped after falling silent for their liveness window (or removed from the allow-list).",
+        "photomill_workers_lost_total":
+            "Workers dropped after falling silent for their liveness window (or removed from the allow-list).",
         "photomill_messages_dropped_total": "Messages dropped as malformed, unexpected or from a stranger, by reason.",
-        "photomill_file_bytes_sent_total": "Bytes of photo files and sidecars sent to workers that cannot read the path.",
+        "photomill_file_bytes_sent_total":
+            "Bytes of photo files and sidecars sent to workers that cannot read the path.",
     ]
 
     /// Bucket bounds in seconds, by histogram name: a thumbnail takes 0.05-0.5 s, OCR seconds.
     public static let buckets: [String: [Double]] = [
-        "photomill_processing_seconds": [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
+        "photomill_processing_seconds": [
+            0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120,
+        ],
         "photomill_commit_duration_seconds": [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     ]
 
@@ -72,12 +91,19 @@ public final class CoordinatorMetrics: Sendable {
         self.factory = factory
         results = Kind.allCases.map { kind in
             Outcome.allCases.map { outcome in
-                Counter(label: "photomill_results_total", dimensions: [("kind", kind.rawValue), ("outcome", outcome.label)],
-                        factory: factory)
+                Counter(
+                    label: "photomill_results_total",
+                    dimensions: [("kind", kind.rawValue), ("outcome", outcome.label)],
+                    factory: factory
+                )
             }
         }
         processing = Kind.allCases.map {
-            CoreMetrics.Timer(label: "photomill_processing_seconds", dimensions: [("kind", $0.rawValue)], factory: factory)
+            CoreMetrics.Timer(
+                label: "photomill_processing_seconds",
+                dimensions: [("kind", $0.rawValue)],
+                factory: factory
+            )
         }
         commitDuration = CoreMetrics.Timer(label: "photomill_commit_duration_seconds", factory: factory)
         jobsReady = Gauge(label: "photomill_jobs_ready", factory: factory)
@@ -110,9 +136,13 @@ public final class CoordinatorMetrics: Sendable {
         var counts = [Int](repeating: 0, count: results.count * outcomes)
         for reported in batch.results {
             let outcome: Outcome
-            if report.stale.contains(reported.result.leaseToken) { outcome = .stale }
-            else if case .failure = reported.result.outcome { outcome = .failed }
-            else { outcome = .done }
+            if report.stale.contains(reported.result.leaseToken) {
+                outcome = .stale
+            } else if case .failure = reported.result.outcome {
+                outcome = .failed
+            } else {
+                outcome = .done
+            }
             counts[reported.result.kind.descriptor.index * outcomes + outcome.rawValue] += 1
         }
         for (index, count) in counts.enumerated() where count > 0 {
@@ -136,8 +166,13 @@ public final class CoordinatorMetrics: Sendable {
             let violations = scheduler.violationCounts
             guard violations != published.dropped else { return }
             for (reason, count) in violations where count != published.dropped[reason] {
-                let counter = published.droppedCounters[reason]
-                    ?? Counter(label: "photomill_messages_dropped_total", dimensions: [("reason", reason.rawValue)], factory: factory)
+                let counter =
+                    published.droppedCounters[reason]
+                    ?? Counter(
+                        label: "photomill_messages_dropped_total",
+                        dimensions: [("reason", reason.rawValue)],
+                        factory: factory
+                    )
                 published.droppedCounters[reason] = counter
                 counter.increment(by: count - (published.dropped[reason] ?? 0))
             }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import MillProtocol
 import PhotomillCore
@@ -12,12 +25,19 @@ extension Scheduler {
         var batch = CommitBatch()
         batch.results = results
         batch.workers = workers.takeRows(inFlight: leases.heldCount(by:))
-        batch.violations = Dictionary(uniqueKeysWithValues: violations.takeUncommitted().map { ($0.key.rawValue, $0.value) })
+        batch.violations = Dictionary(
+            uniqueKeysWithValues: violations.takeUncommitted().map { ($0.key.rawValue, $0.value) }
+        )
         batch.waits = unwrittenWaits
         // Leases of jobs still out, younger than `leaseWriteDelay`, wait for their results:
         // a quick job's lease and result are then one write (docs/catalog.md).
-        guard let writes = leases.takeForCommit(at: now.monotonic, keepingBack: configuration.leaseWriteDelay,
-                                                evenIfEmpty: !batch.isEmpty || !acks.isEmpty) else { return [] }
+        guard
+            let writes = leases.takeForCommit(
+                at: now.monotonic,
+                keepingBack: configuration.leaseWriteDelay,
+                evenIfEmpty: !batch.isEmpty || !acks.isEmpty
+            )
+        else { return [] }
         batch.leases = writes.leases
         batch.extensions = writes.extensions
         batch.releases = writes.releases
@@ -39,17 +59,24 @@ extension Scheduler {
         var seen: Set<PendingAck> = []
         let most = FieldBounds.ackEntries.upperBound
         for ack in acks where seen.insert(ack).inserted {
-            if report.committed.contains(ack.token) { byPeer[ack.routingId, default: ([], [])].committed.append(ack.jobID) }
-            else { byPeer[ack.routingId, default: ([], [])].discarded.append(ack.jobID) }
+            if report.committed.contains(ack.token) {
+                byPeer[ack.routingId, default: ([], [])].committed.append(ack.jobID)
+            } else {
+                byPeer[ack.routingId, default: ([], [])].discarded.append(ack.jobID)
+            }
             // A batch that grew while the committer was busy goes out in several ACKs.
             if let full = byPeer[ack.routingId], full.committed.count + full.discarded.count == most {
                 actions.append(.send(.ack(committed: full.committed, discarded: full.discarded), to: ack.routingId))
                 byPeer[ack.routingId] = nil
             }
         }
-        for (peer, ack) in byPeer { actions.append(.send(.ack(committed: ack.committed, discarded: ack.discarded), to: peer)) }
+        for (peer, ack) in byPeer {
+            actions.append(.send(.ack(committed: ack.committed, discarded: ack.discarded), to: peer))
+        }
         if !report.touchedPhotos.isEmpty { actions.append(.committedPhotos(Array(report.touchedPhotos))) }
-        if report.forgottenResults > 0 { actions.append(.log(.forgottenResultsDiscarded(count: report.forgottenResults))) }
+        if report.forgottenResults > 0 {
+            actions.append(.log(.forgottenResultsDiscarded(count: report.forgottenResults)))
+        }
         return actions
     }
 

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillCore
 
@@ -43,8 +56,12 @@ extension Scheduler {
         while queues.jobCount > 0, let peer = workers.withCredit.popFirst() {
             guard let session = workers[peer] else { continue }
             var orders: [JobOrder] = []
-            while credit(of: session) > 0, let job = queues.takeNext(share: { session.share(of: $0, ocrLanguage: language) },
-                                                                      fed: { !session.reads($0.path) }) {
+            while credit(of: session) > 0,
+                let job = queues.takeNext(
+                    share: { session.share(of: $0, ocrLanguage: language) },
+                    fed: { !session.reads($0.path) }
+                )
+            {
                 orders.append(grant(job, to: session, at: now))
             }
             if !orders.isEmpty { actions.append(.sendJobs(orders, to: peer)) }
@@ -65,7 +82,13 @@ extension Scheduler {
     /// job's longest deadline plus the worker's grace; the JOB carries the deadlines alone.
     private mutating func grant(_ job: PendingJob, to session: WorkerSession, at now: ClockReading) -> JobOrder {
         let seconds = configuration.deadline(for: job.kinds) + session.leaseGrace
-        let (jobID, token) = leases.grant(job, to: session.routingId, worker: session.workerId, seconds: seconds, at: now)
+        let (jobID, token) = leases.grant(
+            job,
+            to: session.routingId,
+            worker: session.workerId,
+            seconds: seconds,
+            at: now
+        )
         session.lastSent = now.monotonic
         workers.changed(session.routingId)
         return JobOrder(jobID: jobID, token: token, job: job, fileInBlobs: !session.reads(job.path))
@@ -88,11 +111,26 @@ extension Scheduler {
             // An attempt, with the cause: the lease is written with its failure.
             let outcome = TaskOutcome.failure(errorClass: errorClass, message: text, retryable: true)
             for result in Self.failures(outcome, lease: entry.lease) {
-                results.append(ReportedResult(result: result, worker: entry.lease.worker, startedAt: entry.lease.leasedAt,
-                                              endedAt: now.wall))
+                results.append(
+                    ReportedResult(
+                        result: result,
+                        worker: entry.lease.worker,
+                        startedAt: entry.lease.leasedAt,
+                        endedAt: now.wall
+                    )
+                )
             }
-            return [.log(.fileNotSent(path: order.job.path, worker: entry.lease.worker, jobID: order.jobID,
-                                      errorClass: errorClass, message: text))]
+            return [
+                .log(
+                    .fileNotSent(
+                        path: order.job.path,
+                        worker: entry.lease.worker,
+                        jobID: order.jobID,
+                        errorClass: errorClass,
+                        message: text
+                    )
+                )
+            ]
         }
     }
 }

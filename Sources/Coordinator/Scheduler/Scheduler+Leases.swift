@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import MillProtocol
 import PhotomillCore
@@ -15,8 +28,13 @@ extension Scheduler {
     /// EXTEND: moves the lease's deadline to `extra` from now, capped at `leaseCapFactor`
     /// times its longest kind's deadline from the grant, so that a job hung inside a worker
     /// whose socket thread still EXTENDs is taken back in the end.
-    mutating func extend(jobID: String, token: String, extraSeconds: Double, from peer: Data,
-                         at now: ClockReading) -> [SchedulerAction] {
+    mutating func extend(
+        jobID: String,
+        token: String,
+        extraSeconds: Double,
+        from peer: Data,
+        at now: ClockReading
+    ) -> [SchedulerAction] {
         guard let entry = leases.running(jobID, token: token, heldBy: peer), let session = workers[peer] else {
             guard !leases.isDeparted(jobID, token: token), !leases.isResend(token) else { return [] }
             return reject(peer, .unknownJob, detail: "EXTEND for a job it does not hold: " + jobID, at: now)
@@ -39,7 +57,14 @@ extension Scheduler {
         let expired = leases.expire(at: now) { "job ran past its deadline on worker \($0.lease.worker)" }
         counts.leaseExpirations += expired.count
         return expired.map {
-            .log(.leaseExpired(jobID: $0.jobID, worker: $0.lease.worker, photoId: $0.lease.photoId, kinds: $0.lease.kinds))
+            .log(
+                .leaseExpired(
+                    jobID: $0.jobID,
+                    worker: $0.lease.worker,
+                    photoId: $0.lease.photoId,
+                    kinds: $0.lease.kinds
+                )
+            )
         }
     }
 }

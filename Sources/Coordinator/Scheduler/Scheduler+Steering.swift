@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import PhotomillCore
 
 // What operators change while the coordinator runs (`photomill pause`, `resume`, `retry`,
@@ -9,7 +22,11 @@ extension Scheduler {
     /// the queues, whose jobs are still pending in the catalog, and pages again from the
     /// front. A kind paused leaves the queues at once and is no longer paged; jobs already
     /// out finish. Then the pages due.
-    mutating func steeringRead(requeueMark mark: Int64, paused nowPaused: Set<Kind>, at now: ClockReading) -> [SchedulerAction] {
+    mutating func steeringRead(
+        requeueMark mark: Int64,
+        paused nowPaused: Set<Kind>,
+        at now: ClockReading
+    ) -> [SchedulerAction] {
         var actions: [SchedulerAction] = []
         if mark != requeueMark {
             requeueMark = mark

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import MillProtocol
 import PhotomillCore
@@ -6,17 +19,25 @@ import PhotomillCore
 extension Scheduler {
     /// A READY. `keyAllowed`: false when CURVE admitted the key at the handshake but the
     /// allow-list no longer has it.
-    mutating func ready(_ hello: WorkerHello, from peer: Data, key: String?, keyAllowed: Bool,
-                        at now: ClockReading) -> [SchedulerAction] {
+    mutating func ready(
+        _ hello: WorkerHello,
+        from peer: Data,
+        key: String?,
+        keyAllowed: Bool,
+        at now: ClockReading
+    ) -> [SchedulerAction] {
         guard state == .running else { return [.send(.disconnect(DisconnectReason(.coordinatorStopping)), to: peer)] }
         guard keyAllowed else {
             return reject(peer, .keyNotAllowed, detail: "READY from a key no longer in the allow-list", at: now)
                 + [.send(.disconnect(DisconnectReason(.keyNotAllowed)), to: peer)]
         }
         guard hello.protocolVersion >= MillWire.minimumWorkerProtocolVersion else {
-            let detail = "worker \(hello.workerId) on \(hello.host) speaks protocol revision \(hello.protocolVersion); "
+            let detail =
+                "worker \(hello.workerId) on \(hello.host) speaks protocol revision \(hello.protocolVersion); "
                 + "this coordinator needs \(MillWire.minimumWorkerProtocolVersion) (JOBS and RESULTS, many jobs a message): upgrade photomill there"
-            return reject(peer, .oldProtocol, detail: detail, at: now) + [.send(.disconnect(DisconnectReason(.oldProtocol, detail)), to: peer)]
+            return reject(peer, .oldProtocol, detail: detail, at: now) + [
+                .send(.disconnect(DisconnectReason(.oldProtocol, detail)), to: peer)
+            ]
         }
         if workers[peer] != nil {
             return reject(peer, .duplicateReady, detail: "READY twice on one connection", at: now)
@@ -28,8 +49,17 @@ extension Scheduler {
         leases.attach(worker: hello.workerId, to: peer)
         workers.register(session, at: now.monotonic)
         workers.credit(session, is: credit(of: session))
-        return [.log(.workerReady(id: session.workerId, host: session.host, slots: session.slots, kinds: session.kinds,
-                                  pathRoots: session.pathRoots))]
+        return [
+            .log(
+                .workerReady(
+                    id: session.workerId,
+                    host: session.host,
+                    slots: session.slots,
+                    kinds: session.kinds,
+                    pathRoots: session.pathRoots
+                )
+            )
+        ]
             + capabilitiesChanged()
     }
 
@@ -41,14 +71,25 @@ extension Scheduler {
             // over with READY, which makes it re-send anything un-ACKed. A conforming worker
             // cannot avoid this after a restart, so it is no violation (PROTOCOL.md).
             if case .disconnect = message { return [] }
-            return [.log(.notRegistered(peer: peer, command: message.command)), .send(.disconnect(DisconnectReason(.notRegistered)), to: peer)]
+            return [
+                .log(.notRegistered(peer: peer, command: message.command)),
+                .send(.disconnect(DisconnectReason(.notRegistered)), to: peer),
+            ]
         }
         session.heard(at: now)
         switch message {
         case .result(let jobID, let token, let reports):
             return result(jobID: jobID, token: token, reports: reports, from: session, at: now)
         case .fail(let jobID, let token, let errorClass, let text, let retryable):
-            return fail(jobID: jobID, token: token, errorClass: errorClass, message: text, retryable: retryable, from: session, at: now)
+            return fail(
+                jobID: jobID,
+                token: token,
+                errorClass: errorClass,
+                message: text,
+                retryable: retryable,
+                from: session,
+                at: now
+            )
         case .extend(let jobID, let token, let extra):
             return extend(jobID: jobID, token: token, extraSeconds: extra, from: peer, at: now)
         case .heartbeat:
@@ -64,18 +105,27 @@ extension Scheduler {
     /// A message that failed to decode: dropped and counted. A READY with a field outside
     /// its rules is also answered, DISCONNECT `invalid-field` naming the field: its sender
     /// would otherwise wait for an answer that never comes (PROTOCOL.md, READY).
-    mutating func undecodable(_ violation: ProtocolViolation, from peer: Data, at now: ClockReading) -> [SchedulerAction] {
+    mutating func undecodable(
+        _ violation: ProtocolViolation,
+        from peer: Data,
+        at now: ClockReading
+    ) -> [SchedulerAction] {
         let actions = reject(peer, violation.reason, detail: violation.description, at: now)
         guard violation.command == .ready, violation.reason == .invalidField else { return actions }
         let prefix = "\(Command.ready)."
-        let text = violation.message.hasPrefix(prefix) ? String(violation.message.dropFirst(prefix.count)) : violation.message
+        let text =
+            violation.message.hasPrefix(prefix) ? String(violation.message.dropFirst(prefix.count)) : violation.message
         return actions + [.send(.disconnect(DisconnectReason(.invalidField, text)), to: peer)]
     }
 
     /// A message dropped as a protocol violation (one that failed to decode, a READY to a
     /// key no longer allowed, …): counted by reason, logged at most once per peer a minute.
-    mutating func reject(_ peer: Data, _ reason: ProtocolViolation.Reason, detail: String,
-                         at now: ClockReading) -> [SchedulerAction] {
+    mutating func reject(
+        _ peer: Data,
+        _ reason: ProtocolViolation.Reason,
+        detail: String,
+        at now: ClockReading
+    ) -> [SchedulerAction] {
         guard violations.record(reason, from: peer, at: now.monotonic) else { return [] }
         return [.log(.messageDropped(peer: peer, reason: reason, detail: detail))]
     }
@@ -88,7 +138,11 @@ extension Scheduler {
             guard let key = session.publicKey, !allows(key) else { continue }
             actions.append(.log(.workerKeyRemoved(id: session.workerId, host: session.host)))
             actions.append(.send(.disconnect(DisconnectReason(.keyNotAllowed)), to: peer))
-            actions += drop(peer, reason: .workerLost, message: "worker \(session.workerId): key removed from the allow-list")
+            actions += drop(
+                peer,
+                reason: .workerLost,
+                message: "worker \(session.workerId): key removed from the allow-list"
+            )
         }
         return actions
     }
@@ -104,9 +158,18 @@ extension Scheduler {
             if session.lastSeen - session.lastRecorded >= configuration.heartbeatInterval { workers.changed(peer) }
             guard silence > limit else { continue }
             let seconds = String(format: "%.1f", silence)
-            let message = "worker \(session.workerId) on \(session.host) stopped answering (no message for \(seconds) s)"
-            actions.append(.log(.workerSilent(id: session.workerId, host: session.host, seconds: silence,
-                                              jobs: leases.heldCount(by: peer))))
+            let message =
+                "worker \(session.workerId) on \(session.host) stopped answering (no message for \(seconds) s)"
+            actions.append(
+                .log(
+                    .workerSilent(
+                        id: session.workerId,
+                        host: session.host,
+                        seconds: silence,
+                        jobs: leases.heldCount(by: peer)
+                    )
+                )
+            )
             actions += drop(peer, reason: .workerLost, message: message)
         }
         return actions

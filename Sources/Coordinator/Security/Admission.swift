@@ -1,6 +1,19 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
-import PhotomillCore
 import Logging
+import PhotomillCore
 import ZeroMQ
 
 /// The public keys of the workers a coordinator admits: a text file with one Z85 key
@@ -27,7 +40,10 @@ public struct AllowList: Sendable, Equatable {
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
             let key = String(trimmed.prefix { !$0.isWhitespace })
             guard isPublicKey(key) else {
-                throw AdmissionError("\(file):\(number + 1)", "not a Z85 public key (40 characters, from `photomill keys generate`)")
+                throw AdmissionError(
+                    "\(file):\(number + 1)",
+                    "not a Z85 public key (40 characters, from `photomill keys generate`)"
+                )
             }
             keys.insert(key)
         }
@@ -87,7 +103,10 @@ public final class Admission: @unchecked Sendable {
         // The socket moves to the handler thread here and is used only there.
         thread = OwnedThread(name: "pm-zap") { [self] in serve(socket, stamp: stamp) }
         if keyCount == 0 {
-            logger.warning("the allow-list has no key: no worker will be admitted until one is added", metadata: ["allow.file": "\(path)"])
+            logger.warning(
+                "the allow-list has no key: no worker will be admitted until one is added",
+                metadata: ["allow.file": "\(path)"]
+            )
         } else {
             logger.info("admitting worker keys", metadata: ["allow.file": "\(path)", "allow.keys": "\(keyCount)"])
         }
@@ -141,17 +160,28 @@ public final class Admission: @unchecked Sendable {
         do {
             let fresh = try AllowList.load(path)
             let old = lock.withLock { () -> AllowList in
-                defer { list = fresh; _generation += 1 }
+                defer {
+                    list = fresh
+                    _generation += 1
+                }
                 return list
             }
             let removed = old.keys.subtracting(fresh.keys).count
             let added = fresh.keys.subtracting(old.keys).count
-            logger.notice(asked ? "allow-list reloaded (SIGHUP)" : "allow-list reloaded (file changed)", metadata: [
-                "allow.file": "\(path)", "allow.keys": "\(fresh.keys.count)", "allow.added": "\(added)", "allow.removed": "\(removed)",
-            ])
+            logger.notice(
+                asked ? "allow-list reloaded (SIGHUP)" : "allow-list reloaded (file changed)",
+                metadata: [
+                    "allow.file": "\(path)", "allow.keys": "\(fresh.keys.count)", "allow.added": "\(added)",
+                    "allow.removed": "\(removed)",
+                ]
+            )
         } catch {
-            logger.error(asked ? "allow-list not reloaded (SIGHUP): keeping the previous keys" : "allow-list not reloaded (file changed): keeping the previous keys",
-                         metadata: ["allow.keys": "\(keyCount)", "error": "\(error)"])
+            logger.error(
+                asked
+                    ? "allow-list not reloaded (SIGHUP): keeping the previous keys"
+                    : "allow-list not reloaded (file changed): keeping the previous keys",
+                metadata: ["allow.keys": "\(keyCount)", "error": "\(error)"]
+            )
         }
     }
 
@@ -161,7 +191,7 @@ public final class Admission: @unchecked Sendable {
     private func answer(_ request: [Data], refusedLogged: inout [String: MonotonicInstant]) -> [Data] {
         let id = request.count > 1 ? request[1] : Data()
         guard request.count >= 7, request[0] == Data("1.0".utf8), request[5] == Data("CURVE".utf8),
-              request[6].count == 32, let key = try? Curve.z85Encode(request[6])
+            request[6].count == 32, let key = try? Curve.z85Encode(request[6])
         else {
             return [Data("1.0".utf8), id, Data("400".utf8), Data("CURVE only".utf8), Data(), Data()]
         }
@@ -175,8 +205,10 @@ public final class Admission: @unchecked Sendable {
             if refusedLogged.count > 1000 { refusedLogged.removeAll() }
             refusedLogged[key] = time
             let address = String(decoding: request[3], as: UTF8.self)
-            logger.warning("refused a worker: its key is not in the allow-list",
-                           metadata: ["peer.address": "\(address)", "worker.key": "\(key)", "allow.file": "\(path)"])
+            logger.warning(
+                "refused a worker: its key is not in the allow-list",
+                metadata: ["peer.address": "\(address)", "worker.key": "\(key)", "allow.file": "\(path)"]
+            )
         }
         return [Data("1.0".utf8), id, Data("400".utf8), Data("key not allowed".utf8), Data(), Data()]
     }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillCore
 import ZeroMQ
@@ -25,11 +38,15 @@ public enum KeyFile {
             throw Failure(description: "cannot make a key pair: \(error)")
         }
         let label = URL(fileURLWithPath: name).lastPathComponent
-        try create(name + ".key", mode: 0o600, text: """
-            # photomill CURVE secret key "\(label)": keep it private (mode 0600); never share it
-            \(pair.secretKey)
+        try create(
+            name + ".key",
+            mode: 0o600,
+            text: """
+                # photomill CURVE secret key "\(label)": keep it private (mode 0600); never share it
+                \(pair.secretKey)
 
-            """)
+                """
+        )
         try create(name + ".pub", mode: 0o644, text: "\(pair.publicKey) \(label)\n")
     }
 
@@ -38,7 +55,10 @@ public enum KeyFile {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         guard fd >= 0 else {
             let cause = String(cString: strerror(errno))
-            throw Failure(description: "\(path): cannot create: \(cause)\(errno == EEXIST ? " (remove it first, or choose another --out)" : "")")
+            throw Failure(
+                description:
+                    "\(path): cannot create: \(cause)\(errno == EEXIST ? " (remove it first, or choose another --out)" : "")"
+            )
         }
         defer { close(fd) }
         let bytes = Array(text.utf8)
@@ -52,14 +72,19 @@ public enum KeyFile {
     /// The public key in `path` (a NAME.pub), for `flag`.
     public static func publicKey(_ path: String, flag: String) throws(Failure) -> String {
         if kind(of: path) == .secret {
-            throw Failure(description: """
-                \(flag) \(path): this is a secret key (a NAME.key); \(flag) takes the coordinator's public key, \
-                its NAME.pub. Keep the secret key on its own host, mode 0600
-                """)
+            throw Failure(
+                description: """
+                    \(flag) \(path): this is a secret key (a NAME.key); \(flag) takes the coordinator's public key, \
+                    its NAME.pub. Keep the secret key on its own host, mode 0600
+                    """
+            )
         }
         let key = try firstKey(path, flag: flag)
         guard (try? Curve.z85Decode(key))?.count == 32 else {
-            throw Failure(description: "\(flag) \(path): not a Z85 public key (40 characters); give the NAME.pub written by `photomill keys generate`")
+            throw Failure(
+                description:
+                    "\(flag) \(path): not a Z85 public key (40 characters); give the NAME.pub written by `photomill keys generate`"
+            )
         }
         return key
     }
@@ -71,17 +96,25 @@ public enum KeyFile {
             throw Failure(description: "\(flag) \(path): \(String(cString: strerror(errno)))")
         }
         if kind(of: path) == .public {
-            throw Failure(description: """
-                \(flag) \(path): this is a public key (a NAME.pub); \(flag) takes a secret key, the NAME.key \
-                written beside it by `photomill keys generate`
-                """)
+            throw Failure(
+                description: """
+                    \(flag) \(path): this is a public key (a NAME.pub); \(flag) takes a secret key, the NAME.key \
+                    written beside it by `photomill keys generate`
+                    """
+            )
         }
         guard info.st_mode & 0o077 == 0 else {
-            throw Failure(description: "\(flag) \(path): a secret key must not be readable by group or others (mode \(String(info.st_mode & 0o777, radix: 8))); run chmod 600 \(path)")
+            throw Failure(
+                description:
+                    "\(flag) \(path): a secret key must not be readable by group or others (mode \(String(info.st_mode & 0o777, radix: 8))); run chmod 600 \(path)"
+            )
         }
         let secret = try firstKey(path, flag: flag)
         guard let publicKey = try? Curve.publicKey(fromSecret: secret) else {
-            throw Failure(description: "\(flag) \(path): not a Z85 secret key (40 characters); give the NAME.key written by `photomill keys generate`")
+            throw Failure(
+                description:
+                    "\(flag) \(path): not a Z85 secret key (40 characters); give the NAME.key written by `photomill keys generate`"
+            )
         }
         return (publicKey, secret)
     }
@@ -96,11 +129,15 @@ public enum KeyFile {
     /// cannot tell: any 32 bytes are a secret key.)
     static func kind(of path: String) -> Kind {
         guard let data = try? RegularFile.contents(of: path, upTo: maxKeyFileBytes) else { return .unknown }
-        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
         if lines.contains(where: { $0.hasPrefix("#") && $0.contains("CURVE secret key") }) { return .secret }
         let keys = lines.filter { !$0.isEmpty && !$0.hasPrefix("#") }
         if path.hasSuffix(".pub") { return .public }
-        if keys.count == 1, keys[0].split(separator: " ").count >= 2, keys[0].prefix(while: { !$0.isWhitespace }).utf8.count == Curve.keyLength {
+        if keys.count == 1, keys[0].split(separator: " ").count >= 2,
+            keys[0].prefix(while: { !$0.isWhitespace }).utf8.count == Curve.keyLength
+        {
             return .public
         }
         return .unknown
@@ -120,6 +157,9 @@ public enum KeyFile {
             guard key.utf8.count == Curve.keyLength else { break }
             return key
         }
-        throw Failure(description: "\(flag) \(path): no key found (expected a line of 40 Z85 characters, as written by `photomill keys generate`)")
+        throw Failure(
+            description:
+                "\(flag) \(path): no key found (expected a line of 40 Z85 characters, as written by `photomill keys generate`)"
+        )
     }
 }

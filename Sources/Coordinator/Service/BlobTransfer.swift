@@ -1,7 +1,20 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Catalog
 import Foundation
-import PhotomillCore
 import MillProtocol
+import PhotomillCore
 
 /// A file sent as the JOB's blob frames to a worker that cannot read its path
 /// (PROTOCOL.md, "File transfer"). Memory is bounded by credits: at most `slots` JOBs are
@@ -37,11 +50,23 @@ enum BlobTransfer {
             guard let sidecar = job.metadataSidecar else { return (frames, .none) }
             switch XMPSidecar.read(at: sidecar.path) {
             case .bytes(let bytes) where bytes.count > XMPSidecar.maxBytes:
-                return (frames, .unreadable(path: sidecar.path, message: "\(sidecar.path): the XMP sidecar is over \(XMPSidecar.maxBytes >> 20) MiB"))
+                return (
+                    frames,
+                    .unreadable(
+                        path: sidecar.path,
+                        message: "\(sidecar.path): the XMP sidecar is over \(XMPSidecar.maxBytes >> 20) MiB"
+                    )
+                )
             case .bytes(let bytes): return (frames + [bytes], .sent(path: sidecar.path))
             case .gone: return (frames, .none)
             case .unreadable(let cause):
-                return (frames, .unreadable(path: sidecar.path, message: "\(sidecar.path): the coordinator cannot read the XMP sidecar: \(cause)"))
+                return (
+                    frames,
+                    .unreadable(
+                        path: sidecar.path,
+                        message: "\(sidecar.path): the coordinator cannot read the XMP sidecar: \(cause)"
+                    )
+                )
             }
         }
     }
@@ -54,7 +79,9 @@ enum BlobTransfer {
         do {
             let file = try RegularFile(path: job.path)
             let scanned = FileStamp(size: job.size, mtimeNs: job.mtimeNs)
-            guard file.stamp == scanned else { return .failure(.changed(scanned.changedMessage(path: job.path, now: file.stamp))) }
+            guard file.stamp == scanned else {
+                return .failure(.changed(scanned.changedMessage(path: job.path, now: file.stamp)))
+            }
             bytes = try file.read()
         } catch {
             return .failure(.unreadable("\(job.path): the coordinator cannot read it to send it: \(error.cause)"))

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Catalog
 import Foundation
 import MillProtocol
@@ -8,29 +21,47 @@ import SwiftProtobuf
 
 extension WorkerHello {
     init(_ ready: Photomill_V1_Ready) {
-        self.init(workerId: ready.workerID, host: ready.host, softwareVersion: ready.softwareVersion, slots: Int(ready.slots),
-                  kinds: Set(ready.kinds.compactMap(Kind.init)), ocrLanguages: Set(ready.ocrLanguages),
-                  pathRoots: ready.pathRoots, protocolVersion: ready.protocolVersion,
-                  heartbeatInterval: ready.heartbeatInterval,
-                  prefetch: Int(min(ready.prefetch, max(ready.slots, 1) - 1)))
+        self.init(
+            workerId: ready.workerID,
+            host: ready.host,
+            softwareVersion: ready.softwareVersion,
+            slots: Int(ready.slots),
+            kinds: Set(ready.kinds.compactMap(Kind.init)),
+            ocrLanguages: Set(ready.ocrLanguages),
+            pathRoots: ready.pathRoots,
+            protocolVersion: ready.protocolVersion,
+            heartbeatInterval: ready.heartbeatInterval,
+            prefetch: Int(min(ready.prefetch, max(ready.slots, 1) - 1))
+        )
     }
 }
 
 extension WorkerMessage {
     /// What a message from a worker says, one entry per job (a RESULTS holds many).
     static func all(_ message: MillMessage) -> [WorkerMessage] {
-        guard case .results(let batch, let blobs) = message, let slices = batch.blobsByResult(blobs) else { return [Self(message)] }
+        guard case .results(let batch, let blobs) = message, let slices = batch.blobsByResult(blobs) else {
+            return [Self(message)]
+        }
         return zip(batch.results, slices).map { result, slice in Self.result(result, blobs: Array(slice)) }
             + batch.fails.map(Self.fail)
     }
 
     private static func result(_ result: Photomill_V1_Result, blobs: [Data]) -> WorkerMessage {
-        .result(jobID: result.jobID, token: result.leaseToken, reports: result.results.compactMap { KindReport($0, blobs: blobs) })
+        .result(
+            jobID: result.jobID,
+            token: result.leaseToken,
+            reports: result.results.compactMap { KindReport($0, blobs: blobs) }
+        )
     }
 
     private static func fail(_ fail: Photomill_V1_Fail) -> WorkerMessage {
-        .fail(jobID: fail.jobID, token: fail.leaseToken, errorClass: ErrorClass(rawValue: fail.errorClass),
-              message: fail.message, retryable: fail.retryable)
+        .fail(
+            jobID: fail.jobID,
+            token: fail.leaseToken,
+            errorClass: ErrorClass(rawValue: fail.errorClass),
+            message: fail.message,
+            retryable: fail.retryable
+        )
     }
 
     /// Any single command but READY (which is `WorkerHello`) and RESULTS (`all`).
@@ -64,7 +95,13 @@ extension ControlMessage {
     var wire: MillMessage {
         switch self {
         case .heartbeat: .heartbeat()
-        case .ack(let committed, let discarded): .ack(.with { $0.committed = committed; $0.discarded = discarded })
+        case .ack(let committed, let discarded):
+            .ack(
+                .with {
+                    $0.committed = committed
+                    $0.discarded = discarded
+                }
+            )
         case .disconnect(let reason): .disconnect(.with { $0.reason = reason.description })
         }
     }

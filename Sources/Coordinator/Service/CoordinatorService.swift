@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Catalog
 import Foundation
 import Logging
@@ -37,9 +50,12 @@ public final class CoordinatorService: Sendable {
         /// on the scanner's thread): the photos that moved.
         public var libraryChanged: @Sendable ([Int64]) -> Void
 
-        public init(bound: @escaping @Sendable ([String]) -> Void = { _ in }, workPending: @escaping @Sendable () -> Void = {},
-                    committed: @escaping @Sendable ([Int64]) -> Void = { _ in },
-                    libraryChanged: @escaping @Sendable ([Int64]) -> Void = { _ in }) {
+        public init(
+            bound: @escaping @Sendable ([String]) -> Void = { _ in },
+            workPending: @escaping @Sendable () -> Void = {},
+            committed: @escaping @Sendable ([Int64]) -> Void = { _ in },
+            libraryChanged: @escaping @Sendable ([Int64]) -> Void = { _ in }
+        ) {
             self.bound = bound
             self.workPending = workPending
             self.committed = committed
@@ -47,8 +63,13 @@ public final class CoordinatorService: Sendable {
         }
     }
 
-    public init(configuration: CoordinatorConfiguration, catalog: Catalog, metrics: CoordinatorMetrics? = nil,
-                hooks: Hooks = Hooks(), logger: Logger) {
+    public init(
+        configuration: CoordinatorConfiguration,
+        catalog: Catalog,
+        metrics: CoordinatorMetrics? = nil,
+        hooks: Hooks = Hooks(),
+        logger: Logger
+    ) {
         self.configuration = configuration
         self.catalog = catalog
         self.metrics = metrics
@@ -92,7 +113,7 @@ public final class CoordinatorService: Sendable {
         // A connection that says nothing holds a descriptor: drop it once its handshake
         // (milliseconds for a worker, CURVE included) has taken 10 s.
         try router.set(.handshakeInterval, to: 10_000)
-        router.maxFrames = Limits.default.maxFrames + 1          // + the routing id frame
+        router.maxFrames = Limits.default.maxFrames + 1  // + the routing id frame
         let admission = configuration.security?.admission
         defer { admission?.stop() }
         var admittedGeneration = 0
@@ -115,8 +136,13 @@ public final class CoordinatorService: Sendable {
         defer { committer.stop() }
         let readers = try FileReaders(budget: configuration.readBudget)
         defer { readers.stop() }
-        var loop = Loop(service: self, router: router, committer: committer, readers: readers,
-                        scheduler: Scheduler(configuration: configuration, at: .now()))
+        var loop = Loop(
+            service: self,
+            router: router,
+            committer: committer,
+            readers: readers,
+            scheduler: Scheduler(configuration: configuration, at: .now())
+        )
         try catalog.forgetWorkers()
         try loop.perform(loop.scheduler.start())
         try loop.perform(loop.scheduler.adopt((try? catalog.outstandingLeases()) ?? [], at: .now()))
@@ -167,7 +193,7 @@ public final class CoordinatorService: Sendable {
                     completed = true
                     break
                 }
-                announceWork()     // e.g. `photomill retry` during the scan
+                announceWork()  // e.g. `photomill retry` during the scan
             }
         }
         try loop.shutdown(grace: configuration.exitWhenDone ? 0 : 5)
@@ -185,7 +211,13 @@ public final class CoordinatorService: Sendable {
         /// What the scheduler said of a message `receiveOne` refused, performed after it.
         var rejected: [SchedulerAction] = []
 
-        init(service: CoordinatorService, router: ZMQSocket, committer: Committer, readers: FileReaders, scheduler: Scheduler) {
+        init(
+            service: CoordinatorService,
+            router: ZMQSocket,
+            committer: Committer,
+            readers: FileReaders,
+            scheduler: Scheduler
+        ) {
             self.service = service
             self.router = router
             self.committer = committer
@@ -202,7 +234,9 @@ public final class CoordinatorService: Sendable {
                 case .sendJobs(let orders, let peer):
                     // Files the worker gets as bytes are read off this thread (`FileReaders`),
                     // and each goes in a JOB of its own when read (`send(_:)`).
-                    for order in orders where order.fileInBlobs { readers.submit(FileReaders.Request(order: order, peer: peer)) }
+                    for order in orders where order.fileInBlobs {
+                        readers.submit(FileReaders.Request(order: order, peer: peer))
+                    }
                     try sendJobs(orders.filter { !$0.fileInBlobs }, to: peer)
                 case .send(let message, let peer):
                     send(MillCodec.encode(message.wire), to: peer)
@@ -210,10 +244,21 @@ public final class CoordinatorService: Sendable {
                     committer.submit(batch, acks: acks, now: wall)
                 case .readSteering:
                     let steering = try service.catalog.steering()
-                    try perform(scheduler.steeringRead(requeueMark: steering.requeueMark, paused: Set(steering.paused.keys), at: .now()))
+                    try perform(
+                        scheduler.steeringRead(
+                            requeueMark: steering.requeueMark,
+                            paused: Set(steering.paused.keys),
+                            at: .now()
+                        )
+                    )
                 case .fetchPage(let request):
-                    let page = try service.catalog.pendingJobs(tier: request.tier, after: request.after, now: request.dueBy,
-                                                               limit: request.limit, kinds: request.kinds)
+                    let page = try service.catalog.pendingJobs(
+                        tier: request.tier,
+                        after: request.after,
+                        now: request.dueBy,
+                        limit: request.limit,
+                        kinds: request.kinds
+                    )
                     scheduler.pageFetched(page, for: request, at: .now())
                 case .committedPhotos(let ids):
                     service.hooks.committed(ids)
@@ -230,7 +275,9 @@ public final class CoordinatorService: Sendable {
             var next = 0
             for (frames, count) in MillCodec.batched(orders.map { jobs.frames($0, blobs: []) }) {
                 if !send(frames, to: peer) {
-                    for order in orders[next..<next + count] { try perform(scheduler.jobNotSent(order, because: .unreachable, at: .now())) }
+                    for order in orders[next..<next + count] {
+                        try perform(scheduler.jobNotSent(order, because: .unreachable, at: .now()))
+                    }
                 }
                 next += count
             }
@@ -292,7 +339,9 @@ public final class CoordinatorService: Sendable {
                     let allowed = security.map { security in key.map(security.admission.allows) ?? false } ?? true
                     try perform(scheduler.ready(WorkerHello(ready), from: peer, key: key, keyAllowed: allowed, at: now))
                 } else {
-                    for each in WorkerMessage.all(message) { try perform(scheduler.received(each, from: peer, at: now)) }
+                    for each in WorkerMessage.all(message) {
+                        try perform(scheduler.received(each, from: peer, at: now))
+                    }
                 }
             }
         }

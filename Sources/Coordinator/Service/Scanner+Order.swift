@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Catalog
 import Foundation
 import PhotomillCore
@@ -31,9 +44,11 @@ extension Scanner {
         var keys: [(key: String, index: Int)] = []
         while let entry = readdir(folder) {
             let (name, info) = withUnsafePointer(to: &entry.pointee.d_name) { pointer in
-                pointer.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: entry.pointee.d_name)) { name in
+                pointer.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: entry.pointee.d_name)) {
+                    name in
                     var info = stat()
-                    let result: Result<stat, FileStampError> = fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0
+                    let result: Result<stat, FileStampError> =
+                        fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0
                         ? .success(info) : .failure(FileStampError(code: errno))
                     return (PathBytes.string(UnsafeRawBufferPointer(start: name, count: strlen(name))), result)
                 }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Catalog
 import Foundation
 import Logging
@@ -9,11 +22,13 @@ extension Scanner {
     /// `.photomillignore` read again (its folder walked when its rules changed), a path
     /// gone marked missing with what lay under it. An XMP sidecar stands for its photos.
     func scan(paths: [String], unsettled: Set<String>) throws(CatalogError) {
-        var gone: [String] = [], folders: [String] = []
+        var gone: [String] = []
+        var folders: [String] = []
         var files: [String: Set<String>] = [:]
         var rulesChanged: Set<String> = []
         for path in Set(paths).sorted() where exclusions.current.root(of: path) != nil {
-            let name = (path as NSString).lastPathComponent, parent = (path as NSString).deletingLastPathComponent
+            let name = (path as NSString).lastPathComponent
+            let parent = (path as NSString).deletingLastPathComponent
             if name == Exclusions.fileName {
                 rulesChanged.insert(parent)
                 continue
@@ -38,7 +53,10 @@ extension Scanner {
             let before = exclusions.current.files[folder]
             readIgnoreFile(in: folder, present: true)
             if exclusions.current.files[folder] != before {
-                logger.info("a .photomillignore changed: its folder is scanned again", metadata: ["folder": "\(folder)"])
+                logger.info(
+                    "a .photomillignore changed: its folder is scanned again",
+                    metadata: ["folder": "\(folder)"]
+                )
                 folders.append(folder)
             }
         }
@@ -48,7 +66,8 @@ extension Scanner {
         let mode: WalkMode = watcher?.table == nil ? .none : .watch
         for (parent, names) in files.sorted(by: { $0.key < $1.key }) {
             guard case .success(let listing) = PathBytes.names(inFolder: parent) else { continue }
-            let present = Set(listing), sidecars = XMPSidecar.Index(names: listing)
+            let present = Set(listing)
+            let sidecars = XMPSidecar.Index(names: listing)
             var visit: Set<String> = []
             for name in names {
                 if XMPSidecar.isXMPName(name) {

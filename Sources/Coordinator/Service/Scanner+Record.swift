@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Catalog
 import Foundation
 import Logging
@@ -18,7 +31,12 @@ extension Scanner {
         if !excludedBatch.isEmpty {
             var summary = ScanSummary()
             for entry in excludedBatch {
-                summary.excluded += try catalog.markExcluded(entry.path, rule: entry.rule, isFolder: entry.isFolder, now: WallClock.now())
+                summary.excluded += try catalog.markExcluded(
+                    entry.path,
+                    rule: entry.rule,
+                    isFolder: entry.isFolder,
+                    now: WallClock.now()
+                )
             }
             excludedBatch.removeAll()
             if summary.excluded > 0 {
@@ -42,14 +60,22 @@ extension Scanner {
                 if known.skipped[found.path] == found.stamp && photo == nil {
                     summary.skipped += 1
                 } else {
-                    files.append(ScannedFile(path: found.path, size: found.stamp.size, mtimeNs: found.stamp.mtimeNs,
-                                             recognition: .skipped(skip.reason, detail: skip.detail)))
+                    files.append(
+                        ScannedFile(
+                            path: found.path,
+                            size: found.stamp.size,
+                            mtimeNs: found.stamp.mtimeNs,
+                            recognition: .skipped(skip.reason, detail: skip.detail)
+                        )
+                    )
                 }
                 continue
             }
             let unsettled = unsettledPaths.contains(found.path)
             let isFresh = freshAfterNs.map { !unsettled && max(found.stamp.mtimeNs, found.ctimeNs) > $0 } ?? false
-            if isFresh, watcher != nil, let photo, !photo.isClean(found.stamp, ctimeNs: found.ctimeNs, sidecar: found.sidecar) {
+            if isFresh, watcher != nil, let photo,
+                !photo.isClean(found.stamp, ctimeNs: found.ctimeNs, sidecar: found.sidecar)
+            {
                 // Changed within the settle window: maybe still being written. It settles first.
                 fresh.append(found.path)
                 continue
@@ -59,8 +85,10 @@ extension Scanner {
                 continue
             }
             let recognition: ScannedFile.Recognition
-            if let photo, photo.isUnchanged(found.stamp, skipped: false), photo.ctimeNs == nil || photo.ctimeNs == found.ctimeNs
-                || (photo.md5 != nil && Self.md5(of: found.path) == photo.md5) {
+            if let photo, photo.isUnchanged(found.stamp, skipped: false),
+                photo.ctimeNs == nil || photo.ctimeNs == found.ctimeNs
+                    || (photo.md5 != nil && Self.md5(of: found.path) == photo.md5)
+            {
                 // Same size and mtime, and the same change time or (only it moved: a chmod,
                 // a link, a rewrite with its mtime put back) the same content.
                 recognition = .unchanged
@@ -77,8 +105,14 @@ extension Scanner {
             }
             // Left out by its content: found, so not forgotten at the walk's end.
             if case .skipped = recognition { seenSkipped.insert(found.path) }
-            var file = ScannedFile(path: found.path, size: found.stamp.size, mtimeNs: found.stamp.mtimeNs, ctimeNs: found.ctimeNs,
-                                   recognition: recognition, sidecar: found.sidecar)
+            var file = ScannedFile(
+                path: found.path,
+                size: found.stamp.size,
+                mtimeNs: found.stamp.mtimeNs,
+                ctimeNs: found.ctimeNs,
+                recognition: recognition,
+                sidecar: found.sidecar
+            )
             file.unsettled = unsettled
             if isFresh && watcher != nil && photo == nil { freshNew.insert(found.path) }
             files.append(file)
@@ -94,8 +128,10 @@ extension Scanner {
         changedPhotos += files.compactMap(\.movedFrom)
         let recorded = try catalog.record(files, kinds: kinds, now: WallClock.now())
         if recorded.failed > 0 {
-            logger.warning("files named as photos, RAW or videos that are empty or not media: failed (`photomill failed` lists them)",
-                           metadata: ["files": "\(recorded.failed)"])
+            logger.warning(
+                "files named as photos, RAW or videos that are empty or not media: failed (`photomill failed` lists them)",
+                metadata: ["files": "\(recorded.failed)"]
+            )
         }
         add(recorded)
     }
@@ -111,6 +147,10 @@ extension Scanner {
         if found.stamp.size == 0 {
             return .failed(.empty, message: "\(display): the file is empty (0 bytes), though its name says \(named)")
         }
-        return .failed(.notAnImage, message: "\(display): not a photo, RAW or video, though its name says \(named): \(found.stamp.size) bytes of no known format")
+        return .failed(
+            .notAnImage,
+            message:
+                "\(display): not a photo, RAW or video, though its name says \(named): \(found.stamp.size) bytes of no known format"
+        )
     }
 }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Catalog
 import Foundation
 import Logging
@@ -68,13 +81,18 @@ extension Scanner {
         report.polledNoted = count
         let kernel = LibraryConfiguration.kernelWatchLimit() ?? 0
         let needed = table.watchedCount + count
-        logger.warning("""
+        logger.warning(
+            """
             watching \(table.watchedCount) folders, the most this coordinator may watch (\(table.limit): \
             \(library.maxWatches == nil ? "90 % of fs.inotify.max_user_watches = \(kernel)" : "--max-watches")); \
             \(count) folders are polled on the rescan schedule instead; to watch them all, raise the limit: \
             sysctl fs.inotify.max_user_watches=\(max(kernel, needed * 2)) (and a file in /etc/sysctl.d/ to keep it), \
             or --max-watches \(needed)
-            """, metadata: ["folders.watched": "\(table.watchedCount)", "folders.polled": "\(count)",
-                            "polled": "\(limited.map(\.path).joined(separator: ", "))\(count > limited.count ? ", …" : "")"])
+            """,
+            metadata: [
+                "folders.watched": "\(table.watchedCount)", "folders.polled": "\(count)",
+                "polled": "\(limited.map(\.path).joined(separator: ", "))\(count > limited.count ? ", …" : "")",
+            ]
+        )
     }
 }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Catalog
 import Foundation
 import Logging
@@ -21,7 +34,9 @@ extension Scanner {
             self.skip = skip
         }
 
-        static func ctimeNs(_ info: stat) -> Int64 { Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec) }
+        static func ctimeNs(_ info: stat) -> Int64 {
+            Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
+        }
     }
 
     /// How a walk treats the folders it enters.
@@ -35,7 +50,8 @@ extension Scanner {
     /// Every scanned folder, walked and reconciled: photos not found are missing, skipped
     /// files not found are forgotten, unreadable folders read again are cleared.
     func fullScan(_ reason: FullScanReason) throws(CatalogError) {
-        let startedWall = WallClock.now(), started = MonotonicInstant.now()
+        let startedWall = WallClock.now()
+        let started = MonotonicInstant.now()
         report.scanning = "a full scan (\(reason.rawValue))"
         writeReport(force: true)
         beginWalk(fresh: true)
@@ -63,36 +79,55 @@ extension Scanner {
         var summary = ScanSummary()
         if unlisted.isEmpty {
             // The photos the walk passed and found nowhere else: one pass over the catalog, beside the walk.
-            summary.missing = try catalog.markMissing(Array(Set(passed.filter { !seen.contains($0) })).sorted(), now: WallClock.now())
+            summary.missing = try catalog.markMissing(
+                Array(Set(passed.filter { !seen.contains($0) })).sorted(),
+                now: WallClock.now()
+            )
         }
         for root in roots {
             if !unlisted.isEmpty {
                 // What lies under a folder that could not be listed is not missing.
-                summary.missing += try catalog.markMissing(under: root, lastId: lastId, found: seen.contains, unlisted: unlisted,
-                                                           now: WallClock.now())
+                summary.missing += try catalog.markMissing(
+                    under: root,
+                    lastId: lastId,
+                    found: seen.contains,
+                    unlisted: unlisted,
+                    now: WallClock.now()
+                )
             }
             try catalog.clearUnreadableFolders(under: root, before: startedWall)
             try catalog.forgetSkipped(under: root, found: seenSkipped)
         }
         // At start, tasks for kinds asked for that photos never had (`--kinds` grew), unless none lacks one.
         if reason == .start, try !catalog.hasEveryTask(of: kinds) {
-            for root in roots { summary.queuedTasks += try catalog.ensureTasks(under: root, kinds: kinds, now: WallClock.now()) }
+            for root in roots {
+                summary.queuedTasks += try catalog.ensureTasks(under: root, kinds: kinds, now: WallClock.now())
+            }
         }
         if summary.missing > 0 {
-            logger.notice("photos no longer found, marked missing (`photomill forget --missing` removes them)",
-                          metadata: ["photos": "\(summary.missing)"])
+            logger.notice(
+                "photos no longer found, marked missing (`photomill forget --missing` removes them)",
+                metadata: ["photos": "\(summary.missing)"]
+            )
         }
         add(summary)
-        report.lastFullScan = LibraryWatch.FullScan(startedAt: startedWall, seconds: MonotonicInstant.now() - started,
-                                                    reason: reason.rawValue)
+        report.lastFullScan = LibraryWatch.FullScan(
+            startedAt: startedWall,
+            seconds: MonotonicInstant.now() - started,
+            reason: reason.rawValue
+        )
         report.nextFullScan = MonotonicInstant.now() + library.rescanInterval
         report.nextFullScanAt = WallClock.now() + library.rescanInterval
         noteWatchLimit()
-        logger.info("full scan done", metadata: [
-            "reason": "\(reason.rawValue)", "seconds": "\(String(format: "%.2f", MonotonicInstant.now() - started))",
-            "walk.seconds": "\(String(format: "%.2f", walked))",
-            "scan.new": "\(round.added)", "scan.changed": "\(round.changed)", "scan.missing": "\(round.missing)",
-        ])
+        logger.info(
+            "full scan done",
+            metadata: [
+                "reason": "\(reason.rawValue)",
+                "seconds": "\(String(format: "%.2f", MonotonicInstant.now() - started))",
+                "walk.seconds": "\(String(format: "%.2f", walked))",
+                "scan.new": "\(round.added)", "scan.changed": "\(round.changed)", "scan.missing": "\(round.missing)",
+            ]
+        )
     }
 
     /// A folder and what lies under it walked again (new, moved in, its rules changed, or
@@ -101,13 +136,19 @@ extension Scanner {
         let startedWall = WallClock.now()
         beginWalk(fresh: fresh)
         let lastId = try catalog.lastPhotoId()
-        let mode: WalkMode = watcher?.table == nil || networkNoted.contains(where: folder.isPath(under:)) ? .none : .watch
+        let mode: WalkMode =
+            watcher?.table == nil || networkNoted.contains(where: folder.isPath(under:)) ? .none : .watch
         try walk(folder, mode: mode, parentDevice: nil)
         try flush()
         guard !isStopping else { return }
         var summary = ScanSummary()
-        summary.missing = try catalog.markMissing(under: folder, lastId: lastId, found: seen.contains, unlisted: unlisted,
-                                                  now: WallClock.now())
+        summary.missing = try catalog.markMissing(
+            under: folder,
+            lastId: lastId,
+            found: seen.contains,
+            unlisted: unlisted,
+            now: WallClock.now()
+        )
         try catalog.clearUnreadableFolders(under: folder, before: startedWall)
         try catalog.forgetSkipped(under: folder, found: seenSkipped)
         add(summary)
@@ -136,14 +177,17 @@ extension Scanner {
         guard visited.insert(FolderIdentity(info)).inserted else { return }
         var mode = mode
         if mode == .watch, let parentDevice, UInt64(info.st_dev) != parentDevice,
-           let fileSystem = NetworkFileSystem.name(of: directory) {
+            let fileSystem = NetworkFileSystem.name(of: directory)
+        {
             // A network share mounted inside a local folder: polled, not watched.
             noteNetwork(directory, fileSystem: fileSystem)
             mode = .none
         }
         if mode == .watch, let table = watcher?.table, case .refused(let cause) = table.watch(directory) {
-            logger.warning("cannot watch a folder: it is polled on the rescan schedule instead",
-                           metadata: ["folder": "\(directory)", "error": "\(cause)"])
+            logger.warning(
+                "cannot watch a folder: it is polled on the rescan schedule instead",
+                metadata: ["folder": "\(directory)", "error": "\(cause)"]
+            )
         }
         let entries: [FolderEntry]
         switch Self.entries(ofFolder: directory) {
@@ -153,7 +197,11 @@ extension Scanner {
             let reason = error.description
             unlisted.append(directory)
             logger.warning("cannot list a folder", metadata: ["folder": "\(directory)", "error": "\(reason)"])
-            try catalog.recordUnreadableFolder(directory, message: "\(directory): cannot list the folder: \(reason)", now: WallClock.now())
+            try catalog.recordUnreadableFolder(
+                directory,
+                message: "\(directory): cannot list the folder: \(reason)",
+                now: WallClock.now()
+            )
             return
         }
         let names = entries.map(\.name)
@@ -168,8 +216,16 @@ extension Scanner {
         let rules = exclusions.current
         for entry in entries {
             guard !isStopping else { return }
-            try visit(entry.name, in: directory, info: entry.info, rules: rules, sidecars: sidecars, mode: mode,
-                      device: UInt64(info.st_dev), inOrder: inOrder)
+            try visit(
+                entry.name,
+                in: directory,
+                info: entry.info,
+                rules: rules,
+                sidecars: sidecars,
+                mode: mode,
+                device: UInt64(info.st_dev),
+                inOrder: inOrder
+            )
         }
     }
 
@@ -177,9 +233,16 @@ extension Scanner {
     /// walked, a file found, a link followed when it stays under a scanned folder, anything
     /// else skipped with its reason (never opened). In a walk in path order, a file the
     /// catalog knows unchanged (its row beside it in `order`) is only counted.
-    func visit(_ name: String, in directory: String, info listed: Result<stat, FileStampError>? = nil,
-               rules: Exclusions? = nil, sidecars: XMPSidecar.Index, mode: WalkMode, device: UInt64?,
-               inOrder: Bool = false) throws(CatalogError) {
+    func visit(
+        _ name: String,
+        in directory: String,
+        info listed: Result<stat, FileStampError>? = nil,
+        rules: Exclusions? = nil,
+        sidecars: XMPSidecar.Index,
+        mode: WalkMode,
+        device: UInt64?,
+        inOrder: Bool = false
+    ) throws(CatalogError) {
         let path = Self.join(directory, name)
         var info = stat()
         switch listed ?? Self.info(at: path) {
@@ -189,7 +252,9 @@ extension Scanner {
             try unreadable(path, reason: error.description, gone: error.code == ENOENT)
             return
         }
-        if exclusions.ownFiles.contains(path) { return try skip(Found(path: path, info: info, skip: (.photomillFile, nil))) }
+        if exclusions.ownFiles.contains(path) {
+            return try skip(Found(path: path, info: info, skip: (.photomillFile, nil)))
+        }
         if name.hasPrefix(".") {
             guard name != Exclusions.fileName else { return }
             return try skip(Found(path: path, info: info, skip: (.hidden, nil)))
@@ -207,8 +272,10 @@ extension Scanner {
         case S_IFREG:
             guard !sidecars.isSidecar(name) else { return }
             let sidecar = sidecars.sidecar(of: name).flatMap { Self.sidecar(at: Self.join(directory, $0)) }
-            if inOrder, order != nil, case .photo(let photo) = try order!.photo(at: path), !unsettledPaths.contains(path),
-               photo.isClean(FileStamp(info), ctimeNs: Found.ctimeNs(info), sidecar: sidecar) {
+            if inOrder, order != nil, case .photo(let photo) = try order!.photo(at: path),
+                !unsettledPaths.contains(path),
+                photo.isClean(FileStamp(info), ctimeNs: Found.ctimeNs(info), sidecar: sidecar)
+            {
                 // What `flush` would find for it: nothing to write.
                 seen.insert(photo.id)
                 unchangedInOrder += 1
@@ -263,7 +330,10 @@ extension Scanner {
 
     /// The path under a scanned folder (as given) of a resolved path; nil outside them all.
     func pathUnderRoots(real: String) -> String? {
-        guard let (given, resolved) = realRoots.filter({ real.isPath(under: $0.real) }).max(by: { $0.real.count < $1.real.count })
+        guard
+            let (given, resolved) = realRoots.filter({ real.isPath(under: $0.real) }).max(by: {
+                $0.real.count < $1.real.count
+            })
         else { return nil }
         return real == resolved ? given : given + real.dropFirst(resolved == "/" ? 0 : resolved.count)
     }
@@ -275,11 +345,16 @@ extension Scanner {
         if present {
             let path = Self.join(directory, Exclusions.fileName)
             var info = stat()
-            if PathBytes.withCString(path, { lstat($0, &info) }) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size <= 1 << 20,
-               let data = try? RegularFile.contents(of: path, upTo: 1 << 20) {
+            if PathBytes.withCString(path, { lstat($0, &info) }) == 0, info.st_mode & S_IFMT == S_IFREG,
+                info.st_size <= 1 << 20,
+                let data = try? RegularFile.contents(of: path, upTo: 1 << 20)
+            {
                 text = String(decoding: data, as: UTF8.self)
             } else {
-                logger.warning("a .photomillignore that is not a regular file of at most 1 MiB: not read", metadata: ["file": "\(path)"])
+                logger.warning(
+                    "a .photomillignore that is not a regular file of at most 1 MiB: not read",
+                    metadata: ["file": "\(path)"]
+                )
             }
         }
         exclusions.update { $0.setFile(in: directory, text: text) }
@@ -299,19 +374,28 @@ extension Scanner {
     /// reason), whatever its name: it may be a photo. One that vanished meanwhile is not.
     func unreadable(_ path: String, reason: String, gone: Bool) throws(CatalogError) {
         guard !gone else { return }
-        let id = try catalog.recordUnreadable(path: path, message: "\(path): cannot read: \(reason)", kinds: kinds,
-                                              now: WallClock.now())
+        let id = try catalog.recordUnreadable(
+            path: path,
+            message: "\(path): cannot read: \(reason)",
+            kinds: kinds,
+            now: WallClock.now()
+        )
         seen.insert(id)
     }
 
     private func noteNetwork(_ folder: String, fileSystem: String) {
         watcher?.table?.poll(folder, fileSystem: fileSystem)
         guard networkNoted.insert(folder).inserted else { return }
-        logger.warning("""
+        logger.warning(
+            """
             a folder on a network file system: inotify sees only what this host changes, so it is polled on the \
             rescan schedule instead of watched (--rescan-interval; `photomill scan` looks at once)
-            """, metadata: ["folder": "\(folder)", "file.system": "\(fileSystem)",
-                            "rescan.interval.seconds": "\(Int(library.rescanInterval))"])
+            """,
+            metadata: [
+                "folder": "\(folder)", "file.system": "\(fileSystem)",
+                "rescan.interval.seconds": "\(Int(library.rescanInterval))",
+            ]
+        )
     }
 
     static func join(_ directory: String, _ name: String) -> String {
@@ -321,13 +405,16 @@ extension Scanner {
     /// lstat(2) of `path`.
     static func info(at path: String) -> Result<stat, FileStampError> {
         var info = stat()
-        return PathBytes.withCString(path, { lstat($0, &info) }) == 0 ? .success(info) : .failure(FileStampError(code: errno))
+        return PathBytes.withCString(path, { lstat($0, &info) }) == 0
+            ? .success(info) : .failure(FileStampError(code: errno))
     }
 
     /// The sidecar at `path` with its stamp, if it is a regular file.
     static func sidecar(at path: String) -> Sidecar? {
         var info = stat()
-        guard PathBytes.withCString(path, { lstat($0, &info) }) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        guard PathBytes.withCString(path, { lstat($0, &info) }) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            return nil
+        }
         let stamp = FileStamp(info)
         return Sidecar(path: path, size: stamp.size, mtimeNs: stamp.mtimeNs)
     }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Catalog
 import Foundation
 import Logging
@@ -85,8 +98,10 @@ final class Scanner: @unchecked Sendable {
         kinds = configuration.kinds
         library = configuration.library
         self.logger = logger
-        exclusions = ExclusionIndex(Exclusions(roots: roots, commandLine: configuration.library.exclude),
-                                    ownFiles: configuration.excludedPaths)
+        exclusions = ExclusionIndex(
+            Exclusions(roots: roots, commandLine: configuration.library.exclude),
+            ownFiles: configuration.excludedPaths
+        )
         realRoots = roots.map { ($0, Self.realPath($0) ?? $0) }
         wake = try WakePipe()
         var table: WatchTable?
@@ -94,12 +109,19 @@ final class Scanner: @unchecked Sendable {
             do {
                 table = WatchTable(inotify: try Inotify(), limit: library.watchLimit)
             } catch {
-                logger.error("cannot watch the folders: every folder is polled on the rescan schedule instead",
-                             metadata: ["error": "\(error)", "rescan.interval.seconds": "\(library.rescanInterval)"])
+                logger.error(
+                    "cannot watch the folders: every folder is polled on the rescan schedule instead",
+                    metadata: ["error": "\(error)", "rescan.interval.seconds": "\(library.rescanInterval)"]
+                )
             }
         }
-        watcher = try Watcher(roots: roots, table: table, settle: .init(window: library.settle), exclusions: exclusions,
-                              logger: logger) { [weak self] work in self?.submit(work) }
+        watcher = try Watcher(
+            roots: roots,
+            table: table,
+            settle: .init(window: library.settle),
+            exclusions: exclusions,
+            logger: logger
+        ) { [weak self] work in self?.submit(work) }
     }
 
     /// Starts the first full scan, then the work handed in.
@@ -141,7 +163,9 @@ final class Scanner: @unchecked Sendable {
         round = round + summary
         condition.withLock { _summary = _summary + summary }
         if summary.queuedTasks > 0 { wake.signal() }
-        if summary.missing + summary.excluded + summary.moved + summary.changed + summary.failed > 0 { libraryChanged = true }
+        if summary.missing + summary.excluded + summary.moved + summary.changed + summary.failed > 0 {
+            libraryChanged = true
+        }
     }
 
     private func run() {
@@ -192,7 +216,9 @@ final class Scanner: @unchecked Sendable {
         let paths = work.flatMap { item -> [String] in if case .paths(let paths) = item { paths } else { [] } }
         let unsettled = work.flatMap { item -> [String] in if case .unsettled(let paths) = item { paths } else { [] } }
         if !paths.isEmpty || !unsettled.isEmpty { try scan(paths: paths + unsettled, unsettled: Set(unsettled)) }
-        if let reason = work.lazy.compactMap({ item -> FullScanReason? in if case .full(let reason) = item { reason } else { nil } }).first {
+        if let reason = work.lazy.compactMap({ item -> FullScanReason? in
+            if case .full(let reason) = item { reason } else { nil }
+        }).first {
             try fullScan(reason)
         }
         if MonotonicInstant.now() >= report.nextRequestLook { try answerRequests() }
@@ -210,8 +236,10 @@ final class Scanner: @unchecked Sendable {
         if requests.contains(where: { $0.paths == nil }) {
             try fullScan(.request)
         } else {
-            try scan(paths: requests.flatMap { $0.paths ?? [] }.map { URL(fileURLWithPath: $0).standardizedFileURL.path },
-                     unsettled: [])
+            try scan(
+                paths: requests.flatMap { $0.paths ?? [] }.map { URL(fileURLWithPath: $0).standardizedFileURL.path },
+                unsettled: []
+            )
         }
         try catalog.finishScanRequests(requests.map(\.id), summary: round, now: WallClock.now())
         round = before + round

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillCore
 
@@ -58,11 +71,14 @@ struct ChangeInterpreter {
         if event.name.isEmpty {
             // The watched folder itself: its parent reports it too, unless it is a root; an
             // unmount, though, only the folder sees (what was mounted there is gone).
-            guard mask.contains(.unmount) || (roots.contains(event.folder) && !mask.isDisjoint(with: [.deleteSelf, .moveSelf]))
+            guard
+                mask.contains(.unmount)
+                    || (roots.contains(event.folder) && !mask.isDisjoint(with: [.deleteSelf, .moveSelf]))
             else { return [] }
             return [.forget(event.folder), .check([event.folder])]
         }
-        let path = event.path, isFolder = mask.contains(.isFolder)
+        let path = event.path
+        let isFolder = mask.contains(.isFolder)
         if mask.contains(.movedFrom) {
             guard !ignored(path, isFolder) else { return [] }
             departures[event.cookie] = Departure(path: path, isFolder: isFolder, deadline: now + pairing)

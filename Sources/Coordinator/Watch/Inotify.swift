@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillCore
 
@@ -12,9 +25,12 @@ final class Inotify: @unchecked Sendable {
         descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard descriptor >= 0 else {
             let code = errno
-            throw WatchError(.cannotWatch, code == EMFILE
-                ? "cannot start watching: this user has every inotify instance the kernel allows (fs.inotify.max_user_instances); raise it, or stop a program that watches"
-                : "cannot start watching: \(String(cString: strerror(code)))")
+            throw WatchError(
+                .cannotWatch,
+                code == EMFILE
+                    ? "cannot start watching: this user has every inotify instance the kernel allows (fs.inotify.max_user_instances); raise it, or stop a program that watches"
+                    : "cannot start watching: \(String(cString: strerror(code)))"
+            )
         }
     }
 

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillCore
 
@@ -142,7 +155,8 @@ struct SettleMachine {
             return [.vanished([path])]
         }
         if !entry.dirty && !entry.writer && entry.baseline == stamp,
-           let lookedAt = entry.lookedAt, now - lookedAt >= configuration.window {
+            let lookedAt = entry.lookedAt, now - lookedAt >= configuration.window
+        {
             entries[path] = nil
             return [.settled([path])]
         }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 
 /// One inotify event (inotify(7)), its watch descriptor resolved to the folder it watches.
@@ -40,7 +53,9 @@ struct WatchEvent: Sendable, Hashable {
         static let isFolder = Mask(rawValue: 0x4000_0000)
 
         /// What a folder's watch asks for: every change of what it holds, and its own end.
-        static let watched: Mask = [.modify, .attrib, .closeWrite, .movedFrom, .movedTo, .create, .delete,
-                                    .deleteSelf, .moveSelf, .onlyDirectory, .dontFollow, .excludeUnlinked]
+        static let watched: Mask = [
+            .modify, .attrib, .closeWrite, .movedFrom, .movedTo, .create, .delete,
+            .deleteSelf, .moveSelf, .onlyDirectory, .dontFollow, .excludeUnlinked,
+        ]
     }
 }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Catalog
 import Foundation
 import PhotomillCore
@@ -50,8 +63,11 @@ final class WatchTable: @unchecked Sendable {
             case .failure(let error):
                 refusals += 1
                 let limited = error.code == ENOSPC
-                polled[folder] = LibraryWatch.PolledFolder(path: folder, reason: limited ? "watch-limit" : "cannot-watch",
-                                                          detail: limited ? nil : error.description)
+                polled[folder] = LibraryWatch.PolledFolder(
+                    path: folder,
+                    reason: limited ? "watch-limit" : "cannot-watch",
+                    detail: limited ? nil : error.description
+                )
                 return limited ? .overLimit : .refused(error.description)
             }
         }
@@ -59,7 +75,9 @@ final class WatchTable: @unchecked Sendable {
 
     /// A folder under a network file system's mount: polled, never watched.
     func poll(_ folder: String, fileSystem: String) {
-        lock.withLock { polled[folder] = LibraryWatch.PolledFolder(path: folder, reason: "network", detail: fileSystem) }
+        lock.withLock {
+            polled[folder] = LibraryWatch.PolledFolder(path: folder, reason: "network", detail: fileSystem)
+        }
     }
 
     func folder(of watch: Int32) -> String? { lock.withLock { folders[watch] } }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import Logging
 import PhotomillCore
@@ -27,15 +40,23 @@ final class Watcher: @unchecked Sendable {
 
     /// `table`: the folders to watch (nil: only settle). `deliver` is called on the
     /// watcher's thread with each batch.
-    init(roots: [String], table: WatchTable?, settle: SettleMachine.Configuration, exclusions: ExclusionIndex, logger: Logger,
-         deliver: @escaping @Sendable ([ScanWork]) -> Void) throws {
+    init(
+        roots: [String],
+        table: WatchTable?,
+        settle: SettleMachine.Configuration,
+        exclusions: ExclusionIndex,
+        logger: Logger,
+        deliver: @escaping @Sendable ([ScanWork]) -> Void
+    ) throws {
         self.table = table
         self.logger = logger
         self.exclusions = exclusions
         self.deliver = deliver
         wake = try WakePipe()
         self.settle = SettleMachine(configuration: settle)
-        interpreter = ChangeInterpreter(roots: Set(roots)) { [exclusions] path, isFolder in exclusions.ignores(path, isFolder: isFolder) }
+        interpreter = ChangeInterpreter(roots: Set(roots)) { [exclusions] path, isFolder in
+            exclusions.ignores(path, isFolder: isFolder)
+        }
         thread = OwnedThread(name: "pm-watcher") { [self] in loop() }
     }
 
@@ -62,7 +83,8 @@ final class Watcher: @unchecked Sendable {
         if let table { descriptors.append(pollfd(fd: table.inotify.descriptor, events: Int16(POLLIN), revents: 0)) }
         while true {
             let deadline = [settle.nextDeadline, interpreter.nextDeadline].compactMap { $0 }.min()
-            let timeout = deadline.map { max(0, Int32(min(60_000, (($0 - MonotonicInstant.now()) * 1000).rounded(.up)))) } ?? -1
+            let timeout =
+                deadline.map { max(0, Int32(min(60_000, (($0 - MonotonicInstant.now()) * 1000).rounded(.up)))) } ?? -1
             for index in descriptors.indices { descriptors[index].revents = 0 }
             _ = poll(&descriptors, nfds_t(descriptors.count), timeout)
             wake.drain()
@@ -88,11 +110,17 @@ final class Watcher: @unchecked Sendable {
             now = MonotonicInstant.now()
             perform(interpreter.tick(at: now), at: now, into: &work)
             for action in settle.tick(at: now) {
-                guard case .look(let paths) = action else { record([action], into: &work); continue }
+                guard case .look(let paths) = action else {
+                    record([action], into: &work)
+                    continue
+                }
                 for path in paths {
                     var info = stat()
                     let found = PathBytes.withCString(path) { lstat($0, &info) } == 0
-                    record(settle.observed(path, found ? SettleStamp(info) : nil, at: MonotonicInstant.now()), into: &work)
+                    record(
+                        settle.observed(path, found ? SettleStamp(info) : nil, at: MonotonicInstant.now()),
+                        into: &work
+                    )
                 }
             }
             // Handed over before the count drops: `run` never sees nothing settling and nothing queued in between.
@@ -103,7 +131,9 @@ final class Watcher: @unchecked Sendable {
 
     private func handle(_ raw: Inotify.Raw, table: WatchTable, at now: MonotonicInstant, into work: inout [ScanWork]) {
         if raw.mask.contains(.overflow) {
-            logger.warning("the kernel's event queue overflowed: changes were lost, scanning everything (raise fs.inotify.max_queued_events to make this rarer)")
+            logger.warning(
+                "the kernel's event queue overflowed: changes were lost, scanning everything (raise fs.inotify.max_queued_events to make this rarer)"
+            )
             perform(interpreter.handle(WatchEvent(folder: "", name: "", mask: raw.mask), at: now), at: now, into: &work)
             return
         }
@@ -152,11 +182,15 @@ final class Watcher: @unchecked Sendable {
             case .look: break
             case .settled(let paths), .vanished(let paths): work.append(.paths(paths))
             case .unsettled(let paths):
-                logger.notice("still changing after the settle bound: processed as it is, marked unsettled",
-                              metadata: ["files": "\(paths.count)", "first": "\(paths[0])"])
+                logger.notice(
+                    "still changing after the settle bound: processed as it is, marked unsettled",
+                    metadata: ["files": "\(paths.count)", "first": "\(paths[0])"]
+                )
                 work.append(.unsettled(paths))
             case .overflow:
-                logger.warning("more files changing at once than the watcher tracks (\(settle.configuration.capacity)): scanning everything instead")
+                logger.warning(
+                    "more files changing at once than the watcher tracks (\(settle.configuration.capacity)): scanning everything instead"
+                )
                 work.append(.full(.settleOverflow))
             }
         }

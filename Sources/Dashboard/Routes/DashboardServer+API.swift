@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Catalog
 import Foundation
 import Hummingbird
@@ -20,10 +33,16 @@ extension DashboardServer {
         }
         api.get("failed") { request, _ in
             let query = request.uri.queryParameters
-            let action = ActionRequest(kind: query["kind"].map(String.init), class: query["class"].map(String.init),
-                                       path: query["path"].map(String.init))
+            let action = ActionRequest(
+                kind: query["kind"].map(String.init),
+                class: query["class"].map(String.init),
+                path: query["path"].map(String.init)
+            )
             guard let limit = Int(query["limit"].map(String.init) ?? "100"), Self.failedLimit.contains(limit) else {
-                return APIResponse.error(.badRequest, "limit must be a number from \(Self.failedLimit.lowerBound) to \(Self.failedLimit.upperBound)")
+                return APIResponse.error(
+                    .badRequest,
+                    "limit must be a number from \(Self.failedLimit.lowerBound) to \(Self.failedLimit.upperBound)"
+                )
             }
             let newestFirst = query["order"] == "newest"
             return try await self.act(action) { filter in
@@ -38,7 +57,10 @@ extension DashboardServer {
             try await self.withBody(request) { action in
                 try await self.act(action) { filter in
                     let dryRun = action.dryRun ?? false
-                    return self.views.requeued(try self.writer.retryFailed(matching: filter, dryRun: dryRun, now: WallClock.now()), dryRun)
+                    return self.views.requeued(
+                        try self.writer.retryFailed(matching: filter, dryRun: dryRun, now: WallClock.now()),
+                        dryRun
+                    )
                 }
             }
         }
@@ -48,7 +70,10 @@ extension DashboardServer {
                     return APIResponse.error(.badRequest, "give the folder as path, a glob such as /photos/2019/*")
                 }
                 return try await self.act(action) { filter in
-                    self.views.requeued(try self.writer.prioritize(pathGlob: filter.pathGlob!, now: WallClock.now()), false)
+                    self.views.requeued(
+                        try self.writer.prioritize(pathGlob: filter.pathGlob!, now: WallClock.now()),
+                        false
+                    )
                 }
             }
         }
@@ -56,7 +81,11 @@ extension DashboardServer {
             try await self.withBody(request) { action in
                 let reason = String((action.reason ?? "").prefix(200))
                 return try await self.changePauses(action) { kinds in
-                    try self.writer.pause(kinds, reason: reason.isEmpty ? "paused from the dashboard" : reason, now: WallClock.now())
+                    try self.writer.pause(
+                        kinds,
+                        reason: reason.isEmpty ? "paused from the dashboard" : reason,
+                        now: WallClock.now()
+                    )
                 }
             }
         }
@@ -68,7 +97,10 @@ extension DashboardServer {
             try await self.withBody(request) { action in
                 let paths = action.path.map { [$0] }
                 return try await self.answer {
-                    self.views.scanRequested(try self.writer.requestScan(paths: paths, origin: "api", now: WallClock.now()), paths)
+                    self.views.scanRequested(
+                        try self.writer.requestScan(paths: paths, origin: "api", now: WallClock.now()),
+                        paths
+                    )
                 }
             }
         }
@@ -89,7 +121,10 @@ extension DashboardServer {
     }
 
     /// An action or a listing with filters: an invalid one is a 400 naming the field.
-    private func act(_ action: ActionRequest, _ body: @escaping @Sendable (TaskFilter) throws -> Data) async throws -> Response {
+    private func act(
+        _ action: ActionRequest,
+        _ body: @escaping @Sendable (TaskFilter) throws -> Data
+    ) async throws -> Response {
         do {
             return try await answer {
                 let filter = try action.filter(failedClasses: { try self.reader.failedClasses() })
@@ -100,8 +135,10 @@ extension DashboardServer {
         }
     }
 
-    private func changePauses(_ action: ActionRequest,
-                              _ change: @escaping @Sendable (Set<Kind>) throws -> Set<Kind>) async throws -> Response {
+    private func changePauses(
+        _ action: ActionRequest,
+        _ change: @escaping @Sendable (Set<Kind>) throws -> Set<Kind>
+    ) async throws -> Response {
         let kinds: Set<Kind>
         do {
             kinds = try action.kinds()
@@ -116,12 +153,16 @@ extension DashboardServer {
 
     /// Runs `body` with the action in the request's JSON body (none: no filter); a body that
     /// is not such JSON is a 400.
-    private func withBody(_ request: Request, _ body: (ActionRequest) async throws -> Response) async throws -> Response {
+    private func withBody(_ request: Request, _ body: (ActionRequest) async throws -> Response) async throws -> Response
+    {
         var request = request
         let bytes = try await request.collectBody(upTo: Self.bodyLimit)
         guard bytes.readableBytes > 0 else { return try await body(ActionRequest()) }
         guard let action = try? JSONDecoder().decode(ActionRequest.self, from: Data(bytes.readableBytesView)) else {
-            return APIResponse.error(.badRequest, "the body must be a JSON object of filters: kind, class, path, dryRun, reason")
+            return APIResponse.error(
+                .badRequest,
+                "the body must be a JSON object of filters: kind, class, path, dryRun, reason"
+            )
         }
         return try await body(action)
     }

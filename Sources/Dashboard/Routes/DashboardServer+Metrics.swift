@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Catalog
 import Foundation
 import Hummingbird
@@ -17,8 +30,11 @@ extension DashboardServer {
                 self.logger.warning("metrics without the catalog's figures", metadata: ["error": "\(error)"])
             }
             self.processGauges.update(self.connections)
-            return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
-                            body: ResponseBody(byteBuffer: ByteBuffer(bytes: self.metrics.exposition())))
+            return Response(
+                status: .ok,
+                headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: self.metrics.exposition()))
+            )
         }
     }
 }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -15,9 +28,14 @@ extension DashboardServer {
     /// Everything from this server only (and the thumbnails the pictures pages' script
     /// turns into `blob:` URLs of this origin); no framing by another site.
     static func asset(_ text: String, type: String) -> Response {
-        Response(status: .ok, headers: [
-            .contentType: type, .cacheControl: "no-cache", .xContentTypeOptions: "nosniff",
-            .contentSecurityPolicy: "default-src 'self'; img-src 'self' blob:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
-        ], body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+        Response(
+            status: .ok,
+            headers: [
+                .contentType: type, .cacheControl: "no-cache", .xContentTypeOptions: "nosniff",
+                .contentSecurityPolicy:
+                    "default-src 'self'; img-src 'self' blob:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+            ],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: text))
+        )
     }
 }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Catalog
 import Foundation
 import HTTPTypes
@@ -52,17 +65,32 @@ extension DashboardServer {
         api.get("duplicates") { request, _ in
             let parameters = request.uri.queryParameters
             guard let distance = Int(parameters["distance"].map(String.init) ?? "\(Catalog.defaultSimilarDistance)"),
-                  Catalog.similarDistances.contains(distance) else {
-                return APIResponse.error(.badRequest, "distance must be a number of bits from \(Catalog.similarDistances.lowerBound) to \(Catalog.similarDistances.upperBound)")
+                Catalog.similarDistances.contains(distance)
+            else {
+                return APIResponse.error(
+                    .badRequest,
+                    "distance must be a number of bits from \(Catalog.similarDistances.lowerBound) to \(Catalog.similarDistances.upperBound)"
+                )
             }
-            guard let limit = Int(parameters["limit"].map(String.init) ?? "100"), Self.picturesLimit.contains(limit) else {
-                return APIResponse.error(.badRequest, "limit must be a number from \(Self.picturesLimit.lowerBound) to \(Self.picturesLimit.upperBound)")
+            guard let limit = Int(parameters["limit"].map(String.init) ?? "100"), Self.picturesLimit.contains(limit)
+            else {
+                return APIResponse.error(
+                    .badRequest,
+                    "limit must be a number from \(Self.picturesLimit.lowerBound) to \(Self.picturesLimit.upperBound)"
+                )
             }
             return try await self.answer {
-                let exact = try self.reader.duplicates(), similar = try self.reader.similarGroups(within: distance)
-                return APIResponse.encoded(DuplicatesAnswer(
-                    distance: distance, exactGroups: exact.count, similarGroups: similar.count,
-                    exact: Array(exact.prefix(limit)), similar: Array(similar.prefix(limit))))
+                let exact = try self.reader.duplicates()
+                let similar = try self.reader.similarGroups(within: distance)
+                return APIResponse.encoded(
+                    DuplicatesAnswer(
+                        distance: distance,
+                        exactGroups: exact.count,
+                        similarGroups: similar.count,
+                        exact: Array(exact.prefix(limit)),
+                        similar: Array(similar.prefix(limit))
+                    )
+                )
             }
         }
     }
@@ -90,7 +118,9 @@ extension DashboardServer {
         if let from = query.from, let to = query.to, from.prefix(to.count) > to {
             throw PhotoQuery.Invalid(message: "from \(from) is after to \(to)")
         }
-        query.near = try given("near").map { text throws(PhotoQuery.Invalid) in try PhotoQuery.parseNear(text, name: "near") }
+        query.near = try given("near").map { text throws(PhotoQuery.Invalid) in
+            try PhotoQuery.parseNear(text, name: "near")
+        }
         if let type = given("type") {
             guard let mediaType = MediaType(rawValue: type) else {
                 throw PhotoQuery.Invalid(message: "type must be photo, raw or video, not '\(type)'")
@@ -105,7 +135,9 @@ extension DashboardServer {
         }
         let limit = given("limit") ?? "200"
         guard let count = Int(limit), picturesLimit.contains(count) else {
-            throw PhotoQuery.Invalid(message: "limit must be a number from \(picturesLimit.lowerBound) to \(picturesLimit.upperBound)")
+            throw PhotoQuery.Invalid(
+                message: "limit must be a number from \(picturesLimit.lowerBound) to \(picturesLimit.upperBound)"
+            )
         }
         query.limit = count
         return query
@@ -114,10 +146,12 @@ extension DashboardServer {
     /// The tags of an `If-None-Match` (`"a", W/"b"`; a weak tag compares as its strong form).
     static func entityTags(_ header: String?) -> Set<String> {
         guard let header else { return [] }
-        return Set(header.split(separator: ",").map { tag in
-            let trimmed = tag.trimmingCharacters(in: .whitespaces)
-            return trimmed.hasPrefix("W/") ? String(trimmed.dropFirst(2)) : trimmed
-        })
+        return Set(
+            header.split(separator: ",").map { tag in
+                let trimmed = tag.trimmingCharacters(in: .whitespaces)
+                return trimmed.hasPrefix("W/") ? String(trimmed.dropFirst(2)) : trimmed
+            }
+        )
     }
 
     /// A thumbnail may be kept by the browser, but asked again each time (`no-cache`): a
@@ -130,9 +164,13 @@ extension DashboardServer {
         case .unchanged(let tag):
             return Response(status: .notModified, headers: [.eTag: tag, .cacheControl: caching])
         case .jpeg(let jpeg, let tag):
-            return Response(status: .ok, headers: [
-                .contentType: "image/jpeg", .eTag: tag, .cacheControl: caching, .xContentTypeOptions: "nosniff",
-            ], body: ResponseBody(byteBuffer: ByteBuffer(bytes: jpeg)))
+            return Response(
+                status: .ok,
+                headers: [
+                    .contentType: "image/jpeg", .eTag: tag, .cacheControl: caching, .xContentTypeOptions: "nosniff",
+                ],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: jpeg))
+            )
         }
     }
 }

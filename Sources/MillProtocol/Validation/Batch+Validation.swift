@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 
 // JOBS and RESULTS (revision 3): each entry is checked as the command it stands for, its
@@ -35,8 +48,11 @@ extension Photomill_V1_Results {
     func validate(_ check: FieldChecker, blobs: [Data]) throws(ProtocolViolation) {
         try check.count(results.count + fails.count, FieldBounds.batchResults, "results+fails")
         guard let slices = blobsByResult(blobs) else {
-            throw check.violation("results", "reference more thumbnails than the \(blobs.count) blob frame(s) that follow",
-                                  reason: .missingBlob)
+            throw check.violation(
+                "results",
+                "reference more thumbnails than the \(blobs.count) blob frame(s) that follow",
+                reason: .missingBlob
+            )
         }
         for (index, result) in results.enumerated() {
             try result.validate(check.entry("results[\(index)]"), blobs: Array(slices[index]))

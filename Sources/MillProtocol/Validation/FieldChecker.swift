@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import PhotomillCore
 
 /// Field-level checks shared by every command. Each check throws `invalid-field` naming the
@@ -19,8 +32,11 @@ struct FieldChecker {
         return entry
     }
 
-    func violation(_ path: String, _ problem: String,
-                   reason: ProtocolViolation.Reason = .invalidField) -> ProtocolViolation {
+    func violation(
+        _ path: String,
+        _ problem: String,
+        reason: ProtocolViolation.Reason = .invalidField
+    ) -> ProtocolViolation {
         ProtocolViolation(reason, command: command, field: prefix + path, "\(command).\(prefix)\(path): \(problem)")
     }
 
@@ -31,8 +47,12 @@ struct FieldChecker {
     }
 
     /// Printable ASCII (0x21…0x7E, plus the space when allowed) of a bounded length.
-    func printable(_ value: String, _ field: @autoclosure () -> String, bytes: ClosedRange<Int>,
-                   allowSpace: Bool) throws(ProtocolViolation) {
+    func printable(
+        _ value: String,
+        _ field: @autoclosure () -> String,
+        bytes: ClosedRange<Int>,
+        allowSpace: Bool
+    ) throws(ProtocolViolation) {
         try length(value, field(), bytes: bytes)
         let lowest: UInt8 = allowSpace ? 0x20 : 0x21
         if !value.allUTF8({ $0 >= lowest && $0 <= 0x7E }) {
@@ -75,7 +95,8 @@ struct FieldChecker {
     func ocrLanguageName(_ value: String, _ field: @autoclosure () -> String) throws(ProtocolViolation) {
         try length(value, field(), bytes: FieldBounds.ocrLanguageNameBytes)
         let allowed = { (byte: UInt8) in
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
                 || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "_")
         }
         if !value.allUTF8(allowed) {
@@ -91,23 +112,34 @@ struct FieldChecker {
         }
     }
 
-    func length(_ value: String, _ field: @autoclosure () -> String, bytes: ClosedRange<Int>) throws(ProtocolViolation) {
+    func length(_ value: String, _ field: @autoclosure () -> String, bytes: ClosedRange<Int>) throws(ProtocolViolation)
+    {
         let count = value.utf8.count
         guard bytes.contains(count) else {
             throw violation(field(), count == 0 ? "is empty" : "\(quote(value)) is \(count) bytes, outside \(bytes)")
         }
     }
 
-    func range<Value: Comparable>(_ value: Value, _ bounds: ClosedRange<Value>,
-                                  _ field: @autoclosure () -> String) throws(ProtocolViolation) {
+    func range<Value: Comparable>(
+        _ value: Value,
+        _ bounds: ClosedRange<Value>,
+        _ field: @autoclosure () -> String
+    ) throws(ProtocolViolation) {
         guard bounds.contains(value) else { throw violation(field(), "\(value) is outside \(bounds)") }
     }
 
     /// Within bounds and not NaN (which every comparison lets through) or infinite.
-    func finite(_ value: Double, _ bounds: ClosedRange<Double>, _ field: @autoclosure () -> String,
-                positive: Bool = false) throws(ProtocolViolation) {
+    func finite(
+        _ value: Double,
+        _ bounds: ClosedRange<Double>,
+        _ field: @autoclosure () -> String,
+        positive: Bool = false
+    ) throws(ProtocolViolation) {
         guard value.isFinite, bounds.contains(value), !positive || value > 0 else {
-            throw violation(field(), "\(value) is outside \(positive ? "(" : "[")\(bounds.lowerBound), \(bounds.upperBound)]")
+            throw violation(
+                field(),
+                "\(value) is outside \(positive ? "(" : "[")\(bounds.lowerBound), \(bounds.upperBound)]"
+            )
         }
     }
 
@@ -126,13 +158,18 @@ struct FieldChecker {
     /// newer revision are let through (a newer worker may offer more than this code knows)
     /// as long as one known kind remains.
     @discardableResult
-    func kinds(_ kinds: [Photomill_V1_Kind], _ field: @autoclosure () -> String,
-               allowingNewer: Bool = false) throws(ProtocolViolation) -> Set<Photomill_V1_Kind> {
+    func kinds(
+        _ kinds: [Photomill_V1_Kind],
+        _ field: @autoclosure () -> String,
+        allowingNewer: Bool = false
+    ) throws(ProtocolViolation) -> Set<Photomill_V1_Kind> {
         guard !kinds.isEmpty else { throw violation(field(), "is empty") }
         var seen: Set<Photomill_V1_Kind> = []
         for (index, kind) in kinds.enumerated() {
             if !(allowingNewer && kind.rawValue > 0) { try self.kind(kind, "\(field())[\(index)]") }
-            guard seen.insert(kind).inserted else { throw violation("\(field())[\(index)]", "\(kind.name) is repeated") }
+            guard seen.insert(kind).inserted else {
+                throw violation("\(field())[\(index)]", "\(kind.name) is repeated")
+            }
         }
         guard seen.contains(where: Photomill_V1_Kind.known.contains) else {
             throw violation(field(), "has no kind this revision knows")

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillCore
 
@@ -17,7 +30,11 @@ extension Photomill_V1_Job {
 
     /// A sidecar only with the metadata kind; its bytes, when sent, are the last frame and
     /// come only with the file's; its error only instead of its bytes.
-    private func validateSidecar(_ check: FieldChecker, kinds: Set<Photomill_V1_Kind>, blobs: [Data]) throws(ProtocolViolation) {
+    private func validateSidecar(
+        _ check: FieldChecker,
+        kinds: Set<Photomill_V1_Kind>,
+        blobs: [Data]
+    ) throws(ProtocolViolation) {
         guard !sidecarPath.isEmpty else {
             if sidecarInBlobs { throw check.violation("sidecar_in_blobs", "is true without a sidecar_path") }
             if !sidecarError.isEmpty { throw check.violation("sidecar_error", "is set without a sidecar_path") }
@@ -37,8 +54,11 @@ extension Photomill_V1_Job {
             throw check.violation("sidecar_in_blobs", "is true but no blob frame follows", reason: .missingBlob)
         }
         guard FieldBounds.sidecarBytes.contains(UInt64(last.count)) else {
-            throw check.violation("sidecar_in_blobs", "the sidecar frame holds \(last.count) bytes, over \(FieldBounds.sidecarBytes.upperBound)",
-                                  reason: .frameTooLarge)
+            throw check.violation(
+                "sidecar_in_blobs",
+                "the sidecar frame holds \(last.count) bytes, over \(FieldBounds.sidecarBytes.upperBound)",
+                reason: .frameTooLarge
+            )
         }
     }
 
@@ -61,21 +81,29 @@ extension Photomill_V1_Job {
         }
     }
 
-
     /// The blob frames (but the sidecar's) are the file, whole, or absent.
     private func validateFileBlobs(_ check: FieldChecker, blobs: ArraySlice<Data>) throws(ProtocolViolation) {
         let total = blobs.reduce(UInt64(0)) { $0 + UInt64($1.count) }
         if !fileInBlobs {
             if !blobs.isEmpty {
-                throw check.violation("file_in_blobs", "is false but \(blobs.count) blob frame(s) follow",
-                                      reason: .unexpectedBlob)
+                throw check.violation(
+                    "file_in_blobs",
+                    "is false but \(blobs.count) blob frame(s) follow",
+                    reason: .unexpectedBlob
+                )
             }
         } else if total < fileSize {
-            throw check.violation("file_size", "is \(fileSize) but the blob frames hold \(total) bytes",
-                                  reason: .missingBlob)
+            throw check.violation(
+                "file_size",
+                "is \(fileSize) but the blob frames hold \(total) bytes",
+                reason: .missingBlob
+            )
         } else if total > fileSize {
-            throw check.violation("file_size", "is \(fileSize) but the blob frames hold \(total) bytes",
-                                  reason: .unexpectedBlob)
+            throw check.violation(
+                "file_size",
+                "is \(fileSize) but the blob frames hold \(total) bytes",
+                reason: .unexpectedBlob
+            )
         }
     }
 }
@@ -86,7 +114,9 @@ extension Photomill_V1_ProcessingParameters {
         try check.range(thumbnailQuality, FieldBounds.thumbnailQuality, "parameters.thumbnail_quality")
         try check.range(ocrMaxSide, FieldBounds.ocrMaxSide, "parameters.ocr_max_side")
         try check.range(pixelLimit, FieldBounds.pixelLimit, "parameters.pixel_limit")
-        if ocrMinConfidence != 0 { try check.range(ocrMinConfidence, FieldBounds.ocrMinConfidence, "parameters.ocr_min_confidence") }
+        if ocrMinConfidence != 0 {
+            try check.range(ocrMinConfidence, FieldBounds.ocrMinConfidence, "parameters.ocr_min_confidence")
+        }
         // The language matters only to OCR, but a set value is checked all the same.
         if ocr || !ocrLanguage.isEmpty { try check.ocrLanguageSpec(ocrLanguage, "parameters.ocr_language") }
     }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import PhotomillCore
 
 extension Photomill_V1_Metadata {
@@ -40,10 +53,16 @@ extension Photomill_V1_Metadata {
         }
         if hasDuration { try check.finite(duration, FieldBounds.duration, "\(field()).duration") }
         if hasFrameRate { try check.finite(frameRate, FieldBounds.frameRate, "\(field()).frame_rate", positive: true) }
-        if hasDescription_p { try check.text(description_p, "\(field()).description", bytes: FieldBounds.descriptionBytes) }
+        if hasDescription_p {
+            try check.text(description_p, "\(field()).description", bytes: FieldBounds.descriptionBytes)
+        }
         try check.count(keywords.count, FieldBounds.keywords, "\(field()).keywords")
         for (index, keyword) in keywords.enumerated() {
-            try check.text(keyword, "\(field()).keywords[\(index)]", bytes: 1...FieldBounds.metadataTextBytes.upperBound)
+            try check.text(
+                keyword,
+                "\(field()).keywords[\(index)]",
+                bytes: 1...FieldBounds.metadataTextBytes.upperBound
+            )
         }
         if hasRating { try check.range(rating, FieldBounds.rating, "\(field()).rating") }
     }

@@ -1,11 +1,28 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import PhotomillCore
 
 extension Photomill_V1_Ready {
     func validate(_ check: FieldChecker) throws(ProtocolViolation) {
         try check.id(workerID, "worker_id")
         try check.printable(host, "host", bytes: FieldBounds.hostBytes, allowSpace: false)
-        try check.printable(softwareVersion, "software_version", bytes: FieldBounds.softwareVersionBytes,
-                            allowSpace: false)
+        try check.printable(
+            softwareVersion,
+            "software_version",
+            bytes: FieldBounds.softwareVersionBytes,
+            allowSpace: false
+        )
         // Any revision is well-formed, an unset one (0) too: whether the coordinator admits
         // it is "Versions"' question, answered `old-protocol` (PROTOCOL.md, READY).
         try check.range(slots, FieldBounds.slots, "slots")
@@ -31,7 +48,9 @@ extension Photomill_V1_Ready {
         for (index, root) in pathRoots.enumerated() { try check.path(root, "path_roots[\(index)]") }
         try check.unique(pathRoots, "path_roots")
         // Unset (proto3's 0) is the default interval.
-        if heartbeatIntervalMs != 0 { try check.range(heartbeatIntervalMs, FieldBounds.heartbeatIntervalMs, "heartbeat_interval_ms") }
+        if heartbeatIntervalMs != 0 {
+            try check.range(heartbeatIntervalMs, FieldBounds.heartbeatIntervalMs, "heartbeat_interval_ms")
+        }
     }
 
     /// The interval both peers use on this connection: the READY's, or

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 
 extension Photomill_V1_Result {
@@ -28,7 +41,11 @@ extension Photomill_V1_Result {
 
 extension Photomill_V1_KindResult {
     /// Returns the index of the blob frame this result refers to, if any.
-    func validate(_ check: FieldChecker, _ field: @autoclosure () -> String, blobCount: Int) throws(ProtocolViolation) -> Int? {
+    func validate(
+        _ check: FieldChecker,
+        _ field: @autoclosure () -> String,
+        blobCount: Int
+    ) throws(ProtocolViolation) -> Int? {
         guard let outcome else { throw check.violation("\(field()).outcome", "is unset") }
         if case .failure(let failure) = outcome {
             // A failure may come before any recipe applied (the file could not be read).
@@ -47,7 +64,7 @@ extension Photomill_V1_KindResult {
         case (.ocr, .ocr(let ocr)):
             try ocr.validate(check, "\(field()).ocr")
         case (.similarity, .similarity):
-            break                              // every 64-bit value is a hash
+            break  // every 64-bit value is a hash
         default:
             throw check.violation("\(field()).outcome", "is not a payload of kind \(kind.name)")
         }
@@ -70,7 +87,12 @@ extension Photomill_V1_Hashes {
 
     /// Lowercase only: the MD5 is a file name in the exports and a key in the catalog, so
     /// one digest must have one spelling.
-    private static func hex(_ value: String, digits: Int, _ check: FieldChecker, _ field: @autoclosure () -> String) throws(ProtocolViolation) {
+    private static func hex(
+        _ value: String,
+        digits: Int,
+        _ check: FieldChecker,
+        _ field: @autoclosure () -> String
+    ) throws(ProtocolViolation) {
         let isHex = value.allUTF8 {
             (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0)
         }
@@ -81,12 +103,19 @@ extension Photomill_V1_Hashes {
 }
 
 extension Photomill_V1_Thumbnail {
-    func validate(_ check: FieldChecker, _ field: @autoclosure () -> String, blobCount: Int) throws(ProtocolViolation) -> Int {
+    func validate(
+        _ check: FieldChecker,
+        _ field: @autoclosure () -> String,
+        blobCount: Int
+    ) throws(ProtocolViolation) -> Int {
         try check.range(width, FieldBounds.thumbnailSide, "\(field()).width")
         try check.range(height, FieldBounds.thumbnailSide, "\(field()).height")
         guard blobIndex < blobCount else {
-            throw check.violation("\(field()).blob_index", "\(blobIndex) but \(blobCount) blob frame(s) follow",
-                                  reason: .missingBlob)
+            throw check.violation(
+                "\(field()).blob_index",
+                "\(blobIndex) but \(blobCount) blob frame(s) follow",
+                reason: .missingBlob
+            )
         }
         return Int(blobIndex)
     }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// A DISCONNECT's reason: a token for programs and a text for people, on the wire as
 /// `TOKEN` or `TOKEN: TEXT` (PROTOCOL.md, "DISCONNECT", whose table lists the tokens).
 public struct DisconnectReason: Sendable, Hashable, CustomStringConvertible {
@@ -45,9 +58,11 @@ public struct DisconnectReason: Sendable, Hashable, CustomStringConvertible {
 
     private static func bounded(_ reason: String) -> String {
         var bytes = 0
-        return String(reason.prefix { character in
-            bytes += character.utf8.count
-            return bytes <= FieldBounds.disconnectReasonBytes.upperBound
-        })
+        return String(
+            reason.prefix { character in
+                bytes += character.utf8.count
+                return bytes <= FieldBounds.disconnectReasonBytes.upperBound
+            }
+        )
     }
 }

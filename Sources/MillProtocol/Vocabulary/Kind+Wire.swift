@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import PhotomillCore
 
 // The protocol edge of `Kind`: the wire enum is converted here and nowhere else, by each
@@ -7,7 +20,9 @@ extension Kind {
     /// The kind a wire value names; nil for `KIND_UNSPECIFIED` and for values from a newer
     /// protocol revision.
     public init?(_ wire: Photomill_V1_Kind) {
-        guard Self.byWireValue.indices.contains(wire.rawValue), let kind = Self.byWireValue[wire.rawValue] else { return nil }
+        guard Self.byWireValue.indices.contains(wire.rawValue), let kind = Self.byWireValue[wire.rawValue] else {
+            return nil
+        }
         self = kind
     }
 

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import PhotomillCore
 
 // The protocol edge of `PhotoMetadata`: the one place it converts to and from the wire.
@@ -23,7 +36,9 @@ extension Photomill_V1_Metadata {
         if let v = text(m.cameraMake) { cameraMake = v }
         if let v = text(m.cameraModel) { cameraModel = v }
         if let v = within(m.orientation.map(Int32.init), FieldBounds.orientation) { orientation = v }
-        if let lat = within(m.gpsLatitude, FieldBounds.latitude), let lon = within(m.gpsLongitude, FieldBounds.longitude) {
+        if let lat = within(m.gpsLatitude, FieldBounds.latitude),
+            let lon = within(m.gpsLongitude, FieldBounds.longitude)
+        {
             gpsLatitude = lat
             gpsLongitude = lon
         }
@@ -39,8 +54,10 @@ extension Photomill_V1_Metadata {
         if let v = text(m.title) { title = v }
         if let v = m.description, FieldBounds.descriptionBytes.contains(v.utf8.count) { description_p = v }
         if let v = m.keywords {
-            keywords = Array(v.filter { !$0.isEmpty && FieldBounds.metadataTextBytes.contains($0.utf8.count) }
-                .prefix(FieldBounds.keywords.upperBound))
+            keywords = Array(
+                v.filter { !$0.isEmpty && FieldBounds.metadataTextBytes.contains($0.utf8.count) }
+                    .prefix(FieldBounds.keywords.upperBound)
+            )
         }
         if let v = within(m.rating.map(Int32.init(clamping:)), FieldBounds.rating) { rating = v }
         if let v = text(m.label) { label = v }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import CVips
 import Foundation
 
@@ -32,7 +45,12 @@ public enum ImageEncoder {
 
     /// `text` (Pango markup) rendered `width` pixels wide at `dpi`, in `font` (a Pango
     /// font description): one band, 255 where there is ink, as tall as the wrapped text.
-    public static func textMask(_ markup: String, font: String, width: Int, dpi: Int) throws(VipsError) -> (width: Int, height: Int, ink: [UInt8]) {
+    public static func textMask(
+        _ markup: String,
+        font: String,
+        width: Int,
+        dpi: Int
+    ) throws(VipsError) -> (width: Int, height: Int, ink: [UInt8]) {
         try Vips.ensureInitialised()
         var out: UnsafeMutablePointer<VipsImage>?
         guard pm_vips_text(&out, markup, font, Int32(width), Int32(dpi)) == 0, let out else {

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// Packed 8-bit RGB pixels, row by row from the top left.
 public struct RGBImage: Sendable, Hashable {
     public let width: Int
@@ -6,8 +19,10 @@ public struct RGBImage: Sendable, Hashable {
     public var pixels: [UInt8]
 
     public init(width: Int, height: Int, pixels: [UInt8]) {
-        precondition(width > 0 && height > 0 && pixels.count == width * height * 3,
-                     "\(pixels.count) bytes are not a \(width)×\(height) RGB image")
+        precondition(
+            width > 0 && height > 0 && pixels.count == width * height * 3,
+            "\(pixels.count) bytes are not a \(width)×\(height) RGB image"
+        )
         self.width = width
         self.height = height
         self.pixels = pixels

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import CHeif
 import CVips
 
@@ -42,12 +55,13 @@ final class HEIFDecoding {
     func decode(_ handle: OpaquePointer, width: Int, height: Int) throws(Failure) -> VipsImageRef {
         let deep = heif_image_handle_get_luma_bits_per_pixel(handle) > 8
         let alpha = heif_image_handle_has_alpha_channel(handle) != 0
-        let chroma = switch (deep, alpha) {
-        case (false, false): heif_chroma_interleaved_RGB
-        case (false, true): heif_chroma_interleaved_RGBA
-        case (true, false): heif_chroma_interleaved_RRGGBB_LE
-        case (true, true): heif_chroma_interleaved_RRGGBBAA_LE
-        }
+        let chroma =
+            switch (deep, alpha) {
+            case (false, false): heif_chroma_interleaved_RGB
+            case (false, true): heif_chroma_interleaved_RGBA
+            case (true, false): heif_chroma_interleaved_RRGGBB_LE
+            case (true, true): heif_chroma_interleaved_RRGGBBAA_LE
+            }
         var image: OpaquePointer?
         defer { if let image { heif_image_release(image) } }
         try Self.check(heif_decode_image(handle, &image, heif_colorspace_RGB, chroma, nil))
@@ -57,8 +71,13 @@ final class HEIFDecoding {
 
     /// The interleaved plane, cut to at most `width` × `height`, copied row by row when
     /// libheif pads rows to a stride or the cut leaves some out.
-    private static func pixels(of image: OpaquePointer, bands: Int, deep: Bool, width wantedWidth: Int,
-                               height wantedHeight: Int) throws(Failure) -> VipsImageRef {
+    private static func pixels(
+        of image: OpaquePointer,
+        bands: Int,
+        deep: Bool,
+        width wantedWidth: Int,
+        height wantedHeight: Int
+    ) throws(Failure) -> VipsImageRef {
         #if _endian(big)
         #error("16-bit samples are decoded little-endian")
         #endif
@@ -69,22 +88,38 @@ final class HEIFDecoding {
         let sampleBytes = deep ? 2 : 1
         let rowBytes = width * bands * sampleBytes
         var stride: Int32 = 0
-        guard width > 0, height > 0, let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride),
-              Int(stride) >= rowBytes else { throw Failure(message: "no interleaved RGB plane") }
+        guard width > 0, height > 0,
+            let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride),
+            Int(stride) >= rowBytes
+        else { throw Failure(message: "no interleaved RGB plane") }
         let format = deep ? VIPS_FORMAT_USHORT : VIPS_FORMAT_UCHAR
         do {
             let picture: VipsImageRef
             if Int(stride) == rowBytes {
-                picture = try VipsImageRef.copying(UnsafeRawBufferPointer(start: plane, count: rowBytes * height),
-                                                   width: width, height: height, bands: bands, format: format)
+                picture = try VipsImageRef.copying(
+                    UnsafeRawBufferPointer(start: plane, count: rowBytes * height),
+                    width: width,
+                    height: height,
+                    bands: bands,
+                    format: format
+                )
             } else {
                 var packed = [UInt8](repeating: 0, count: rowBytes * height)
                 packed.withUnsafeMutableBytes { out in
                     for row in 0..<height {
-                        (out.baseAddress! + row * rowBytes).copyMemory(from: plane + row * Int(stride), byteCount: rowBytes)
+                        (out.baseAddress! + row * rowBytes).copyMemory(
+                            from: plane + row * Int(stride),
+                            byteCount: rowBytes
+                        )
                     }
                 }
-                picture = try VipsImageRef.fromPixels(packed, width: width, height: height, bands: bands, format: format)
+                picture = try VipsImageRef.fromPixels(
+                    packed,
+                    width: width,
+                    height: height,
+                    bands: bands,
+                    format: format
+                )
             }
             guard deep else { return picture }
             let bits = Int(heif_image_get_bits_per_pixel_range(image, heif_channel_interleaved))

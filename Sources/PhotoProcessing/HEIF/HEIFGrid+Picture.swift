@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import PhotomillCore
 
 extension HEIFGrid {
@@ -18,16 +31,22 @@ extension HEIFGrid {
     func picture(_ items: HEIFItems, longestSide: Int, path: String) throws(ProcessingError) -> VipsImageRef {
         var factor = 1
         while factor < 64, max(width, height) >= factor * 2 * longestSide,
-              tileWidth % (factor * 2) == 0, tileHeight % (factor * 2) == 0 { factor *= 2 }
+            tileWidth % (factor * 2) == 0, tileHeight % (factor * 2) == 0
+        { factor *= 2 }
         var rowsShrunk: [VipsImageRef] = []
         for row in 0..<rows where row * tileHeight < height {
             var pieces: [VipsImageRef] = []
             for column in 0..<columns where column * tileWidth < width {
                 let tile = try tile(row * columns + column, items, path: path)
-                pieces.append(try PhotoProcessor.damaged(path) { () throws(VipsError) in
-                    try tile.cropped(width: min(tileWidth, width - column * tileWidth), height: min(tileHeight, height - row * tileHeight))
+                pieces.append(
+                    try PhotoProcessor.damaged(path) { () throws(VipsError) in
+                        try tile.cropped(
+                            width: min(tileWidth, width - column * tileWidth),
+                            height: min(tileHeight, height - row * tileHeight)
+                        )
                         .blockShrunk(by: factor).inMemory()
-                })
+                    }
+                )
             }
             rowsShrunk.append(try Self.joined(pieces, across: true, path: path))
         }
@@ -54,11 +73,17 @@ extension HEIFGrid {
     /// go) or one above the other (lazily: the rows are already in memory, and a copy of
     /// them would double the largest buffer). arrayjoin spaces them by the largest; the
     /// last, past the grid's edge, may be smaller.
-    private static func joined(_ pieces: [VipsImageRef], across: Bool, path: String) throws(ProcessingError) -> VipsImageRef {
+    private static func joined(
+        _ pieces: [VipsImageRef],
+        across: Bool,
+        path: String
+    ) throws(ProcessingError) -> VipsImageRef {
         try PhotoProcessor.damaged(path) { () throws(VipsError) in
             let joined = try VipsImageRef.joined(pieces, across: across ? pieces.count : 1)
-                .cropped(width: across ? pieces.reduce(0) { $0 + $1.width } : pieces[0].width,
-                         height: across ? pieces[0].height : pieces.reduce(0) { $0 + $1.height })
+                .cropped(
+                    width: across ? pieces.reduce(0) { $0 + $1.width } : pieces[0].width,
+                    height: across ? pieces[0].height : pieces.reduce(0) { $0 + $1.height }
+                )
             return across ? try joined.inMemory() : joined
         }
     }
@@ -77,7 +102,10 @@ extension HEIFGrid {
             throw ProcessingError(.corrupt, "\(path): \(name) does not decode: \(error)")
         }
         guard tile.width == tileWidth, tile.height == tileHeight else {
-            throw ProcessingError(.corrupt, "\(path): \(name) decodes to \(tile.width)×\(tile.height), not the grid's \(tileWidth)×\(tileHeight)")
+            throw ProcessingError(
+                .corrupt,
+                "\(path): \(name) decodes to \(tile.width)×\(tile.height), not the grid's \(tileWidth)×\(tileHeight)"
+            )
         }
         return tile
     }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// A HEIF whose primary image is a grid of HEVC tiles — how phones store their photos
 /// (iPhones: 512×512 tiles) — described well enough to decode it one tile at a time
 /// (`HEIFGrid+Picture.swift`).
@@ -35,8 +48,12 @@ struct HEIFGrid {
         // nclx: colour_primaries, transfer_characteristics, matrix_coefficients (16 bits
         // each), then the full-range flag.
         guard let nclx = colr(["nclx"]), nclx.count >= 4 else { return .sRGB }
-        return PictureColour(ColourEncoding(primariesCode: Int(nclx[0]) << 8 | Int(nclx[1]),
-                                            transferCode: Int(nclx[2]) << 8 | Int(nclx[3])))
+        return PictureColour(
+            ColourEncoding(
+                primariesCode: Int(nclx[0]) << 8 | Int(nclx[1]),
+                transferCode: Int(nclx[2]) << 8 | Int(nclx[3])
+            )
+        )
     }
 
     /// Why a grid cannot be decoded: it names the part and what is wrong with it.
@@ -61,7 +78,10 @@ struct HEIFGrid {
         }
         for reference in items.references where reference.type == "auxl" && reference.to.contains(grid) {
             if let auxC = items.property("auxC", of: reference.from),
-               String(decoding: UnsafeRawBufferPointer(rebasing: items.reader.bytes[auxC]), as: UTF8.self).contains("alpha") {
+                String(decoding: UnsafeRawBufferPointer(rebasing: items.reader.bytes[auxC]), as: UTF8.self).contains(
+                    "alpha"
+                )
+            {
                 return nil
             }
         }
@@ -76,7 +96,9 @@ struct HEIFGrid {
         rows = Int(descriptor[2]) + 1
         columns = Int(descriptor[3]) + 1
         let field = { (at: Int) -> Int in
-            wide ? descriptor[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) } : Int(descriptor[at]) << 8 | Int(descriptor[at + 1])
+            wide
+                ? descriptor[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) }
+                : Int(descriptor[at]) << 8 | Int(descriptor[at + 1])
         }
         width = field(4)
         height = field(wide ? 8 : 6)
@@ -88,16 +110,23 @@ struct HEIFGrid {
 
         var size: (width: Int, height: Int)?
         for (index, tile) in tiles.enumerated() {
-            guard items.type(of: tile) != nil else { throw Damage(reason: "tile \(index + 1) (item \(tile)) is missing") }
+            guard items.type(of: tile) != nil else {
+                throw Damage(reason: "tile \(index + 1) (item \(tile)) is missing")
+            }
             guard let hvcC = items.property("hvcC", of: tile), hvcC.count > 18 else {
                 throw Damage(reason: "tile \(index + 1) (item \(tile)) has no HEVC configuration")
             }
-            guard let ispe = items.property("ispe", of: tile), let tileWidth = items.reader.uint32(at: ispe.lowerBound + 4),
-                  let tileHeight = items.reader.uint32(at: ispe.lowerBound + 8), tileWidth > 0, tileHeight > 0 else {
+            guard let ispe = items.property("ispe", of: tile),
+                let tileWidth = items.reader.uint32(at: ispe.lowerBound + 4),
+                let tileHeight = items.reader.uint32(at: ispe.lowerBound + 8), tileWidth > 0, tileHeight > 0
+            else {
                 throw Damage(reason: "tile \(index + 1) (item \(tile)) has no size")
             }
             if let size, size != (Int(tileWidth), Int(tileHeight)) {
-                throw Damage(reason: "tile \(index + 1) (item \(tile)) is \(tileWidth)×\(tileHeight), the others \(size.width)×\(size.height)")
+                throw Damage(
+                    reason:
+                        "tile \(index + 1) (item \(tile)) is \(tileWidth)×\(tileHeight), the others \(size.width)×\(size.height)"
+                )
             }
             size = (Int(tileWidth), Int(tileHeight))
         }
@@ -105,7 +134,9 @@ struct HEIFGrid {
         tileWidth = size.width
         tileHeight = size.height
         guard tileWidth * columns >= width, tileHeight * rows >= height else {
-            throw Damage(reason: "its \(columns)×\(rows) tiles of \(tileWidth)×\(tileHeight) do not cover \(width)×\(height)")
+            throw Damage(
+                reason: "its \(columns)×\(rows) tiles of \(tileWidth)×\(tileHeight) do not cover \(width)×\(height)"
+            )
         }
         colourBoxes = items.properties(of: grid).filter { ["colr", "pixi"].contains($0.box.type) }.map { property in
             (Array(items.reader.bytes[property.box.whole]), property.essential)

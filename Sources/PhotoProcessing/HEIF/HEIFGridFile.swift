@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// Assembles a grid HEIC from tiles that libheif encoded as images of their own — what
 /// phones write and what heif-enc 1.15 cannot: a `grid` item as the primary image, its
 /// tiles hidden `hvc1` items referred to in order (`dimg`), the grid's size, colour and
@@ -19,9 +32,17 @@ public enum HEIFGridFile {
     ///   - exif: EXIF for an item describing the grid: a TIFF structure, or one behind
     ///     "Exif\0\0" as a JPEG's APP1 carries it (`ExifWriter.payload`).
     ///   - thumbnail: a one-image HEVC HEIF to store as the grid's thumbnail (`thmb`).
-    public static func assemble(tiles: [[UInt8]], columns: Int, rows: Int, width: Int, height: Int,
-                                rotation: Int = 0, mirrorAxis: UInt8? = nil, exif: [UInt8]? = nil,
-                                thumbnail: [UInt8]? = nil) throws(Failure) -> [UInt8] {
+    public static func assemble(
+        tiles: [[UInt8]],
+        columns: Int,
+        rows: Int,
+        width: Int,
+        height: Int,
+        rotation: Int = 0,
+        mirrorAxis: UInt8? = nil,
+        exif: [UInt8]? = nil,
+        thumbnail: [UInt8]? = nil
+    ) throws(Failure) -> [UInt8] {
         guard tiles.count == columns * rows, (1...256).contains(columns), (1...256).contains(rows) else {
             throw Failure(message: "\(tiles.count) tiles for a \(columns)×\(rows) grid")
         }
@@ -32,15 +53,28 @@ public enum HEIFGridFile {
         for (index, file) in tiles.enumerated() {
             let (properties, data) = try image(file, name: "tile \(index + 1)")
             if index == 0 { gridProperties = properties.filter { ["colr", "pixi"].contains(type(of: $0.box)) } }
-            writer.items.append(HEIFWriter.Item(id: UInt32(index + 2), type: "hvc1", hidden: true,
-                                                properties: properties.filter { ["hvcC", "ispe"].contains(type(of: $0.box)) },
-                                                data: data))
+            writer.items.append(
+                HEIFWriter.Item(
+                    id: UInt32(index + 2),
+                    type: "hvc1",
+                    hidden: true,
+                    properties: properties.filter { ["hvcC", "ispe"].contains(type(of: $0.box)) },
+                    data: data
+                )
+            )
         }
         let wide = width > 0xFFFF || height > 0xFFFF
-        let size: [UInt8] = wide ? HEIFWriter.be32(UInt32(width)) + HEIFWriter.be32(UInt32(height))
+        let size: [UInt8] =
+            wide
+            ? HEIFWriter.be32(UInt32(width)) + HEIFWriter.be32(UInt32(height))
             : HEIFWriter.be16(UInt16(width)) + HEIFWriter.be16(UInt16(height))
-        var grid = HEIFWriter.Item(id: 1, type: "grid", data: [0, wide ? 1 : 0, UInt8(rows - 1), UInt8(columns - 1)] + size)
-        grid.properties = [(HEIFWriter.fullBox("ispe", HEIFWriter.be32(UInt32(width)) + HEIFWriter.be32(UInt32(height))), false)]
+        var grid = HEIFWriter.Item(
+            id: 1,
+            type: "grid",
+            data: [0, wide ? 1 : 0, UInt8(rows - 1), UInt8(columns - 1)] + size
+        )
+        grid.properties =
+            [(HEIFWriter.fullBox("ispe", HEIFWriter.be32(UInt32(width)) + HEIFWriter.be32(UInt32(height))), false)]
             + gridProperties
         if rotation % 360 != 0 { grid.properties.append((HEIFWriter.box("irot", [UInt8(rotation / 90 % 4)]), true)) }
         if let mirrorAxis { grid.properties.append((HEIFWriter.box("imir", [mirrorAxis & 1]), true)) }
@@ -66,10 +100,14 @@ public enum HEIFGridFile {
     }
 
     /// The primary image's properties and coded bytes of a one-image HEVC HEIF.
-    private static func image(_ file: [UInt8], name: String) throws(Failure) -> ([(box: [UInt8], essential: Bool)], [UInt8]) {
+    private static func image(
+        _ file: [UInt8],
+        name: String
+    ) throws(Failure) -> ([(box: [UInt8], essential: Bool)], [UInt8]) {
         let found = file.withUnsafeBytes { bytes -> ([(box: [UInt8], essential: Bool)], [UInt8])? in
             guard let items = HEIFItems(bytes), items.type(of: items.primary) == "hvc1",
-                  let data = items.data(of: items.primary, limit: 1 << 30) else { return nil }
+                let data = items.data(of: items.primary, limit: 1 << 30)
+            else { return nil }
             return (items.properties(of: items.primary).map { (Array(bytes[$0.box.whole]), $0.essential) }, data)
         }
         guard let found else { throw Failure(message: "\(name) is not a HEIF whose primary image is HEVC-coded") }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import CHeif
 import PhotomillCore
 
@@ -50,7 +63,8 @@ final class HEIFPictures {
     func picture(_ longestSide: Int, path: String, pixelLimit: Int) throws(ProcessingError) -> VipsImageRef {
         let handle = thumbnail(atLeast: longestSide) ?? primary
         defer { if handle != primary { heif_image_handle_release(handle) } }
-        let width = Int(heif_image_handle_get_width(handle)), height = Int(heif_image_handle_get_height(handle))
+        let width = Int(heif_image_handle_get_width(handle))
+        let height = Int(heif_image_handle_get_height(handle))
         try ProcessingError.checkPixels(width: width, height: height, limit: pixelLimit, path: path)
         let decoded: VipsImageRef
         do {
@@ -74,7 +88,9 @@ final class HEIFPictures {
         var best: (handle: OpaquePointer, side: Int)?
         for id in ids.prefix(listed) {
             var handle: OpaquePointer?
-            guard heif_image_handle_get_thumbnail(primary, id, &handle).code == heif_error_Ok, let handle else { continue }
+            guard heif_image_handle_get_thumbnail(primary, id, &handle).code == heif_error_Ok, let handle else {
+                continue
+            }
             let side = Int(max(heif_image_handle_get_width(handle), heif_image_handle_get_height(handle)))
             if side >= longestSide, side < best?.side ?? .max {
                 if let best { heif_image_handle_release(best.handle) }
@@ -98,9 +114,15 @@ final class HEIFPictures {
             }
         }
         var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
-        guard heif_image_handle_get_nclx_color_profile(handle, &nclx).code == heif_error_Ok, let nclx else { return .sRGB }
+        guard heif_image_handle_get_nclx_color_profile(handle, &nclx).code == heif_error_Ok, let nclx else {
+            return .sRGB
+        }
         defer { heif_nclx_color_profile_free(nclx) }
-        return PictureColour(ColourEncoding(primariesCode: Int(nclx.pointee.color_primaries.rawValue),
-                                            transferCode: Int(nclx.pointee.transfer_characteristics.rawValue)))
+        return PictureColour(
+            ColourEncoding(
+                primariesCode: Int(nclx.pointee.color_primaries.rawValue),
+                transferCode: Int(nclx.pointee.transfer_characteristics.rawValue)
+            )
+        )
     }
 }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// One tile of a HEIF grid — a one-image HEIF (`HEIFGrid.tileFile`) — decoded by libheif
 /// to RGB, as libheif decodes each tile of a grid it decodes whole (a decoder of its own
 /// per tile, the same colour conversion): 8 bits a sample, or 16 (`rgb16`, spread over

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import PhotomillCore
 
 /// A HEIF whose primary image is a grid, with what deciding how to decode it needs.
@@ -28,9 +41,13 @@ struct TiledHEIF {
         orientation = layout.rotation != 0 || layout.mirror != nil ? layout.transformOrientation : exifOrientation
         let thumbnail = items.references.first { $0.type == "thmb" && $0.to.contains(items.primary) }
         let ispe = thumbnail.flatMap { items.property("ispe", of: $0.from) }
-        thumbnailSide = ispe.map { ispe in
-            max(Int(items.reader.uint32(at: ispe.lowerBound + 4) ?? 0), Int(items.reader.uint32(at: ispe.lowerBound + 8) ?? 0))
-        } ?? 0
+        thumbnailSide =
+            ispe.map { ispe in
+                max(
+                    Int(items.reader.uint32(at: ispe.lowerBound + 4) ?? 0),
+                    Int(items.reader.uint32(at: ispe.lowerBound + 8) ?? 0)
+                )
+            } ?? 0
     }
 
     /// The upright picture at most `longestSide`, or nil when libvips should make it

@@ -1,5 +1,18 @@
-import Foundation
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Crypto
+import Foundation
 
 /// MD5 (the content key of the exports) and SHA-256 (integrity) of a file's bytes.
 public struct ContentHashes: Sendable, Hashable, Codable {

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import PhotomillCore
 
 /// How many frames an animated GIF or WebP has and how long it plays, from its block and
@@ -30,7 +43,9 @@ struct Animation: Equatable {
         guard bytes.count >= 13 else { return nil }
         var at = 13
         if bytes[10] & 0x80 != 0 { at += 3 << (Int(bytes[10] & 7) + 1) }
-        var frames = 0, hundredths = 0, delay = 0
+        var frames = 0
+        var hundredths = 0
+        var delay = 0
         /// Skips a series of data sub-blocks (a length byte, then that many bytes, until 0).
         func skipSubBlocks() -> Bool {
             while at < bytes.count {
@@ -58,7 +73,7 @@ struct Animation: Equatable {
                 let flags = bytes[at + 9]
                 at += 10
                 if flags & 0x80 != 0 { at += 3 << (Int(flags & 7) + 1) }
-                at += 1   // LZW minimum code size
+                at += 1  // LZW minimum code size
                 guard skipSubBlocks() else { return (frames, Double(hundredths) / 100) }
             default:
                 // The trailer (0x3B), or bytes that are no block: the end either way.
@@ -70,9 +85,12 @@ struct Animation: Equatable {
 
     private static func webp(_ bytes: UnsafeRawBufferPointer) -> (Int, Double)? {
         guard bytes.count >= 12 else { return nil }
-        var at = 12, frames = 0, milliseconds = 0
+        var at = 12
+        var frames = 0
+        var milliseconds = 0
         while at + 8 <= bytes.count {
-            let size = Int(bytes[at + 4]) | Int(bytes[at + 5]) << 8 | Int(bytes[at + 6]) << 16 | Int(bytes[at + 7]) << 24
+            let size =
+                Int(bytes[at + 4]) | Int(bytes[at + 5]) << 8 | Int(bytes[at + 6]) << 16 | Int(bytes[at + 7]) << 24
             if bytes[at..<(at + 4)].elementsEqual("ANMF".utf8), size >= 16, at + 8 + 15 <= bytes.count {
                 frames += 1
                 milliseconds += Int(bytes[at + 20]) | Int(bytes[at + 21]) << 8 | Int(bytes[at + 22]) << 16

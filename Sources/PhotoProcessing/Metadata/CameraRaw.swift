@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import PhotomillCore
 
 /// Where camera RAW formats keep the EXIF their camera wrote, and the image size exiftool
@@ -8,12 +21,15 @@ enum CameraRaw {
     /// a count, then tag, length, value; height first), which exiftool reports as ImageSize.
     static func rafCroppedSize(_ bytes: UnsafeRawBufferPointer) -> (width: Int, height: Int)? {
         let reader = BMFFReader(bytes: bytes)
-        guard let start = reader.uint32(at: 0x5C), let count = reader.uint32(at: Int(start)), count < 256 else { return nil }
+        guard let start = reader.uint32(at: 0x5C), let count = reader.uint32(at: Int(start)), count < 256 else {
+            return nil
+        }
         var at = Int(start) + 4
         for _ in 0..<count {
             guard let tag = reader.uint16(at: at), let length = reader.uint16(at: at + 2) else { return nil }
             if tag == 0x111, length >= 4, let height = reader.uint16(at: at + 4), let width = reader.uint16(at: at + 6),
-               width > 0, height > 0 {
+                width > 0, height > 0
+            {
                 return (Int(width), Int(height))
             }
             at += 4 + Int(length)
@@ -35,9 +51,12 @@ enum CameraRaw {
     /// boxes (Canon's layout, as exiftool's Canon.pm and LibRaw read it) and exiv2 parses each.
     static func cr3Boxes(_ bytes: UnsafeRawBufferPointer) -> (ifd0: Range<Int>?, exif: Range<Int>?, gps: Range<Int>?) {
         let reader = BMFFReader(bytes: bytes)
-        let canon: [UInt8] = [0x85, 0xC0, 0xB6, 0x87, 0x82, 0x0F, 0x11, 0xE0, 0x81, 0x11, 0xF4, 0xCE, 0x46, 0x2B, 0x6A, 0x48]
+        let canon: [UInt8] = [
+            0x85, 0xC0, 0xB6, 0x87, 0x82, 0x0F, 0x11, 0xE0, 0x81, 0x11, 0xF4, 0xCE, 0x46, 0x2B, 0x6A, 0x48,
+        ]
         guard let moov = reader.first("moov", in: 0..<bytes.count),
-              let box = reader.boxes(in: moov).first(where: { $0.type == "uuid" && $0.uuid == canon }) else {
+            let box = reader.boxes(in: moov).first(where: { $0.type == "uuid" && $0.uuid == canon })
+        else {
             return (nil, nil, nil)
         }
         let blocks = reader.boxes(in: box.payload)
@@ -56,13 +75,15 @@ enum CameraRaw {
         if format == .rw2, let ifd0 = directories.ifd0 {
             func value(_ tag: UInt16) -> Int? { ifd0.entries.first(tag).flatMap { tiff.integers($0)?.first } }
             if let top = value(0x04), let left = value(0x05), let bottom = value(0x06), let right = value(0x07),
-               right > left, bottom > top {
+                right > left, bottom > top
+            {
                 return (right - left, bottom - top)
             }
         }
         if format == .cr2, let exif = directories.exif,
-           let width = exif.entries.first(0xA002).flatMap({ tiff.integers($0)?.first }),
-           let height = exif.entries.first(0xA003).flatMap({ tiff.integers($0)?.first }), width > 0, height > 0 {
+            let width = exif.entries.first(0xA002).flatMap({ tiff.integers($0)?.first }),
+            let height = exif.entries.first(0xA003).flatMap({ tiff.integers($0)?.first }), width > 0, height > 0
+        {
             return (width, height)
         }
         var walk = SizeWalk(tiff: tiff)

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import CExif
 import Foundation
 
@@ -62,8 +75,11 @@ final class ExifBuilder {
     func rationals(_ ifd: ExifIFD, _ tag: UInt32, _ values: [Rational]) {
         let storage = add(ifd, tag, EXIF_FORMAT_RATIONAL, count: values.count)
         for (index, value) in values.enumerated() {
-            exif_set_rational(storage + 8 * index, order,
-                              ExifRational(numerator: value.numerator, denominator: value.denominator))
+            exif_set_rational(
+                storage + 8 * index,
+                order,
+                ExifRational(numerator: value.numerator, denominator: value.denominator)
+            )
         }
     }
 
@@ -87,7 +103,8 @@ struct Rational: Hashable {
     }
 
     init(numerator: UInt32, denominator: UInt32) {
-        var a = numerator, b = denominator
+        var a = numerator
+        var b = denominator
         while b != 0 { (a, b) = (b, a % b) }
         let divisor = max(a, 1)
         self.numerator = numerator / divisor

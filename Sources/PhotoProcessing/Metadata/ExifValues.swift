@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// Typed EXIF values by directory and tag: a file's as exiv2 read them (`Exiv2Metadata`),
 /// or a CR3's three blocks (`CR3Exif`). `MetadataReader.fill` turns them into
 /// `PhotoMetadata`.
@@ -19,11 +32,12 @@ extension Exiv2Metadata: ExifValues {
     /// exiv2's key for a tag of a directory: "Exif.Image.0x010f" (exiv2 takes the number
     /// wherever it takes a tag's name).
     static func key(_ ifd: ExifIFD, _ tag: UInt32) -> String {
-        let group = switch ifd {
-        case .zero: "Image"
-        case .exif: "Photo"
-        case .gps: "GPSInfo"
-        }
+        let group =
+            switch ifd {
+            case .zero: "Image"
+            case .exif: "Photo"
+            case .gps: "GPSInfo"
+            }
         let hex = String(tag, radix: 16)
         return "Exif.\(group).0x" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
     }

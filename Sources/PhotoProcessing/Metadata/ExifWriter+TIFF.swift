@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 extension ExifWriter {
     /// A baseline, uncompressed RGB TIFF whose IFD0 also carries `fields`.
     ///
@@ -9,19 +22,19 @@ extension ExifWriter {
     public static func tiff(_ image: RGBImage, fields: ExifFields) -> [UInt8] {
         let builder = ExifBuilder()
         add(fields, to: builder)
-        builder.long(.zero, 0x0100, UInt32(image.width))                  // ImageWidth
-        builder.long(.zero, 0x0101, UInt32(image.height))                 // ImageLength
-        builder.shorts(.zero, 0x0102, [8, 8, 8])                          // BitsPerSample
-        builder.shorts(.zero, 0x0103, [1])                                // Compression: none
-        builder.shorts(.zero, 0x0106, [2])                                // PhotometricInterpretation: RGB
-        let stripOffset = builder.long(.zero, 0x0111, 0)                  // StripOffsets
-        builder.shorts(.zero, 0x0115, [3])                                // SamplesPerPixel
-        builder.long(.zero, 0x0116, UInt32(image.height))                 // RowsPerStrip
-        builder.long(.zero, 0x0117, UInt32(image.pixels.count))           // StripByteCounts
+        builder.long(.zero, 0x0100, UInt32(image.width))  // ImageWidth
+        builder.long(.zero, 0x0101, UInt32(image.height))  // ImageLength
+        builder.shorts(.zero, 0x0102, [8, 8, 8])  // BitsPerSample
+        builder.shorts(.zero, 0x0103, [1])  // Compression: none
+        builder.shorts(.zero, 0x0106, [2])  // PhotometricInterpretation: RGB
+        let stripOffset = builder.long(.zero, 0x0111, 0)  // StripOffsets
+        builder.shorts(.zero, 0x0115, [3])  // SamplesPerPixel
+        builder.long(.zero, 0x0116, UInt32(image.height))  // RowsPerStrip
+        builder.long(.zero, 0x0117, UInt32(image.pixels.count))  // StripByteCounts
         builder.rationals(.zero, 0x011A, [Rational(numerator: 300, denominator: 1)])  // XResolution
         builder.rationals(.zero, 0x011B, [Rational(numerator: 300, denominator: 1)])  // YResolution
-        builder.shorts(.zero, 0x011C, [1])                                // PlanarConfiguration: chunky
-        builder.shorts(.zero, 0x0128, [2])                                // ResolutionUnit: inch
+        builder.shorts(.zero, 0x011C, [1])  // PlanarConfiguration: chunky
+        builder.shorts(.zero, 0x0128, [2])  // ResolutionUnit: inch
 
         // The strip offset's value does not change the layout, so a first pass gives
         // the length of the header, and the second writes the offset into it.

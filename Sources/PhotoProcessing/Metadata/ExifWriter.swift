@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import CExif
 import Foundation
 
@@ -29,7 +42,8 @@ public enum ExifWriter {
         while index + 4 <= jpeg.count, jpeg[index] == 0xFF, (0xE0...0xEF).contains(jpeg[index + 1]) {
             let end = index + 2 + (Int(jpeg[index + 2]) << 8 | Int(jpeg[index + 3]))
             guard end <= jpeg.count else { break }
-            let isExif = jpeg[index + 1] == 0xE1 && end - index >= 10
+            let isExif =
+                jpeg[index + 1] == 0xE1 && end - index >= 10
                 && jpeg[(index + 4)..<(index + 10)].elementsEqual("Exif\0\0".utf8)
             if !isExif { out.append(contentsOf: jpeg[index..<end]) }
             index = end
@@ -41,10 +55,13 @@ public enum ExifWriter {
     static func add(_ fields: ExifFields, to builder: ExifBuilder) {
         if let make = fields.make { builder.ascii(.zero, ExifTag.make, make) }
         if let model = fields.model { builder.ascii(.zero, ExifTag.model, model) }
-        if let orientation = fields.orientation { builder.shorts(.zero, ExifTag.orientation, [UInt16(clamping: orientation)]) }
+        if let orientation = fields.orientation {
+            builder.shorts(.zero, ExifTag.orientation, [UInt16(clamping: orientation)])
+        }
         if let date = fields.dateTimeOriginal { builder.ascii(.zero, ExifTag.dateTime, date) }
 
-        let exifIFD = [fields.dateTimeOriginal, fields.offsetTimeOriginal, fields.lensModel].contains { $0 != nil }
+        let exifIFD =
+            [fields.dateTimeOriginal, fields.offsetTimeOriginal, fields.lensModel].contains { $0 != nil }
             || [fields.fNumber, fields.exposureTime, fields.focalLength].contains { $0 != nil } || fields.iso != nil
         if exifIFD {
             // Readers (exiftool among them) warn about an EXIF IFD without a version.
@@ -52,10 +69,14 @@ public enum ExifWriter {
         }
         if let date = fields.dateTimeOriginal { builder.ascii(.exif, ExifTag.dateTimeOriginal, date) }
         if let offset = fields.offsetTimeOriginal { builder.ascii(.exif, ExifTag.offsetTimeOriginal, offset) }
-        if let fNumber = fields.fNumber { builder.rationals(.exif, ExifTag.fNumber, [Rational(fNumber, denominator: 100)]) }
+        if let fNumber = fields.fNumber {
+            builder.rationals(.exif, ExifTag.fNumber, [Rational(fNumber, denominator: 100)])
+        }
         if let exposure = fields.exposureTime { builder.rationals(.exif, ExifTag.exposureTime, [.exposure(exposure)]) }
         if let iso = fields.iso { builder.shorts(.exif, ExifTag.isoSpeedRatings, [UInt16(clamping: iso)]) }
-        if let focal = fields.focalLength { builder.rationals(.exif, ExifTag.focalLength, [Rational(focal, denominator: 100)]) }
+        if let focal = fields.focalLength {
+            builder.rationals(.exif, ExifTag.focalLength, [Rational(focal, denominator: 100)])
+        }
         if let lens = fields.lensModel { builder.ascii(.exif, ExifTag.lensModel, lens) }
 
         if let latitude = fields.gpsLatitude, let longitude = fields.gpsLongitude {

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import CExiv2
 import Foundation
 
@@ -51,7 +64,8 @@ final class Exiv2Metadata {
     /// The container's own pixel size (JPEG frame header, PNG IHDR, HEIF `ispe`, a TIFF's
     /// first image); nil when it has none.
     var pixelSize: (width: Int, height: Int)? {
-        var width: Int64 = 0, height: Int64 = 0
+        var width: Int64 = 0
+        var height: Int64 = 0
         pm_exiv2_pixel_size(handle, &width, &height)
         return width > 0 && height > 0 ? (Int(width), Int(height)) : nil
     }
@@ -93,11 +107,15 @@ final class Exiv2Metadata {
     /// a zero denominator.
     func numbers(_ key: String) -> [Double]? {
         var values = [Double](repeating: 0, count: 8)
-        var count = values.withUnsafeMutableBufferPointer { pm_exiv2_exif_numbers(handle, key, $0.baseAddress, Int64($0.count)) }
+        var count = values.withUnsafeMutableBufferPointer {
+            pm_exiv2_exif_numbers(handle, key, $0.baseAddress, Int64($0.count))
+        }
         guard count > 0 else { return nil }
         if count > values.count {
             values = [Double](repeating: 0, count: Int(min(count, 1 << 16)))
-            count = values.withUnsafeMutableBufferPointer { pm_exiv2_exif_numbers(handle, key, $0.baseAddress, Int64($0.count)) }
+            count = values.withUnsafeMutableBufferPointer {
+                pm_exiv2_exif_numbers(handle, key, $0.baseAddress, Int64($0.count))
+            }
         }
         return Array(values.prefix(Int(max(0, count))))
     }
@@ -126,7 +144,8 @@ final class Exiv2Metadata {
     /// exiv2 prints it: "400", "F2.8", "24.0 mm", "1/60 s". Nil when it finds none there.
     func makerNoteNumber(_ which: Easy) -> Double? {
         guard let key = easyKey(which), !key.hasPrefix("Exif.Photo."), !key.hasPrefix("Exif.Image."),
-              var text = interpreted(key) else { return nil }
+            var text = interpreted(key)
+        else { return nil }
         if text.hasPrefix("F") { text.removeFirst() }
         let number = text.prefix { $0.isNumber || $0 == "." || $0 == "/" }
         let parts = number.split(separator: "/").compactMap { Double($0) }
@@ -145,7 +164,9 @@ final class Exiv2Metadata {
             length = buffer.withUnsafeMutableBufferPointer { copy($0.baseAddress!, $0.count) }
         }
         let bytes = buffer.prefix(Int(min(length, Int64(buffer.count - 1)))).map { UInt8(bitPattern: $0) }
-        let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines.union(.controlCharacters))
+        let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(
+            in: .whitespacesAndNewlines.union(.controlCharacters)
+        )
         return text.isEmpty ? nil : text
     }
 }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// The items of a HEIF file's `meta` box (ISO/IEC 23008-12): which is primary, their types
 /// (`iinf`), properties (`ipco` and `ipma`), references (`iref`) and where their bytes lie
 /// (`iloc`, `idat`). Read with bounds checks only: a damaged box yields fewer items,
@@ -28,8 +41,10 @@ struct HEIFItems {
         let children = reader.boxes(in: (meta.lowerBound + 4)..<meta.upperBound)
         func child(_ type: String) -> Range<Int>? { children.first { $0.type == type }?.payload }
         guard let pitm = child("pitm"), let version = reader.uint8(at: pitm.lowerBound),
-              let primary = version == 0 ? reader.uint16(at: pitm.lowerBound + 4).map(UInt32.init)
-                : reader.uint32(at: pitm.lowerBound + 4) else { return nil }
+            let primary = version == 0
+                ? reader.uint16(at: pitm.lowerBound + 4).map(UInt32.init)
+                : reader.uint32(at: pitm.lowerBound + 4)
+        else { return nil }
         self.primary = primary
         idat = child("idat")
         if let iinf = child("iinf") { readItems(iinf) }
@@ -46,7 +61,9 @@ struct HEIFItems {
 
     /// The item's properties in `ipma`'s order (the order transforms apply in).
     func properties(of item: UInt32) -> [(box: BMFFReader.Box, essential: Bool)] {
-        (associations[item] ?? []).compactMap { $0.index < properties.count ? (properties[$0.index], $0.essential) : nil }
+        (associations[item] ?? []).compactMap {
+            $0.index < properties.count ? (properties[$0.index], $0.essential) : nil
+        }
     }
 
     /// The payload of the item's first property of `type`.
@@ -70,7 +87,8 @@ struct HEIFItems {
             let origin: UInt64 = location.method == 1 ? UInt64(idat?.lowerBound ?? Int.max) : 0
             let (start, overflow) = origin.addingReportingOverflow(extent.offset)
             guard !overflow, extent.length <= UInt64(limit), start <= UInt64(reader.bytes.count),
-                  extent.length <= UInt64(reader.bytes.count) - start, data.count + Int(extent.length) <= limit else { return nil }
+                extent.length <= UInt64(reader.bytes.count) - start, data.count + Int(extent.length) <= limit
+            else { return nil }
             data += reader.bytes[Int(start)..<Int(start + extent.length)]
         }
         return data
@@ -86,7 +104,15 @@ struct HEIFItems {
             let id = infeVersion == 2 ? reader.uint16(at: at + 4).map(UInt32.init) : reader.uint32(at: at + 4)
             let typeAt = at + (infeVersion == 2 ? 8 : 10)
             guard let id, typeAt + 4 <= infe.payload.upperBound else { continue }
-            items.append((id, String(decoding: UnsafeRawBufferPointer(rebasing: reader.bytes[typeAt..<(typeAt + 4)]), as: UTF8.self)))
+            items.append(
+                (
+                    id,
+                    String(
+                        decoding: UnsafeRawBufferPointer(rebasing: reader.bytes[typeAt..<(typeAt + 4)]),
+                        as: UTF8.self
+                    )
+                )
+            )
         }
     }
 
@@ -94,17 +120,25 @@ struct HEIFItems {
     /// marking the property essential.
     private mutating func readAssociations(_ ipma: Range<Int>) {
         guard let version = reader.uint8(at: ipma.lowerBound), let flags = reader.uint32(at: ipma.lowerBound),
-              let count = reader.uint32(at: ipma.lowerBound + 4) else { return }
+            let count = reader.uint32(at: ipma.lowerBound + 4)
+        else { return }
         let wideIndex = flags & 1 == 1
         var at = ipma.lowerBound + 8
         for _ in 0..<min(Int(count), 65536) {
             let id: UInt32?
-            if version < 1 { id = reader.uint16(at: at).map(UInt32.init); at += 2 } else { id = reader.uint32(at: at); at += 4 }
+            if version < 1 {
+                id = reader.uint16(at: at).map(UInt32.init)
+                at += 2
+            } else {
+                id = reader.uint32(at: at)
+                at += 4
+            }
             guard let id, let n = reader.uint8(at: at) else { return }
             at += 1
             var list: [(Int, Bool)] = []
             for _ in 0..<Int(n) {
-                guard let raw = wideIndex ? reader.uint16(at: at).map(Int.init) : reader.uint8(at: at).map(Int.init) else { return }
+                guard let raw = wideIndex ? reader.uint16(at: at).map(Int.init) : reader.uint8(at: at).map(Int.init)
+                else { return }
                 at += wideIndex ? 2 : 1
                 let index = raw & (wideIndex ? 0x7FFF : 0x7F)
                 if index > 0 { list.append((index - 1, raw & (wideIndex ? 0x8000 : 0x80) != 0)) }
@@ -140,26 +174,46 @@ struct HEIFItems {
     private mutating func readLocations(_ iloc: Range<Int>) {
         var at = iloc.lowerBound
         guard let version = reader.uint8(at: at), let sizes = reader.uint8(at: at + 4),
-              let sizes2 = reader.uint8(at: at + 5) else { return }
-        let offsetSize = Int(sizes >> 4), lengthSize = Int(sizes & 15)
-        let baseSize = Int(sizes2 >> 4), indexSize = version >= 1 ? Int(sizes2 & 15) : 0
+            let sizes2 = reader.uint8(at: at + 5)
+        else { return }
+        let offsetSize = Int(sizes >> 4)
+        let lengthSize = Int(sizes & 15)
+        let baseSize = Int(sizes2 >> 4)
+        let indexSize = version >= 1 ? Int(sizes2 & 15) : 0
         at += 6
         let count: Int
-        if version < 2 { count = Int(reader.uint16(at: at) ?? 0); at += 2 } else { count = Int(reader.uint32(at: at) ?? 0); at += 4 }
+        if version < 2 {
+            count = Int(reader.uint16(at: at) ?? 0)
+            at += 2
+        } else {
+            count = Int(reader.uint32(at: at) ?? 0)
+            at += 4
+        }
         for _ in 0..<min(count, 65536) {
             let id: UInt32?
-            if version < 2 { id = reader.uint16(at: at).map(UInt32.init); at += 2 } else { id = reader.uint32(at: at); at += 4 }
+            if version < 2 {
+                id = reader.uint16(at: at).map(UInt32.init)
+                at += 2
+            } else {
+                id = reader.uint32(at: at)
+                at += 4
+            }
             var method = 0
-            if version >= 1 { method = Int((reader.uint16(at: at) ?? 0) & 15); at += 2 }
-            at += 2   // data_reference_index
+            if version >= 1 {
+                method = Int((reader.uint16(at: at) ?? 0) & 15)
+                at += 2
+            }
+            at += 2  // data_reference_index
             guard let id, let base = reader.unsigned(at: at, length: baseSize),
-                  let extentCount = reader.uint16(at: at + baseSize) else { return }
+                let extentCount = reader.uint16(at: at + baseSize)
+            else { return }
             at += baseSize + 2
             var extents: [(UInt64, UInt64)] = []
             for _ in 0..<extentCount {
                 at += indexSize
                 guard let offset = reader.unsigned(at: at, length: offsetSize),
-                      let length = reader.unsigned(at: at + offsetSize, length: lengthSize) else { return }
+                    let length = reader.unsigned(at: at + offsetSize, length: lengthSize)
+                else { return }
                 at += offsetSize + lengthSize
                 let (start, overflow) = base.addingReportingOverflow(offset)
                 guard !overflow else { return }

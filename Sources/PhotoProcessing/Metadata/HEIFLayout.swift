@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// What a HEIF/HEIC/AVIF file says about its primary image in its `meta` box: the stored
 /// size (`ispe`), the transforms a reader must apply to display it (`irot`, `imir`, in the
 /// order the file lists them), and its EXIF item. Read with bounds checks only; no codec.
@@ -43,14 +56,17 @@ public struct HEIFLayout: Sendable, Equatable {
         let counterClockwise: Matrix = (0, 1, -1, 0)
         var turn: Matrix = (1, 0, 0, 1)
         for _ in 0..<(rotation / 90 % 4) { turn = times(counterClockwise, turn) }
-        let flip: Matrix = switch mirror {
-        case .topBottom: (1, 0, 0, -1)
-        case .leftRight: (-1, 0, 0, 1)
-        case nil: (1, 0, 0, 1)
-        }
+        let flip: Matrix =
+            switch mirror {
+            case .topBottom: (1, 0, 0, -1)
+            case .leftRight: (-1, 0, 0, 1)
+            case nil: (1, 0, 0, 1)
+            }
         let total = mirrorsBeforeRotating ? times(turn, flip) : times(flip, turn)
-        let orientations: [Matrix] = [(1, 0, 0, 1), (-1, 0, 0, 1), (-1, 0, 0, -1), (1, 0, 0, -1),
-                                      (0, 1, 1, 0), (0, -1, 1, 0), (0, -1, -1, 0), (0, 1, -1, 0)]
+        let orientations: [Matrix] = [
+            (1, 0, 0, 1), (-1, 0, 0, 1), (-1, 0, 0, -1), (1, 0, 0, -1),
+            (0, 1, 1, 0), (0, -1, 1, 0), (0, -1, -1, 0), (0, 1, -1, 0),
+        ]
         return (orientations.firstIndex { $0 == total } ?? 0) + 1
     }
 
@@ -67,7 +83,8 @@ public struct HEIFLayout: Sendable, Equatable {
             let at = property.payload.lowerBound
             switch property.type {
             case "ispe" where primarySize == nil:
-                if let width = reader.uint32(at: at + 4), let height = reader.uint32(at: at + 8), width > 0, height > 0 {
+                if let width = reader.uint32(at: at + 4), let height = reader.uint32(at: at + 8), width > 0, height > 0
+                {
                     primarySize = PixelSize(width: Int(width), height: Int(height))
                 }
             case "irot":
@@ -93,14 +110,18 @@ public struct HEIFLayout: Sendable, Equatable {
     /// it), else the first "Exif" item.
     private static func exifItem(_ items: HEIFItems) -> UInt32? {
         let exifItems = items.items.filter { $0.type == "Exif" }.map(\.id)
-        let described = items.references.first { $0.type == "cdsc" && exifItems.contains($0.from) && $0.to.contains(items.primary) }
+        let described = items.references.first {
+            $0.type == "cdsc" && exifItems.contains($0.from) && $0.to.contains(items.primary)
+        }
         return described?.from ?? exifItems.first
     }
 
     private static func tiffHeader(in data: [UInt8], from start: Int) -> Int? {
         for candidate in [start, start + 6, start - 6, 6, 0] where candidate >= 0 && candidate + 4 <= data.count {
             let head = data[candidate..<(candidate + 4)]
-            if head.elementsEqual([0x49, 0x49, 0x2A, 0]) || head.elementsEqual([0x4D, 0x4D, 0, 0x2A]) { return candidate }
+            if head.elementsEqual([0x49, 0x49, 0x2A, 0]) || head.elementsEqual([0x4D, 0x4D, 0, 0x2A]) {
+                return candidate
+            }
         }
         return nil
     }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// The metadata segments of a JPEG file, found by walking its markers up to the image data
 /// with every length checked. libexif's own search gives up at the first segment that is
 /// not an APPn (a quantisation table before the EXIF, say); exiftool, like this, reads on.
@@ -32,9 +45,15 @@ struct JPEGSegments {
         while at + 4 <= bytes.count {
             guard bytes[at] == 0xFF else { return }
             let marker = bytes[at + 1]
-            if marker == 0xFF { at += 1; continue }                       // fill byte
-            if marker == 0x01 || (0xD0...0xD7).contains(marker) { at += 2; continue }   // no length
-            if marker == 0xDA || marker == 0xD9 { return }                 // image data, end
+            if marker == 0xFF {
+                at += 1
+                continue
+            }  // fill byte
+            if marker == 0x01 || (0xD0...0xD7).contains(marker) {
+                at += 2
+                continue
+            }  // no length
+            if marker == 0xDA || marker == 0xD9 { return }  // image data, end
             let length = Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
             guard length >= 2, at + 2 + length <= bytes.count else { return }
             let payload = (at + 4)..<(at + 2 + length)
@@ -43,9 +62,16 @@ struct JPEGSegments {
                 exif = (payload.lowerBound + 6)..<payload.upperBound
             } else if marker == 0xEC, pictureInfo == nil, !head.starts(with: Array("Ducky".utf8)) {
                 pictureInfo = payload
-            } else if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker), frame == nil, head.count >= 6 {
-                frame = Frame(marker: marker, precision: Int(head[0]), width: Int(head[3]) << 8 | Int(head[4]),
-                              height: Int(head[1]) << 8 | Int(head[2]), components: Int(head[5]))
+            } else if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker), frame == nil,
+                head.count >= 6
+            {
+                frame = Frame(
+                    marker: marker,
+                    precision: Int(head[0]),
+                    width: Int(head[3]) << 8 | Int(head[4]),
+                    height: Int(head[1]) << 8 | Int(head[2]),
+                    components: Int(head[5])
+                )
             }
             at += 2 + length
         }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import CBrotli
 import Foundation
 
@@ -36,7 +49,8 @@ struct JXLBoxes {
             case "brob" where payload.count > 4:
                 let type = String(decoding: payload.prefix(4), as: UTF8.self)
                 guard (type == "Exif" && exif == nil) || (type == "xml " && xmp == nil),
-                      let content = Self.brotli(UnsafeRawBufferPointer(rebasing: payload[4...])) else { continue }
+                    let content = Self.brotli(UnsafeRawBufferPointer(rebasing: payload[4...]))
+                else { continue }
                 if type == "Exif" { exif = Self.tiff(inExifBox: content) } else { xmp = Data(content) }
             default:
                 continue
@@ -73,7 +87,7 @@ struct JXLBoxes {
             switch result {
             case BROTLI_DECODER_RESULT_SUCCESS: return output
             case BROTLI_DECODER_RESULT_NEEDS_MORE_OUTPUT: continue
-            default: return nil   // an error, or input that ends mid-stream
+            default: return nil  // an error, or input that ends mid-stream
             }
         }
     }
@@ -91,7 +105,9 @@ struct JXLBoxes {
             guard let selector = reader.bits(2) else { return nil }
             return reader.bits([9, 13, 18, 30][selector]).map { $0 + 1 }
         }
-        guard let small = reader.bits(1), let height = dimension(small: small == 1), let ratio = reader.bits(3) else { return nil }
+        guard let small = reader.bits(1), let height = dimension(small: small == 1), let ratio = reader.bits(3) else {
+            return nil
+        }
         let ratios = [(1, 1), (12, 10), (4, 3), (3, 2), (16, 9), (5, 4), (2, 1)]
         let width: Int
         if ratio == 0 {

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillCore
 
@@ -46,7 +59,9 @@ extension VendorValues {
         note.withUnsafeBytes { note in
             if note.starts(with: Array("Apple iOS\0".utf8)) {
                 contentIdentifier = Self.apple(note)
-            } else if note.starts(with: [0x01, 0xF1]) && (make?.uppercased() == "RECONYX" || [2, 3].contains(note[2]) && note[3] == 0) {
+            } else if note.starts(with: [0x01, 0xF1])
+                && (make?.uppercased() == "RECONYX" || [2, 3].contains(note[2]) && note[3] == 0)
+            {
                 dateTaken = Self.reconyxDate(note)
             }
         }
@@ -60,7 +75,8 @@ extension VendorValues {
             if camera & 0x4000 != 0, camera & 0x3FFF > 0 { return camera & 0x3FFF }
             if let iso = [16: 50, 17: 100, 18: 200, 19: 400, 20: 800][camera] { return iso }
         }
-        guard let baseRaw = signed("Exif.CanonSi.0x0002"), baseRaw != 0, let autoRaw = signed("Exif.CanonSi.0x0001") else { return nil }
+        guard let baseRaw = signed("Exif.CanonSi.0x0002"), baseRaw != 0, let autoRaw = signed("Exif.CanonSi.0x0001")
+        else { return nil }
         let iso = (exp2(Double(baseRaw) / 32) * 100 / 32 * exp2(Double(autoRaw) / 32) * 100 / 100).rounded()
         return iso >= 1 && iso < 1e7 ? Int(iso) : nil
     }
@@ -88,13 +104,22 @@ extension VendorValues {
     private static func reconyxDate(_ note: UnsafeRawBufferPointer) -> String? {
         guard note.count >= 0x0B * 2 + 12 else { return nil }
         var parts: [Int] = (0..<6).map { (index: Int) -> Int in
-            let low = Int(note[0x16 + 2 * index]), high = Int(note[0x17 + 2 * index])
+            let low = Int(note[0x16 + 2 * index])
+            let high = Int(note[0x17 + 2 * index])
             return low | high << 8
         }
         if parts[0] & 0xFF00 != 0 && parts[0] & 0xFF == 0 {
             parts = parts.map { (value: Int) -> Int in value >> 8 | (value & 0xFF) << 8 }
         }
-        let text = String(format: "%04d:%02d:%02d %02d:%02d:%02d", parts[5], parts[3], parts[4], parts[2], parts[1], parts[0])
+        let text = String(
+            format: "%04d:%02d:%02d %02d:%02d:%02d",
+            parts[5],
+            parts[3],
+            parts[4],
+            parts[2],
+            parts[1],
+            parts[0]
+        )
         return ExifDate.iso8601(fromExif: text)
     }
 
@@ -103,7 +128,9 @@ extension VendorValues {
     private static func apple(_ note: UnsafeRawBufferPointer) -> String? {
         guard note.count > 16, note[12] == 0x4D || note[12] == 0x49 else { return nil }
         let tiff = TIFFStructure(bytes: note, bigEndian: note[12] == 0x4D)
-        guard let directory = tiff.directory(at: 14), let entry = directory.first(0x0011), entry.type == 2 else { return nil }
+        guard let directory = tiff.directory(at: 14), let entry = directory.first(0x0011), entry.type == 2 else {
+            return nil
+        }
         return tiff.string(entry)
     }
 }

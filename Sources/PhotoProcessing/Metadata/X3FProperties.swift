@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillCore
 
@@ -20,24 +33,30 @@ struct X3FProperties {
 
     init?(_ bytes: UnsafeRawBufferPointer) {
         guard bytes.count >= 44, bytes.starts(with: Array("FOVb".utf8)),
-              let version = Self.u32(bytes, 4) else { return nil }
+            let version = Self.u32(bytes, 4)
+        else { return nil }
         // Version 4 and later keep the size at words 10 and 11, earlier ones at 7 and 8.
         let (widthWord, heightWord) = version >> 16 >= 4 ? (10, 11) : (7, 8)
         if let width = Self.u32(bytes, 4 * widthWord), let height = Self.u32(bytes, 4 * heightWord),
-           width > 0, height > 0, width < 1 << 20, height < 1 << 20 {
+            width > 0, height > 0, width < 1 << 20, height < 1 << 20
+        {
             self.width = Int(width)
             self.height = Int(height)
         }
         guard let directory = Self.u32(bytes, bytes.count - 4).map(Int.init), directory <= bytes.count - 12,
-              bytes[directory..<(directory + 4)].elementsEqual("SECd".utf8),
-              let count = Self.u32(bytes, directory + 8), count < 64 else { return nil }
+            bytes[directory..<(directory + 4)].elementsEqual("SECd".utf8),
+            let count = Self.u32(bytes, directory + 8), count < 64
+        else { return nil }
         var sawProperties = false
         for index in 0..<Int(count) {
             let entry = directory + 12 + 12 * index
-            guard let offset = Self.u32(bytes, entry).map(Int.init), let length = Self.u32(bytes, entry + 4).map(Int.init),
-                  entry + 12 <= bytes.count, offset <= bytes.count, length <= bytes.count - offset else { break }
+            guard let offset = Self.u32(bytes, entry).map(Int.init),
+                let length = Self.u32(bytes, entry + 4).map(Int.init),
+                entry + 12 <= bytes.count, offset <= bytes.count, length <= bytes.count - offset
+            else { break }
             let section = offset..<(offset + length)
-            switch String(decoding: UnsafeRawBufferPointer(rebasing: bytes[(entry + 8)..<(entry + 12)]), as: UTF8.self) {
+            switch String(decoding: UnsafeRawBufferPointer(rebasing: bytes[(entry + 8)..<(entry + 12)]), as: UTF8.self)
+            {
             case "PROP":
                 if let list = Self.properties(UnsafeRawBufferPointer(rebasing: bytes[section])) {
                     properties.merge(list) { first, _ in first }
@@ -47,7 +66,8 @@ struct X3FProperties {
                 // A JPEG picture section: "SECi", version, type 2, format 18.
                 let header: [UInt8] = Array("SECi".utf8) + [0, 0, 2, 0, 2, 0, 0, 0, 0x12, 0, 0, 0]
                 if embeddedJPEG == nil, length > 28 + 4, bytes[offset..<(offset + 16)].elementsEqual(header),
-                   bytes[offset + 28] == 0xFF, bytes[offset + 29] == 0xD8 {
+                    bytes[offset + 28] == 0xFF, bytes[offset + 29] == 0xD8
+                {
                     embeddedJPEG = (offset + 28)..<section.upperBound
                 }
             default:
@@ -60,8 +80,9 @@ struct X3FProperties {
     /// The `SECp` list as name → value.
     private static func properties(_ section: UnsafeRawBufferPointer) -> [String: String]? {
         guard section.count >= 24, section.starts(with: Array("SECp".utf8)),
-              let count = u32(section, 8), let format = u32(section, 12), format == 0,
-              let characters = u32(section, 20), count < 4096 else { return nil }
+            let count = u32(section, 8), let format = u32(section, 12), format == 0,
+            let characters = u32(section, 20), count < 4096
+        else { return nil }
         let textStart = 24 + 8 * Int(count)
         guard Int(characters) <= (section.count - min(textStart, section.count)) / 2 else { return nil }
         func string(at index: Int) -> String? {
@@ -79,7 +100,8 @@ struct X3FProperties {
         var list: [String: String] = [:]
         for index in 0..<Int(count) {
             guard let name = u32(section, 24 + 8 * index).flatMap({ string(at: Int($0)) }),
-                  let value = u32(section, 28 + 8 * index).flatMap({ string(at: Int($0)) }) else { return nil }
+                let value = u32(section, 28 + 8 * index).flatMap({ string(at: Int($0)) })
+            else { return nil }
             if list[name] == nil { list[name] = value }
         }
         return list
@@ -94,11 +116,16 @@ struct X3FProperties {
     /// CAMMODEL Model, TIME DateTimeOriginal (Unix seconds, shown in UTC), SHUTTER
     /// ExposureTime (seconds), APERTURE FNumber, ISO, FLENGTH FocalLength (mm).
     func fill(_ metadata: inout PhotoMetadata) {
-        func number(_ key: String) -> Double? { properties[key].flatMap { Double($0.trimmingCharacters(in: .whitespaces)) } }
+        func number(_ key: String) -> Double? {
+            properties[key].flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        }
         metadata.cameraMake = properties["CAMMANUF"].flatMap { $0.isEmpty ? nil : $0 }
         metadata.cameraModel = properties["CAMMODEL"].flatMap { $0.isEmpty ? nil : $0 }
         if let seconds = number("TIME"), seconds > 0, seconds < 1e11 {
-            metadata.dateTaken = ISO8601Format.utc(Date(timeIntervalSince1970: seconds)).replacingOccurrences(of: "Z", with: "")
+            metadata.dateTaken = ISO8601Format.utc(Date(timeIntervalSince1970: seconds)).replacingOccurrences(
+                of: "Z",
+                with: ""
+            )
         }
         metadata.shutterSpeed = MetadataReader.positive(number("SHUTTER"))
         metadata.aperture = MetadataReader.positive(number("APERTURE"))

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// An 8-bit one-channel image, the form tesseract reads.
 struct GreyImage {
     var width: Int
@@ -31,7 +44,8 @@ struct GreyImage {
     /// Nearest-neighbour reduction by an integer factor: enough for orientation detection.
     func reduced(by factor: Int) -> GreyImage {
         guard factor > 1 else { return self }
-        let w = width / factor, h = height / factor
+        let w = width / factor
+        let h = height / factor
         var out = [UInt8](repeating: 0, count: w * h)
         for y in 0..<h {
             for x in 0..<w { out[y * w + x] = pixels[(y * factor) * width + x * factor] }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// Text recognised in a photo.
 public struct RecognizedText: Sendable, Hashable, Codable {
     public let text: String
@@ -17,6 +30,7 @@ public struct RecognizedText: Sendable, Hashable, Codable {
 
     /// No text (with this reading's confidence) when the confidence is under `floor`.
     public func floored(at floor: Double) -> RecognizedText {
-        confidence < floor ? RecognizedText(text: "", confidence: confidence, language: language, rotation: rotation) : self
+        confidence < floor
+            ? RecognizedText(text: "", confidence: confidence, language: language, rotation: rotation) : self
     }
 }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import CTesseract
 import Foundation
 import PhotomillCore
@@ -29,7 +42,10 @@ final class TextRecognizer {
         _ = TessBaseAPISetVariable(engine, "debug_file", "/dev/null")
         guard TessBaseAPIInit2(engine, nil, language, OEM_LSTM_ONLY) == 0 else {
             TessBaseAPIDelete(engine)
-            throw ProcessingError(.ocrFailed, "tesseract has no trained data for language '\(language)' (install tesseract-ocr-\(language))")
+            throw ProcessingError(
+                .ocrFailed,
+                "tesseract has no trained data for language '\(language)' (install tesseract-ocr-\(language))"
+            )
         }
         TessBaseAPISetPageSegMode(engine, PSM_AUTO)
         self.engine = engine
@@ -48,7 +64,8 @@ final class TextRecognizer {
     func recognize(_ image: GreyImage) -> RecognizedText {
         let first = read(image, rotation: 0)
         guard first.confidence < Self.suspiciousConfidence,
-              let turn = uprightRotation(of: image), turn != 0 else { return first }
+            let turn = uprightRotation(of: image), turn != 0
+        else { return first }
         let second = read(image.rotated(clockwise: turn), rotation: turn)
         return second.confidence > first.confidence ? second : first
     }
@@ -67,8 +84,12 @@ final class TextRecognizer {
         let confidence = Double(max(0, TessBaseAPIMeanTextConf(engine)))
         TessBaseAPIClear(engine)
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        return RecognizedText(text: trimmed, confidence: trimmed.isEmpty ? 0 : confidence,
-                              language: language, rotation: rotation)
+        return RecognizedText(
+            text: trimmed,
+            confidence: trimmed.isEmpty ? 0 : confidence,
+            language: language,
+            rotation: rotation
+        )
     }
 
     /// Clockwise degrees that turn the page upright, when OSD is confident; nil otherwise.

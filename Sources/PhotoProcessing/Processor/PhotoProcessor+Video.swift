@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import PhotomillCore
 
 extension PhotoProcessor {
@@ -10,8 +23,12 @@ extension PhotoProcessor {
     /// The `VideoFile` lives as long as the closure that decodes its poster frames, which
     /// `process` drops before `bytes` goes. Opening it is the one step metadata and
     /// pictures share: a container FFmpeg cannot read fails both.
-    func openVideo(_ bytes: UnsafeRawBufferPointer, format: MediaFormat, path: String,
-                   wantsMetadata: Bool) throws(ProcessingError) -> (source: PictureSource, metadata: PhotoMetadata?) {
+    func openVideo(
+        _ bytes: UnsafeRawBufferPointer,
+        format: MediaFormat,
+        path: String,
+        wantsMetadata: Bool
+    ) throws(ProcessingError) -> (source: PictureSource, metadata: PhotoMetadata?) {
         let video = try VideoFile(bytes: bytes, path: path)
         var metadata: PhotoMetadata?
         if wantsMetadata {
@@ -35,9 +52,12 @@ extension PhotoProcessor {
             metadata = described
         }
         let limit = parameters.pixelLimit
-        let source = PictureSource(picture: { side throws(ProcessingError) in
-            try video.posterFrame(longestSide: side, pixelLimit: limit)
-        }, noOCR: ProcessingError(.unsupportedFormat, "\(path): \(format.rawValue) video: videos have no OCR"))
+        let source = PictureSource(
+            picture: { side throws(ProcessingError) in
+                try video.posterFrame(longestSide: side, pixelLimit: limit)
+            },
+            noOCR: ProcessingError(.unsupportedFormat, "\(path): \(format.rawValue) video: videos have no OCR")
+        )
         return (source, metadata)
     }
 }

@@ -1,6 +1,19 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import CVips
-import PhotomillCore
 import Foundation
+import PhotomillCore
 
 /// Computes the requested kinds for one file from a single read of it.
 ///
@@ -34,17 +47,22 @@ public final class PhotoProcessor {
     /// reads the whole file once.
     public func process(path: String, kinds: Set<Kind>, sidecar: SidecarInput? = nil) -> PhotoResult {
         var result = PhotoResult(path: path)
-        let file: RegularFile, bytes: Data
+        let file: RegularFile
+        let bytes: Data
         do {
             file = try RegularFile(path: path)
-            if !kinds.isEmpty, kinds.isDisjoint(with: [.hash, .metadata]), let source = openPreviews(FileRegions(file), path: path) {
+            if !kinds.isEmpty, kinds.isDisjoint(with: [.hash, .metadata]),
+                let source = openPreviews(FileRegions(file), path: path)
+            {
                 result.fileSize = file.size
                 _ = makePictures(from: source, path: path, kinds: kinds, since: MonotonicInstant.now(), into: &result)
                 return result
             }
             bytes = try file.read()
         } catch {
-            for kind in kinds { result.errors[kind] = ProcessingError(.unreadable, "\(path): cannot read: \(error.cause)") }
+            for kind in kinds {
+                result.errors[kind] = ProcessingError(.unreadable, "\(path): cannot read: \(error.cause)")
+            }
             return result
         }
         result.fileSize = bytes.count
@@ -58,8 +76,13 @@ public final class PhotoProcessor {
     }
 
     /// Processes bytes already in memory (a file read once, or bytes sent over the wire).
-    public func process(_ bytes: UnsafeRawBufferPointer, path: String, kinds: Set<Kind>, sidecar: SidecarInput? = nil,
-                        into result: inout PhotoResult) {
+    public func process(
+        _ bytes: UnsafeRawBufferPointer,
+        path: String,
+        kinds: Set<Kind>,
+        sidecar: SidecarInput? = nil,
+        into result: inout PhotoResult
+    ) {
         var lapStart = MonotonicInstant.now()
         /// What passed since the last lap goes to `kind`.
         func lap(_ kind: Kind) {
@@ -95,8 +118,11 @@ public final class PhotoProcessor {
         }
         if decoding.contains(.metadata) {
             do {
-                if let described = video?.metadata { result.metadata = described }
-                else { result.metadata = try MetadataReader.read(fileBytes: bytes, format: format, path: path) }
+                if let described = video?.metadata {
+                    result.metadata = described
+                } else {
+                    result.metadata = try MetadataReader.read(fileBytes: bytes, format: format, path: path)
+                }
                 result.mergeSidecar(sidecar)
             } catch {
                 result.errors[.metadata] = error
@@ -109,8 +135,13 @@ public final class PhotoProcessor {
         do {
             switch format.mediaType {
             case .photo:
-                source = try openStill(bytes, format: format, path: path,
-                                       exifOrientation: result.metadata?.orientation ?? Self.heifOrientation(bytes, format: format, path: path))
+                source = try openStill(
+                    bytes,
+                    format: format,
+                    path: path,
+                    exifOrientation: result.metadata?.orientation
+                        ?? Self.heifOrientation(bytes, format: format, path: path)
+                )
             case .raw: source = openRaw(.memory(bytes), format: format, path: path)
             case .video: source = video!.source
             }
@@ -124,8 +155,16 @@ public final class PhotoProcessor {
     /// What `bytes` are, or why they are none of photomill's formats.
     static func format(of bytes: UnsafeRawBufferPointer, path: String) throws(ProcessingError) -> MediaFormat {
         guard bytes.count > 0 else { throw ProcessingError(.notAnImage, "\(path): the file is empty") }
-        guard let format = MediaFormat(sniffing: Array(bytes.prefix(MediaFormat.headLength)), fileExtension: (path as NSString).pathExtension) else {
-            throw ProcessingError(.notAnImage, "\(path): not a photo, camera RAW or video (no known signature in the first bytes)")
+        guard
+            let format = MediaFormat(
+                sniffing: Array(bytes.prefix(MediaFormat.headLength)),
+                fileExtension: (path as NSString).pathExtension
+            )
+        else {
+            throw ProcessingError(
+                .notAnImage,
+                "\(path): not a photo, camera RAW or video (no known signature in the first bytes)"
+            )
         }
         return format
     }
@@ -140,8 +179,13 @@ public final class PhotoProcessor {
     /// The thumbnail, the perceptual hash and the OCR text, as `kinds` asks, from `source`'s
     /// pictures. Each kind's time is recorded, from `start` on (a decode counts for the
     /// first kind that needs it); returns when the last of them ended.
-    private func makePictures(from source: PictureSource, path: String, kinds decoding: Set<Kind>,
-                              since start: MonotonicInstant, into result: inout PhotoResult) -> MonotonicInstant {
+    private func makePictures(
+        from source: PictureSource,
+        path: String,
+        kinds decoding: Set<Kind>,
+        since start: MonotonicInstant,
+        into result: inout PhotoResult
+    ) -> MonotonicInstant {
         var lapStart = start
         /// What passed since the last lap goes to `kind`.
         func lap(_ kind: Kind) {
@@ -158,15 +202,21 @@ public final class PhotoProcessor {
                 return try Self.damaged(path) { () throws(VipsError) in try picture.inMemory() }
             }
         }
-        let wantsThumbnail = decoding.contains(.thumbnail), wantsHash = decoding.contains(.similarity)
+        let wantsThumbnail = decoding.contains(.thumbnail)
+        let wantsHash = decoding.contains(.similarity)
         if wantsThumbnail || wantsHash {
             // The thumbnail's picture, upright, 8-bit sRGB: the JPEG's pixels and the
             // perceptual hash's, from one decode (computed into memory when both use it).
             let upright = Result { () throws(ProcessingError) in
                 let picture: VipsImageRef
-                if let shared { picture = try shared.get() } else { picture = try source.picture(parameters.thumbnailSize) }
+                if let shared {
+                    picture = try shared.get()
+                } else {
+                    picture = try source.picture(parameters.thumbnailSize)
+                }
                 return try Self.damaged(path) { () throws(VipsError) in
-                    let image = try (shared == nil ? picture : picture.shrunk(toLongestSide: parameters.thumbnailSize)).flattenedSRGB()
+                    let image = try (shared == nil ? picture : picture.shrunk(toLongestSide: parameters.thumbnailSize))
+                        .flattenedSRGB()
                     return wantsThumbnail && wantsHash ? try image.inMemory() : image
                 }
             }
@@ -174,7 +224,9 @@ public final class PhotoProcessor {
                 do {
                     let image = try upright.get()
                     result.thumbnail = try Self.damaged(path) { () throws(VipsError) in
-                        let jpeg = try image.encode { pm_vips_jpegsave($0, $1, $2, Int32(parameters.thumbnailQuality), 1) }
+                        let jpeg = try image.encode {
+                            pm_vips_jpegsave($0, $1, $2, Int32(parameters.thumbnailQuality), 1)
+                        }
                         Vips.clearError()
                         return Thumbnail(width: image.width, height: image.height, jpeg: jpeg)
                     }
@@ -222,14 +274,18 @@ public final class PhotoProcessor {
     /// reading it whole; nil for any other file.
     private func openPreviews(_ file: FileRegions, path: String) -> PictureSource? {
         guard let head = file.read(0..<min(file.count, MediaFormat.headLength)),
-              let format = MediaFormat(sniffing: head, fileExtension: (path as NSString).pathExtension),
-              EmbeddedPreviews.formats.contains(format) else { return nil }
+            let format = MediaFormat(sniffing: head, fileExtension: (path as NSString).pathExtension),
+            EmbeddedPreviews.formats.contains(format)
+        else { return nil }
         return openRaw(.file(file), format: format, path: path)
     }
 
     /// `picture`: the OCR picture already decoded (with the thumbnail's), or nil to decode it.
-    private func recognizeText(in source: PictureSource, picture decoded: VipsImageRef?,
-                               path: String) throws(ProcessingError) -> RecognizedText {
+    private func recognizeText(
+        in source: PictureSource,
+        picture decoded: VipsImageRef?,
+        path: String
+    ) throws(ProcessingError) -> RecognizedText {
         if let reason = source.noOCR { throw reason }
         let picture: VipsImageRef
         if let decoded { picture = decoded } else { picture = try source.picture(parameters.ocrMaxSide) }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillCore
 
@@ -9,17 +22,24 @@ public enum ProcessingPool {
     /// returns when every file is done. Each file's XMP sidecar, when one lies beside it
     /// (`XMPSidecar.find`), is merged into its metadata as a scan would; videos, which a
     /// scan gives no OCR task, get no OCR result and no OCR failure.
-    public static func process(paths: [String], kinds: Set<Kind>, parameters: ProcessingParameters,
-                               threads: Int = ProcessInfo.processInfo.activeProcessorCount,
-                               deliver: (PhotoResult) -> Void) {
-        let pool = BlockingExecutor(name: "pm-process", threads: max(1, min(threads, paths.count)), stackSize: 8 << 20) { _ in
+    public static func process(
+        paths: [String],
+        kinds: Set<Kind>,
+        parameters: ProcessingParameters,
+        threads: Int = ProcessInfo.processInfo.activeProcessorCount,
+        deliver: (PhotoResult) -> Void
+    ) {
+        let pool = BlockingExecutor(name: "pm-process", threads: max(1, min(threads, paths.count)), stackSize: 8 << 20)
+        { _ in
             let processor = PhotoProcessor(parameters: parameters)
             processor.videosFailOCR = false
             return processor
         }
         var results: [Completion<PhotoResult>?] = paths.map { path in
             pool.completion { processor in
-                let sidecar = kinds.contains(.metadata) ? XMPSidecar.find(besidePhotoAt: path).map { SidecarInput.file(path: $0) } : nil
+                let sidecar =
+                    kinds.contains(.metadata)
+                    ? XMPSidecar.find(besidePhotoAt: path).map { SidecarInput.file(path: $0) } : nil
                 return processor.process(path: path, kinds: kinds, sidecar: sidecar)
             }
         }

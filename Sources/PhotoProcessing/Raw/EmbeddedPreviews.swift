@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import PhotomillCore
 
 /// The pictures a TIFF-based camera RAW carries beside its sensor data, found by walking
@@ -88,7 +101,8 @@ struct EmbeddedPreviews {
         var first = true
         while next > 0, visited.count < 64, !visited.contains(next) {
             guard let directory = tiff.directory(at: next) else { break }
-            if first, let value = directory.first(0x0112).flatMap({ tiff.integers($0)?.first }), (1...8).contains(value) {
+            if first, let value = directory.first(0x0112).flatMap({ tiff.integers($0)?.first }), (1...8).contains(value)
+            {
                 orientation = value
             }
             if first, format == .rw2, let jpeg = directory.first(0x002E).flatMap(tiff.valueRange(of:)) {
@@ -121,25 +135,30 @@ struct EmbeddedPreviews {
         func value(_ tag: UInt16) -> Int? { values(tag)?.first }
         if let kind = value(0x00FE), kind & 1 == 0 || kind & 4 != 0 { return nil }
         var size: Preview.Size?
-        if let width = value(0x0100), let height = value(0x0101), (1...65535).contains(width), (1...65535).contains(height) {
+        if let width = value(0x0100), let height = value(0x0101), (1...65535).contains(width),
+            (1...65535).contains(height)
+        {
             size = Preview.Size(width: width, height: height)
         }
         let photometric = value(0x0106)
         if photometric == 32803 || photometric == 34892 { return nil }
         func span(_ start: Int, _ length: Int) -> Range<Int>? {
-            start >= 0 && length > 0 && start <= Int(UInt32.max) && length <= Int(UInt32.max) ? start..<(start + length) : nil
+            start >= 0 && length > 0 && start <= Int(UInt32.max) && length <= Int(UInt32.max)
+                ? start..<(start + length) : nil
         }
         if let start = value(0x0201), let length = value(0x0202) {
             return span(start, length).map { Preview(range: $0, encoding: .jpeg, size: size) }
         }
         guard let offsets = values(0x0111), let counts = values(0x0117), offsets.count == 1, counts.count == 1,
-              let range = span(offsets[0], counts[0]) else { return nil }
+            let range = span(offsets[0], counts[0])
+        else { return nil }
         switch value(0x0103) ?? 1 {
         case 6, 7:
             return Preview(range: range, encoding: .jpeg, size: size)
         case 1:
             guard photometric == 2, value(0x0115) == 3, values(0x0102) == [8, 8, 8], value(0x011C) ?? 1 == 1,
-                  let size, size.width * size.height * 3 == range.count else { return nil }
+                let size, size.width * size.height * 3 == range.count
+            else { return nil }
             return Preview(range: range, encoding: .rgb, size: size)
         default:
             return nil

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import CLibRaw
 import Foundation
 
@@ -28,7 +41,9 @@ struct LibRawError: Error {
     /// fails this way, so the handle must be reopened before the raw image is tried.
     var isFatal: Bool { code < -100_000 }
 
-    var isTooBig: Bool { code == LIBRAW_TOO_BIG.rawValue || code == LIBRAW_UNSUFFICIENT_MEMORY.rawValue || code == ENOMEM }
+    var isTooBig: Bool {
+        code == LIBRAW_TOO_BIG.rawValue || code == LIBRAW_UNSUFFICIENT_MEMORY.rawValue || code == ENOMEM
+    }
     var isUnsupported: Bool { code == LIBRAW_FILE_UNSUPPORTED.rawValue || code == LIBRAW_NOT_IMPLEMENTED.rawValue }
 
     /// Throws unless `code` is `LIBRAW_SUCCESS`.

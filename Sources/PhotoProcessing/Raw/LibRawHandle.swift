@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import CLibRaw
 
 /// One LibRaw decoder (`libraw_data_t`) over one RAW in memory; `libraw_close` in deinit.
@@ -19,11 +32,11 @@ final class LibRawHandle {
         dataErrors = .allocate(capacity: 1)
         dataErrors.initialize(to: pm_libraw_data_errors())
         pm_libraw_quiet(raw, dataErrors)
-        raw.pointee.params.half_size = 1        // one RGB pixel per 2×2 Bayer cell: no demosaic
-        raw.pointee.params.use_camera_wb = 1    // the white balance the photographer shot with
-        raw.pointee.params.output_color = 1     // sRGB primaries
+        raw.pointee.params.half_size = 1  // one RGB pixel per 2×2 Bayer cell: no demosaic
+        raw.pointee.params.use_camera_wb = 1  // the white balance the photographer shot with
+        raw.pointee.params.output_color = 1  // sRGB primaries
         raw.pointee.params.output_bps = 8
-        raw.pointee.params.gamm.0 = 1 / 2.4     // the sRGB curve (dcraw's default is BT.709's)
+        raw.pointee.params.gamm.0 = 1 / 2.4  // the sRGB curve (dcraw's default is BT.709's)
         raw.pointee.params.gamm.1 = 12.92
     }
 
@@ -72,8 +85,12 @@ final class LibRawHandle {
         case LIBRAW_THUMBNAIL_JPEG:
             return .jpeg(data)
         case LIBRAW_THUMBNAIL_BITMAP:
-            return .bitmap(data, width: Int(thumbnail.twidth), height: Int(thumbnail.theight),
-                           bands: Int(thumbnail.tcolors))
+            return .bitmap(
+                data,
+                width: Int(thumbnail.twidth),
+                height: Int(thumbnail.theight),
+                bands: Int(thumbnail.tcolors)
+            )
         default:
             throw LibRawError(code: LIBRAW_UNSUPPORTED_THUMBNAIL.rawValue)
         }
@@ -107,7 +124,8 @@ final class LibRawHandle {
         let processed = ProcessedImage(pointer)
         let image = pointer.pointee
         guard image.type == LIBRAW_IMAGE_BITMAP, image.bits == 8, image.colors == 1 || image.colors == 3,
-              Int(image.data_size) == processed.width * processed.height * processed.bands else {
+            Int(image.data_size) == processed.width * processed.height * processed.bands
+        else {
             throw LibRawError(code: LIBRAW_UNSPECIFIED_ERROR.rawValue)
         }
         return processed

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import PhotomillCore
 
 extension RawDecoder {
@@ -17,20 +30,33 @@ extension RawDecoder {
     ///
     /// `orSmaller`: when no preview that large decodes, the largest that does (smaller
     /// than asked) — for a format whose previews are its only pictures (X3F).
-    static func embeddedPicture(in bytes: RawBytes, format: MediaFormat, path: String, longestSide: Int,
-                                pixelLimit: Int, orSmaller: Bool = false) throws(ProcessingError) -> VipsImageRef? {
-        guard let (found, candidates) = previewCandidates(in: bytes, format: format, longestSide: orSmaller ? 1 : longestSide),
-              let size = found.imageSize else { return nil }
+    static func embeddedPicture(
+        in bytes: RawBytes,
+        format: MediaFormat,
+        path: String,
+        longestSide: Int,
+        pixelLimit: Int,
+        orSmaller: Bool = false
+    ) throws(ProcessingError) -> VipsImageRef? {
+        guard
+            let (found, candidates) = previewCandidates(
+                in: bytes,
+                format: format,
+                longestSide: orSmaller ? 1 : longestSide
+            ),
+            let size = found.imageSize
+        else { return nil }
         try ProcessingError.checkPixels(width: size.width, height: size.height, limit: pixelLimit, path: path)
         let large = candidates.filter { max($0.width, $0.height) >= longestSide }
         let ordered = large + (orSmaller ? candidates.filter { max($0.width, $0.height) < longestSide }.reversed() : [])
         for candidate in ordered {
             let decoded = bytes.withBytes(candidate.preview.range) { data in
                 Result { () throws(VipsError) in
-                    let preview: RawPreview = switch candidate.preview.encoding {
-                    case .jpeg: .jpeg(data)
-                    case .rgb: .bitmap(data, width: candidate.width, height: candidate.height, bands: 3)
-                    }
+                    let preview: RawPreview =
+                        switch candidate.preview.encoding {
+                        case .jpeg: .jpeg(data)
+                        case .rgb: .bitmap(data, width: candidate.width, height: candidate.height, bands: 3)
+                        }
                     return try decode(preview, longestSide: longestSide, orientation: found.orientation)
                 }
             }
@@ -55,13 +81,19 @@ extension RawDecoder {
 
     /// What `EmbeddedPreviews` finds in the RAW, and the previews whose longest side
     /// reaches `longestSide`, smallest first. Nil for a format it does not walk.
-    static func previewCandidates(in bytes: RawBytes, format: MediaFormat,
-                                  longestSide: Int) -> (found: EmbeddedPreviews, candidates: [SizedPreview])? {
+    static func previewCandidates(
+        in bytes: RawBytes,
+        format: MediaFormat,
+        longestSide: Int
+    ) -> (found: EmbeddedPreviews, candidates: [SizedPreview])? {
         guard let found = EmbeddedPreviews.find(in: bytes, format: format) else { return nil }
         let sized = found.previews.compactMap { preview -> SizedPreview? in
             if let size = preview.size { return SizedPreview(preview: preview, width: size.width, height: size.height) }
-            let head = preview.range.lowerBound..<min(preview.range.upperBound, preview.range.lowerBound + jpegHeadLength)
-            guard let frame = bytes.withBytes(head, { JPEGSegments($0).frame }) ?? nil, frame.isDecodable else { return nil }
+            let head =
+                preview.range.lowerBound..<min(preview.range.upperBound, preview.range.lowerBound + jpegHeadLength)
+            guard let frame = bytes.withBytes(head, { JPEGSegments($0).frame }) ?? nil, frame.isDecodable else {
+                return nil
+            }
             return SizedPreview(preview: preview, width: frame.width, height: frame.height)
         }
         let candidates = sized.filter { max($0.width, $0.height) >= longestSide }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import PhotomillCore
 
 extension RawDecoder {
@@ -24,23 +37,41 @@ extension RawDecoder {
             return ProcessingError(.corrupt, "\(path): LibRaw finds no camera in the RAW's header (\(error.reason))")
         }
         if let version = handle.dngVersion {
-            return ProcessingError(.unsupportedFormat, "\(path): LibRaw \(LibRawCameras.version) cannot decode this DNG \(version): an encoding it lacks, or a damaged header (\(error.reason))")
+            return ProcessingError(
+                .unsupportedFormat,
+                "\(path): LibRaw \(LibRawCameras.version) cannot decode this DNG \(version): an encoding it lacks, or a damaged header (\(error.reason))"
+            )
         }
         let name = "\(camera.make) \(camera.model)"
         if LibRawCameras.lists(make: camera.make, model: camera.model) {
-            return ProcessingError(.corrupt, "\(path): the RAW holds no usable image data (LibRaw supports the \(name) but finds no raw image in the file: \(error.reason))")
+            return ProcessingError(
+                .corrupt,
+                "\(path): the RAW holds no usable image data (LibRaw supports the \(name) but finds no raw image in the file: \(error.reason))"
+            )
         }
-        return ProcessingError(.unsupportedFormat, "\(path): LibRaw \(LibRawCameras.version) does not support the \(name) (\(error.reason))")
+        return ProcessingError(
+            .unsupportedFormat,
+            "\(path): LibRaw \(LibRawCameras.version) does not support the \(name) (\(error.reason))"
+        )
     }
 
     /// Why the samples could not be unpacked or rendered.
     static func dataFailure(_ error: LibRawError, path: String, previewProblem: String) -> ProcessingError {
         if error.isTooBig {
-            return ProcessingError(.tooLarge, "\(path): LibRaw cannot render the RAW in the memory it allows (\(error.reason))")
+            return ProcessingError(
+                .tooLarge,
+                "\(path): LibRaw cannot render the RAW in the memory it allows (\(error.reason))"
+            )
         }
         if error.isUnsupported {
-            return ProcessingError(.unsupportedFormat, "\(path): LibRaw \(LibRawCameras.version) cannot decode this RAW's image data (\(error.reason); preview: \(previewProblem))")
+            return ProcessingError(
+                .unsupportedFormat,
+                "\(path): LibRaw \(LibRawCameras.version) cannot decode this RAW's image data (\(error.reason); preview: \(previewProblem))"
+            )
         }
-        return ProcessingError(.corrupt, "\(path): the RAW's image data is damaged (LibRaw: \(error.reason); preview: \(previewProblem))")
+        return ProcessingError(
+            .corrupt,
+            "\(path): the RAW's image data is damaged (LibRaw: \(error.reason); preview: \(previewProblem))"
+        )
     }
 }

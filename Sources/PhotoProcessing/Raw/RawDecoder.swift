@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import PhotomillCore
 
 /// Pixels of a camera RAW for thumbnails and OCR, with LibRaw (libraw_r 0.20).
@@ -44,22 +57,44 @@ enum RawDecoder {
     ///
     /// The picture refers neither to `bytes` nor to LibRaw's memory: both may go once
     /// this returns.
-    static func picture(of bytes: RawBytes, format: MediaFormat, path: String, longestSide: Int,
-                        pixelLimit: Int) throws(ProcessingError) -> VipsImageRef {
+    static func picture(
+        of bytes: RawBytes,
+        format: MediaFormat,
+        path: String,
+        longestSide: Int,
+        pixelLimit: Int
+    ) throws(ProcessingError) -> VipsImageRef {
         guard bytes.count > 0 else { throw ProcessingError(.notAnImage, "\(path): the file is empty") }
         if EmbeddedPreviews.previewsOnly.contains(format) {
-            if let picture = try embeddedPicture(in: bytes, format: format, path: path, longestSide: longestSide,
-                                                 pixelLimit: pixelLimit, orSmaller: true) {
+            if let picture = try embeddedPicture(
+                in: bytes,
+                format: format,
+                path: path,
+                longestSide: longestSide,
+                pixelLimit: pixelLimit,
+                orSmaller: true
+            ) {
                 return picture
             }
             let count = EmbeddedPreviews.find(in: bytes, format: format)?.previews.count ?? 0
             if count == 0 {
-                throw ProcessingError(.unsupportedFormat, "\(path): \(format.rawValue) file without a preview, and LibRaw \(LibRawCameras.version) cannot decode its image data")
+                throw ProcessingError(
+                    .unsupportedFormat,
+                    "\(path): \(format.rawValue) file without a preview, and LibRaw \(LibRawCameras.version) cannot decode its image data"
+                )
             }
-            throw ProcessingError(.corrupt, "\(path): the \(format.rawValue) file's previews do not decode (\(count) found), and LibRaw \(LibRawCameras.version) cannot decode its image data")
+            throw ProcessingError(
+                .corrupt,
+                "\(path): the \(format.rawValue) file's previews do not decode (\(count) found), and LibRaw \(LibRawCameras.version) cannot decode its image data"
+            )
         }
-        if let picture = try embeddedPicture(in: bytes, format: format, path: path, longestSide: longestSide,
-                                             pixelLimit: pixelLimit) {
+        if let picture = try embeddedPicture(
+            in: bytes,
+            format: format,
+            path: path,
+            longestSide: longestSide,
+            pixelLimit: pixelLimit
+        ) {
             return picture
         }
         let decoded = bytes.withAllBytes { all in
@@ -67,13 +102,19 @@ enum RawDecoder {
                 try libRawPicture(of: all, path: path, longestSide: longestSide, pixelLimit: pixelLimit)
             }
         }
-        guard let decoded else { throw ProcessingError(.unreadable, "\(path): cannot read: the file ended early or could not be read") }
+        guard let decoded else {
+            throw ProcessingError(.unreadable, "\(path): cannot read: the file ended early or could not be read")
+        }
         return try decoded.get()
     }
 
     /// Steps 2 and 3 of `picture`, on the whole file in memory.
-    private static func libRawPicture(of bytes: UnsafeRawBufferPointer, path: String, longestSide: Int,
-                                      pixelLimit: Int) throws(ProcessingError) -> VipsImageRef {
+    private static func libRawPicture(
+        of bytes: UnsafeRawBufferPointer,
+        path: String,
+        longestSide: Int,
+        pixelLimit: Int
+    ) throws(ProcessingError) -> VipsImageRef {
         let handle: LibRawHandle
         do {
             handle = try LibRawHandle(for: bytes)
@@ -102,18 +143,31 @@ enum RawDecoder {
                 do { try handle.open() } catch { throw dataFailure(error, path: path, previewProblem: previewProblem) }
             }
         }
-        let image = try renderedPicture(handle, byteCount: bytes.count, longestSide: longestSide, path: path,
-                                        previewProblem: previewProblem)
+        let image = try renderedPicture(
+            handle,
+            byteCount: bytes.count,
+            longestSide: longestSide,
+            path: path,
+            previewProblem: previewProblem
+        )
         Vips.clearError()
         return image
     }
 
     /// The half-size rendering of the samples, shrunk to `longestSide`.
-    private static func renderedPicture(_ handle: LibRawHandle, byteCount: Int, longestSide: Int, path: String,
-                                        previewProblem: String) throws(ProcessingError) -> VipsImageRef {
+    private static func renderedPicture(
+        _ handle: LibRawHandle,
+        byteCount: Int,
+        longestSide: Int,
+        path: String,
+        previewProblem: String
+    ) throws(ProcessingError) -> VipsImageRef {
         let raw = handle.rawSize
         guard byteCount * pixelsPerByteFloor >= raw.width * raw.height else {
-            throw ProcessingError(.corrupt, "\(path): the RAW holds no usable image data (its \(byteCount) bytes cannot hold a \(raw.width)×\(raw.height) raw image; preview: \(previewProblem))")
+            throw ProcessingError(
+                .corrupt,
+                "\(path): the RAW holds no usable image data (its \(byteCount) bytes cannot hold a \(raw.width)×\(raw.height) raw image; preview: \(previewProblem))"
+            )
         }
         let damage: LibRawHandle.DataError?
         do {
@@ -122,7 +176,10 @@ enum RawDecoder {
             throw dataFailure(error, path: path, previewProblem: previewProblem)
         }
         if let damage {
-            throw ProcessingError(.corrupt, "\(path): the RAW's image data is damaged (LibRaw: \(damage.description); preview: \(previewProblem))")
+            throw ProcessingError(
+                .corrupt,
+                "\(path): the RAW's image data is damaged (LibRaw: \(damage.description); preview: \(previewProblem))"
+            )
         }
         let processed: ProcessedImage
         do {
@@ -131,9 +188,13 @@ enum RawDecoder {
             throw dataFailure(error, path: path, previewProblem: previewProblem)
         }
         do {
-            return try VipsImageRef.copying(processed.pixels, width: processed.width, height: processed.height,
-                                            bands: processed.bands)
-                .shrunk(toLongestSide: longestSide).flattenedSRGB()
+            return try VipsImageRef.copying(
+                processed.pixels,
+                width: processed.width,
+                height: processed.height,
+                bands: processed.bands
+            )
+            .shrunk(toLongestSide: longestSide).flattenedSRGB()
         } catch {
             throw ProcessingError(.corrupt, "\(path): the RAW's rendered pixels could not be shrunk: \(error.message)")
         }

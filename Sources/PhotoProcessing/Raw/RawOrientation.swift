@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// LibRaw's `sizes.flip` as an EXIF orientation.
 ///
 /// `flip` is dcraw's bit field (4 transpose, 2 mirror top to bottom, 1 mirror left to

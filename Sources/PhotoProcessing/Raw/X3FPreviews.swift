@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import PhotomillCore
 
 /// The previews of a Sigma/Foveon X3F, found from its section directory as Foveon's X3F
@@ -19,11 +32,13 @@ enum X3FPreviews {
 
     static func find(in bytes: RawBytes) -> EmbeddedPreviews? {
         guard bytes.count > 40,
-              let header = bytes.withBytes(0..<min(bytes.count, 64), { Array($0) }), header.starts(with: Array("FOVb".utf8)),
-              let pointer = bytes.withBytes((bytes.count - 4)..<bytes.count, { littleEndian($0, 0) }) ?? nil,
-              pointer >= 0, pointer < bytes.count - 12,
-              let directory = bytes.withBytes(pointer..<min(bytes.count, pointer + 12 + 12 * entryLimit), { Array($0) }),
-              directory.starts(with: Array("SECd".utf8)) else { return nil }
+            let header = bytes.withBytes(0..<min(bytes.count, 64), { Array($0) }),
+            header.starts(with: Array("FOVb".utf8)),
+            let pointer = bytes.withBytes((bytes.count - 4)..<bytes.count, { littleEndian($0, 0) }) ?? nil,
+            pointer >= 0, pointer < bytes.count - 12,
+            let directory = bytes.withBytes(pointer..<min(bytes.count, pointer + 12 + 12 * entryLimit), { Array($0) }),
+            directory.starts(with: Array("SECd".utf8))
+        else { return nil }
         let version = header.withUnsafeBytes { littleEndian($0, 4) } ?? 0
         let fields = version >> 16 >= 4 ? (width: 40, height: 44, rotation: 48) : (width: 28, height: 32, rotation: 36)
         func headerValue(_ at: Int) -> Int? { header.withUnsafeBytes { littleEndian($0, at) } }
@@ -31,24 +46,27 @@ enum X3FPreviews {
         if let width = headerValue(fields.width), let height = headerValue(fields.height), width > 0, height > 0 {
             imageSize = (width, height)
         }
-        var orientation = switch headerValue(fields.rotation) {
-        case 90: 6
-        case 180: 3
-        case 270: 8
-        default: 1
-        }
+        var orientation =
+            switch headerValue(fields.rotation) {
+            case 90: 6
+            case 180: 3
+            case 270: 8
+            default: 1
+            }
         var exifOrientation: Int?
         var previews: [EmbeddedPreviews.Preview] = []
         let count = min(directory.withUnsafeBytes { littleEndian($0, 8) } ?? 0, entryLimit)
         for index in 0..<count {
             let entry = 12 + 12 * index
             guard entry + 12 <= directory.count,
-                  let offset = directory.withUnsafeBytes({ littleEndian($0, entry) }),
-                  let length = directory.withUnsafeBytes({ littleEndian($0, entry + 4) }) else { break }
+                let offset = directory.withUnsafeBytes({ littleEndian($0, entry) }),
+                let length = directory.withUnsafeBytes({ littleEndian($0, entry + 4) })
+            else { break }
             let type = String(decoding: directory[(entry + 8)..<(entry + 12)], as: UTF8.self)
             guard type == "IMAG" || type == "IMA2", length > 28, offset <= bytes.count - length,
-                  let section = bytes.withBytes(offset..<(offset + 28), { Array($0) }),
-                  section.starts(with: Array("SECi".utf8)) else { continue }
+                let section = bytes.withBytes(offset..<(offset + 28), { Array($0) }),
+                section.starts(with: Array("SECi".utf8))
+            else { continue }
             let value = { (at: Int) in section.withUnsafeBytes { littleEndian($0, at) } ?? 0 }
             let (imageType, format, columns, rows, rowBytes) = (value(8), value(12), value(16), value(20), value(24))
             guard imageType == 2, (1...65535).contains(columns), (1...65535).contains(rows) else { continue }
@@ -58,13 +76,19 @@ enum X3FPreviews {
             case 18:
                 previews.append(EmbeddedPreviews.Preview(range: data, encoding: .jpeg, size: size))
                 if exifOrientation == nil {
-                    exifOrientation = bytes.withBytes(data.lowerBound..<min(data.upperBound, data.lowerBound + (64 << 10))) {
-                        Self.exifOrientation(ofJPEG: $0)
-                    } ?? nil
+                    exifOrientation =
+                        bytes.withBytes(data.lowerBound..<min(data.upperBound, data.lowerBound + (64 << 10))) {
+                            Self.exifOrientation(ofJPEG: $0)
+                        } ?? nil
                 }
             case 3 where rowBytes == columns * 3 && data.count >= rows * rowBytes:
-                previews.append(EmbeddedPreviews.Preview(range: data.lowerBound..<(data.lowerBound + rows * rowBytes),
-                                                         encoding: .rgb, size: size))
+                previews.append(
+                    EmbeddedPreviews.Preview(
+                        range: data.lowerBound..<(data.lowerBound + rows * rowBytes),
+                        encoding: .rgb,
+                        size: size
+                    )
+                )
             default:
                 continue
             }
@@ -76,9 +100,10 @@ enum X3FPreviews {
     /// IFD0's Orientation in a JPEG's EXIF (1…8), or nil.
     static func exifOrientation(ofJPEG bytes: UnsafeRawBufferPointer) -> Int? {
         guard let exif = JPEGSegments(bytes).exif,
-              let tiff = TIFFStructure(header: UnsafeRawBufferPointer(rebasing: bytes[exif])),
-              let ifd0 = tiff.directory(at: tiff.firstDirectoryOffset),
-              let value = ifd0.first(0x0112).flatMap({ tiff.integers($0)?.first }), (1...8).contains(value) else { return nil }
+            let tiff = TIFFStructure(header: UnsafeRawBufferPointer(rebasing: bytes[exif])),
+            let ifd0 = tiff.directory(at: tiff.firstDirectoryOffset),
+            let value = ifd0.first(0x0112).flatMap({ tiff.integers($0)?.first }), (1...8).contains(value)
+        else { return nil }
         return value
     }
 

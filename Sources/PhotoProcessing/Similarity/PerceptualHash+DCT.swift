@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillCore
 
@@ -21,7 +34,8 @@ extension PerceptualHash {
     /// the grey level.)
     public init(grey pixels: [UInt8]) {
         precondition(pixels.count == Self.side * Self.side, "a 32 × 32 picture")
-        let n = Self.side, k = Self.kept
+        let n = Self.side
+        let k = Self.kept
         // columns[u][x]: the DCT of column x along y, for the kept frequencies u only.
         var columns = [Double](repeating: 0, count: k * n)
         for u in 0..<k {

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import CVips
 import PhotomillCore
 
@@ -16,7 +29,9 @@ extension VipsImageRef {
         }
         guard bands == 3 else { return PerceptualHash(grey: pixels) }
         let grey = (0..<side * side).map { index in
-            let r = UInt32(pixels[3 * index]), g = UInt32(pixels[3 * index + 1]), b = UInt32(pixels[3 * index + 2])
+            let r = UInt32(pixels[3 * index])
+            let g = UInt32(pixels[3 * index + 1])
+            let b = UInt32(pixels[3 * index + 2])
             return UInt8((r * 19595 + g * 38470 + b * 7471 + 0x8000) >> 16)
         }
         return PerceptualHash(grey: grey)

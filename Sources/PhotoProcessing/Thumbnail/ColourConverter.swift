@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 
 /// Turns pixels coded as a `ColourEncoding` into 8-bit sRGB, the thumbnail's colours:
@@ -58,14 +71,19 @@ struct ColourConverter {
             return value
         case .pq:
             // SMPTE ST 2084's EOTF.
-            let m1 = 2610.0 / 16384, m2 = 2523.0 / 4096 * 128
-            let c1 = 3424.0 / 4096, c2 = 2413.0 / 4096 * 32, c3 = 2392.0 / 4096 * 32
+            let m1 = 2610.0 / 16384
+            let m2 = 2523.0 / 4096 * 128
+            let c1 = 3424.0 / 4096
+            let c2 = 2413.0 / 4096 * 32
+            let c3 = 2392.0 / 4096 * 32
             let power = pow(value, 1 / m2)
             let light = pow(max(power - c1, 0) / (c2 - c3 * power), 1 / m1)
             return light * 10000 / referenceWhite
         case .hlg:
             // BT.2100's inverse OETF: scene light 0…1.
-            let a = 0.17883277, b = 1 - 4 * a, c = 0.5 - a * log(4 * a)
+            let a = 0.17883277
+            let b = 1 - 4 * a
+            let c = 0.5 - a * log(4 * a)
             return value <= 0.5 ? value * value / 3 : (exp((value - c) / a) + b) / 12
         }
     }
@@ -85,11 +103,14 @@ struct ColourConverter {
         precondition((1...4).contains(bands))
         let pixels = samples.count / bands
         var out = [UInt8](repeating: 0, count: pixels * 3)
-        let colour = bands >= 3, alpha = bands == 2 || bands == 4
+        let colour = bands >= 3
+        let alpha = bands == 2 || bands == 4
         let m = matrix
-        let hdr = encoding.isHDR, hlg = encoding.transfer == .hlg
+        let hdr = encoding.isHDR
+        let hlg = encoding.transfer == .hlg
         let hlgScale = Float(Self.nominalPeak / Self.referenceWhite)
-        let peak = Float(Self.nominalPeak / Self.referenceWhite), knee = Self.knee
+        let peak = Float(Self.nominalPeak / Self.referenceWhite)
+        let knee = Self.knee
         out.withUnsafeMutableBufferPointer { out in
             decode.withUnsafeBufferPointer { decode in
                 encode.withUnsafeBufferPointer { encode in
@@ -103,7 +124,9 @@ struct ColourConverter {
                             // scene luminance (BT.2020's coefficients).
                             let luminance = max(0.2627 * r + 0.6780 * g + 0.0593 * b, 1e-6)
                             let gain = hlgScale * Float(pow(Double(luminance), 0.2))
-                            r *= gain; g *= gain; b *= gain
+                            r *= gain
+                            g *= gain
+                            b *= gain
                         }
                         var red = max(0, m[0] * r + m[1] * g + m[2] * b)
                         var green = max(0, m[3] * r + m[4] * g + m[5] * b)
@@ -112,12 +135,16 @@ struct ColourConverter {
                             let largest = max(red, green, blue)
                             if largest > knee {
                                 let scale = Self.mobius(largest, knee: knee, peak: peak) / largest
-                                red *= scale; green *= scale; blue *= scale
+                                red *= scale
+                                green *= scale
+                                blue *= scale
                             }
                         }
                         if alpha {
                             let a = Float(samples[base + bands - 1]) / 65535
-                            red = red * a + (1 - a); green = green * a + (1 - a); blue = blue * a + (1 - a)
+                            red = red * a + (1 - a)
+                            green = green * a + (1 - a)
+                            blue = blue * a + (1 - a)
                         }
                         out[pixel * 3] = encode[Int(min(red, 1) * 65535 + 0.5)]
                         out[pixel * 3 + 1] = encode[Int(min(green, 1) * 65535 + 0.5)]
@@ -135,13 +162,16 @@ struct ColourConverter {
     static func toBT709(from primaries: ColourEncoding.Primaries) -> [Double] {
         let white = (x: 0.3127, y: 0.3290)
         let bt709 = [(0.640, 0.330), (0.300, 0.600), (0.150, 0.060)]
-        let source: [(Double, Double)] = switch primaries {
-        case .bt709: bt709
-        case .bt2020: [(0.708, 0.292), (0.170, 0.797), (0.131, 0.046)]
-        case .displayP3: [(0.680, 0.320), (0.265, 0.690), (0.150, 0.060)]
-        }
-        return Matrix3.multiply(Matrix3.inverse(Matrix3.rgbToXYZ(bt709, white: white)),
-                                Matrix3.rgbToXYZ(source, white: white))
+        let source: [(Double, Double)] =
+            switch primaries {
+            case .bt709: bt709
+            case .bt2020: [(0.708, 0.292), (0.170, 0.797), (0.131, 0.046)]
+            case .displayP3: [(0.680, 0.320), (0.265, 0.690), (0.150, 0.060)]
+            }
+        return Matrix3.multiply(
+            Matrix3.inverse(Matrix3.rgbToXYZ(bt709, white: white)),
+            Matrix3.rgbToXYZ(source, white: white)
+        )
     }
 }
 
@@ -149,7 +179,8 @@ struct ColourConverter {
 enum Matrix3 {
     static func multiply(_ a: [Double], _ b: [Double]) -> [Double] {
         (0..<9).map { index in
-            let row = index / 3, column = index % 3
+            let row = index / 3
+            let column = index % 3
             return (0..<3).reduce(0) { $0 + a[row * 3 + $1] * b[$1 * 3 + column] }
         }
     }

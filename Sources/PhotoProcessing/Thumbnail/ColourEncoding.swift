@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 
 /// How a picture's numbers stand for light, by the code points of ITU-T H.273 — the
@@ -75,18 +88,20 @@ struct ColourEncoding: Hashable, Sendable, CustomStringConvertible {
     var needsConversion: Bool { self != .sRGB }
 
     var description: String {
-        let primaries = switch self.primaries {
-        case .bt709: "BT.709"
-        case .bt2020: "BT.2020"
-        case .displayP3: "Display P3"
-        }
-        let transfer = switch self.transfer {
-        case .sdr: "SDR"
-        case .gamma(let gamma): "gamma \(gamma)"
-        case .linear: "linear"
-        case .pq: "PQ"
-        case .hlg: "HLG"
-        }
+        let primaries =
+            switch self.primaries {
+            case .bt709: "BT.709"
+            case .bt2020: "BT.2020"
+            case .displayP3: "Display P3"
+            }
+        let transfer =
+            switch self.transfer {
+            case .sdr: "SDR"
+            case .gamma(let gamma): "gamma \(gamma)"
+            case .linear: "linear"
+            case .pq: "PQ"
+            case .hlg: "HLG"
+            }
         return "\(primaries) \(transfer)"
     }
 }
@@ -111,7 +126,8 @@ extension ColourEncoding {
         for index in 0..<count {
             let entry = 132 + 12 * index
             guard let offset = uint32(entry + 4), let size = uint32(entry + 8), offset + size <= bytes.count,
-                  entry + 12 <= bytes.count else { return nil }
+                entry + 12 <= bytes.count
+            else { return nil }
             let signature = String(decoding: bytes[entry..<(entry + 4)], as: UTF8.self)
             let tag = Array(bytes[offset..<(offset + size)])
             if signature == "cicp", tag.count >= 12, tag[0..<4].elementsEqual("cicp".utf8) {
@@ -130,9 +146,12 @@ extension ColourEncoding {
         let type = String(decoding: tag[0..<4], as: UTF8.self)
         func uint32(_ at: Int) -> Int { tag[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) } }
         if type == "mluc", tag.count >= 28 {
-            let length = uint32(20), offset = uint32(24)
+            let length = uint32(20)
+            let offset = uint32(24)
             guard offset + length <= tag.count, length % 2 == 0 else { return nil }
-            let units = stride(from: offset, to: offset + length, by: 2).map { UInt16(tag[$0]) << 8 | UInt16(tag[$0 + 1]) }
+            let units = stride(from: offset, to: offset + length, by: 2).map {
+                UInt16(tag[$0]) << 8 | UInt16(tag[$0 + 1])
+            }
             return String(decoding: units, as: UTF16.self).trimmingCharacters(in: ["\0"])
         }
         if type == "desc" {

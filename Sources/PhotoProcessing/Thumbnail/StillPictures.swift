@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import CVips
 import PhotomillCore
 
@@ -36,8 +49,14 @@ struct StillPictures {
     /// The orientation libvips read from the file (a JPEG XL's), applied with `encoding`.
     private let orientation: Int
 
-    init(_ bytes: UnsafeRawBufferPointer, format: MediaFormat, header: VipsImageRef, exifOrientation: Int,
-         path: String, pixelLimit: Int) {
+    init(
+        _ bytes: UnsafeRawBufferPointer,
+        format: MediaFormat,
+        header: VipsImageRef,
+        exifOrientation: Int,
+        path: String,
+        pixelLimit: Int
+    ) {
         self.bytes = bytes
         self.path = path
         self.pixelLimit = pixelLimit
@@ -73,7 +92,9 @@ struct StillPictures {
         }
         if let encoding {
             return try PhotoProcessor.damaged(path) { () throws(VipsError) in
-                try VipsImageRef.loading(bytes).resized(toLongestSide: side).convertedToSRGB(from: encoding).oriented(orientation)
+                try VipsImageRef.loading(bytes).resized(toLongestSide: side).convertedToSRGB(from: encoding).oriented(
+                    orientation
+                )
             }
         }
         do {
@@ -82,7 +103,9 @@ struct StillPictures {
             }
         } catch {
             // libvips 8.14 refuses a HEIF thumbnail coded larger than its `ispe` size.
-            guard let heif, let picture = try? heif.picture(side, path: path, pixelLimit: pixelLimit) else { throw error }
+            guard let heif, let picture = try? heif.picture(side, path: path, pixelLimit: pixelLimit) else {
+                throw error
+            }
             return try PhotoProcessor.damaged(path) { () throws(VipsError) in try picture.oriented(turn) }
         }
     }

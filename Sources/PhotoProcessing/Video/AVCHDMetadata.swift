@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 
 /// What AVCHD camcorders (Sony, Panasonic, Canon, JVC) record in their H.264 stream and
@@ -17,7 +30,9 @@ struct AVCHDMetadata: Equatable {
     var exposureTime: Double?
     var fNumber: Double?
 
-    static let uuid: [UInt8] = [0x17, 0xEE, 0x8C, 0x60, 0xF8, 0x4D, 0x11, 0xD9, 0x8C, 0xD6, 0x08, 0x00, 0x20, 0x0C, 0x9A, 0x66]
+    static let uuid: [UInt8] = [
+        0x17, 0xEE, 0x8C, 0x60, 0xF8, 0x4D, 0x11, 0xD9, 0x8C, 0xD6, 0x08, 0x00, 0x20, 0x0C, 0x9A, 0x66,
+    ]
     static let makers: [Int: String] = [0x0103: "Panasonic", 0x0108: "Sony", 0x1011: "Canon", 0x1104: "JVC"]
 
     /// The MDPM of the first SEI in an H.264 Annex B stream that has one.
@@ -48,7 +63,7 @@ struct AVCHDMetadata: Equatable {
         }
         return starts.enumerated().map { position, start in
             var end = position + 1 < starts.count ? starts[position + 1] - 3 : all.count
-            while end > start, all[end - 1] == 0 { end -= 1 }   // the zero of a 4-byte start code
+            while end > start, all[end - 1] == 0 { end -= 1 }  // the zero of a 4-byte start code
             return all[start..<max(start, end)]
         }
     }
@@ -59,7 +74,10 @@ struct AVCHDMetadata: Equatable {
         out.reserveCapacity(nal.count)
         var zeros = 0
         for byte in nal {
-            if zeros >= 2, byte == 3 { zeros = 0; continue }
+            if zeros >= 2, byte == 3 {
+                zeros = 0
+                continue
+            }
             out.append(byte)
             zeros = byte == 0 ? zeros + 1 : 0
         }
@@ -70,15 +88,26 @@ struct AVCHDMetadata: Equatable {
     static func userData(sei: [UInt8]) -> AVCHDMetadata? {
         var at = 0
         while at < sei.count {
-            var type = 0, size = 0
-            while at < sei.count, sei[at] == 0xFF { type += 255; at += 1 }
+            var type = 0
+            var size = 0
+            while at < sei.count, sei[at] == 0xFF {
+                type += 255
+                at += 1
+            }
             guard at < sei.count else { return nil }
-            type += Int(sei[at]); at += 1
-            while at < sei.count, sei[at] == 0xFF { size += 255; at += 1 }
+            type += Int(sei[at])
+            at += 1
+            while at < sei.count, sei[at] == 0xFF {
+                size += 255
+                at += 1
+            }
             guard at < sei.count else { return nil }
-            size += Int(sei[at]); at += 1
+            size += Int(sei[at])
+            at += 1
             guard type != 0x80, at + size <= sei.count else { return nil }
-            if type == 5, size > 21, Array(sei[at..<(at + 16)]) == uuid, Array(sei[(at + 16)..<(at + 20)]) == Array("MDPM".utf8) {
+            if type == 5, size > 21, Array(sei[at..<(at + 16)]) == uuid,
+                Array(sei[(at + 16)..<(at + 20)]) == Array("MDPM".utf8)
+            {
                 return entries(Array(sei[(at + 20)..<(at + size)]))
             }
             at += size
@@ -112,17 +141,20 @@ struct AVCHDMetadata: Equatable {
         }
         // 0xA0 ExposureTime, else the Shutter record 0x7F: its second 16-bit value (little-
         // endian, 0x7FFF none) over 28125 seconds.
-        found.exposureTime = values[0xA0].flatMap(rational) ?? values[0x7F].flatMap { shutter in
-            let value = (Int(shutter[2]) | Int(shutter[3]) << 8) & 0x7FFF
-            return value == 0x7FFF || value == 0 ? nil : Double(value) / 28125
-        }
+        found.exposureTime =
+            values[0xA0].flatMap(rational)
+            ?? values[0x7F].flatMap { shutter in
+                let value = (Int(shutter[2]) | Int(shutter[3]) << 8) & 0x7FFF
+                return value == 0x7FFF || value == 0 ? nil : Double(value) / 28125
+            }
         found.fNumber = values[0xA1].flatMap(rational)
         return found
     }
 
     /// A 16-bit numerator and denominator; nil for 0/0 and other garbage.
     private static func rational(_ bytes: [UInt8]) -> Double? {
-        let numerator = Double(Int(bytes[0]) << 8 | Int(bytes[1])), denominator = Double(Int(bytes[2]) << 8 | Int(bytes[3]))
+        let numerator = Double(Int(bytes[0]) << 8 | Int(bytes[1]))
+        let denominator = Double(Int(bytes[2]) << 8 | Int(bytes[3]))
         guard numerator > 0, denominator > 0 else { return nil }
         return numerator / denominator
     }
@@ -130,14 +162,26 @@ struct AVCHDMetadata: Equatable {
     /// Time zone byte (0x20 sign, 0x1E hours × 2, 0x01 half hour), then BCD YYYY MM DD hh mm ss.
     private static func date(_ bytes: [UInt8]) -> String? {
         func bcd(_ byte: UInt8) -> Int? {
-            let high = Int(byte >> 4), low = Int(byte & 0x0F)
+            let high = Int(byte >> 4)
+            let low = Int(byte & 0x0F)
             return high < 10 && low < 10 ? high * 10 + low : nil
         }
         guard bytes.count >= 8, let century = bcd(bytes[1]), let year = bcd(bytes[2]), let month = bcd(bytes[3]),
-              let day = bcd(bytes[4]), let hour = bcd(bytes[5]), let minute = bcd(bytes[6]), let second = bcd(bytes[7]) else { return nil }
+            let day = bcd(bytes[4]), let hour = bcd(bytes[5]), let minute = bcd(bytes[6]), let second = bcd(bytes[7])
+        else { return nil }
         let zone = bytes[0]
-        var text = String(format: "%04d-%02d-%02dT%02d:%02d:%02d", century * 100 + year, month, day, hour, minute, second)
-        text += (zone & 0x20 != 0 ? "-" : "+") + String(format: "%02d:", Int(zone >> 1) & 0x0F) + (zone & 0x01 != 0 ? "30" : "00")
+        var text = String(
+            format: "%04d-%02d-%02dT%02d:%02d:%02d",
+            century * 100 + year,
+            month,
+            day,
+            hour,
+            minute,
+            second
+        )
+        text +=
+            (zone & 0x20 != 0 ? "-" : "+") + String(format: "%02d:", Int(zone >> 1) & 0x0F)
+            + (zone & 0x01 != 0 ? "30" : "00")
         return VideoDate.iso8601(text)
     }
 }

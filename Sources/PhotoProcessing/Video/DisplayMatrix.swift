@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// A video stream's display matrix (FFmpeg's `AV_PKT_DATA_DISPLAYMATRIX`, from the
 /// QuickTime/MP4 track header), read as the EXIF orientation that shows the stored
 /// pictures upright.
@@ -37,9 +50,13 @@ enum DisplayMatrix {
             guard scale > 0 else { return nil }
             for entry in entries {
                 let unit = entry / scale
-                if abs(unit) < 0.01 { signs.append(0) }
-                else if abs(unit) > 0.99 { signs.append(unit > 0 ? 1 : -1) }
-                else { return nil }
+                if abs(unit) < 0.01 {
+                    signs.append(0)
+                } else if abs(unit) > 0.99 {
+                    signs.append(unit > 0 ? 1 : -1)
+                } else {
+                    return nil
+                }
             }
         }
         switch (signs[0], signs[1], signs[2], signs[3]) {

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import CFFmpeg
 
 /// Converts a decoded picture to packed 8-bit RGB at a reduced size in one swscale pass:
@@ -7,7 +20,8 @@ enum FrameScaler {
     /// they are high, fitted within `longestSide` without upscaling: the shape is kept as
     /// it is displayed (a 720×480 frame of 32:27 pixels is a 4:3 picture).
     static func fittedSize(width: Int, height: Int, aspect: Double, longestSide: Int) -> (width: Int, height: Int) {
-        let shownWidth = Double(width) * aspect, shownHeight = Double(height)
+        let shownWidth = Double(width) * aspect
+        let shownHeight = Double(height)
         let scale = min(1, Double(longestSide) / max(shownWidth, shownHeight))
         return (max(1, Int((shownWidth * scale).rounded())), max(1, Int((shownHeight * scale).rounded())))
     }
@@ -31,22 +45,46 @@ enum FrameScaler {
         return scaled(frame, size: size, to: AV_PIX_FMT_RGB48LE, sampleBytes: 2)
     }
 
-    private static func scaled(_ frame: UnsafeMutablePointer<AVFrame>, size: (width: Int, height: Int),
-                               to target: AVPixelFormat, sampleBytes: Int) -> [UInt8]? {
+    private static func scaled(
+        _ frame: UnsafeMutablePointer<AVFrame>,
+        size: (width: Int, height: Int),
+        to target: AVPixelFormat,
+        sampleBytes: Int
+    ) -> [UInt8]? {
         let source = frame.pointee
         let sourceFormat = AVPixelFormat(rawValue: source.format)
         guard source.width > 0, source.height > 0,
-              let scaler = sws_getContext(source.width, source.height, sourceFormat,
-                                          Int32(size.width), Int32(size.height), target,
-                                          Int32(SWS_AREA | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT), nil, nil, nil) else { return nil }
+            let scaler = sws_getContext(
+                source.width,
+                source.height,
+                sourceFormat,
+                Int32(size.width),
+                Int32(size.height),
+                target,
+                Int32(SWS_AREA | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT),
+                nil,
+                nil,
+                nil
+            )
+        else { return nil }
         defer { sws_freeContext(scaler) }
 
-        let fullRange = source.color_range == AVCOL_RANGE_JPEG || [
-            AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ444P, AV_PIX_FMT_YUVJ440P, AV_PIX_FMT_YUVJ411P,
-        ].contains(sourceFormat)
+        let fullRange =
+            source.color_range == AVCOL_RANGE_JPEG
+            || [
+                AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ444P, AV_PIX_FMT_YUVJ440P, AV_PIX_FMT_YUVJ411P,
+            ].contains(sourceFormat)
         // For RGB sources swscale refuses the call, and uses no matrix anyway.
-        _ = sws_setColorspaceDetails(scaler, sws_getCoefficients(Int32(source.colorspace.rawValue)), fullRange ? 1 : 0,
-                                     sws_getCoefficients(SWS_CS_DEFAULT), 1, 0, 1 << 16, 1 << 16)
+        _ = sws_setColorspaceDetails(
+            scaler,
+            sws_getCoefficients(Int32(source.colorspace.rawValue)),
+            fullRange ? 1 : 0,
+            sws_getCoefficients(SWS_CS_DEFAULT),
+            1,
+            0,
+            1 << 16,
+            1 << 16
+        )
 
         let stride = size.width * 3 * sampleBytes
         var pixels = [UInt8](repeating: 0, count: stride * size.height)

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// What GoPro cameras write where FFmpeg does not look: the model and the first GPS fix.
 /// Read as GoPro's gpmf-parser documentation describes GPMF (KLV: a four-character key, a
 /// type character, a structure size, a big-endian repeat count, the data padded to four
@@ -20,12 +33,15 @@ struct GoProMetadata: Equatable {
         let reader = BMFFReader(bytes: bytes)
         guard let moov = reader.first("moov", in: 0..<bytes.count) else { return nil }
         if let udta = reader.first("udta", in: moov), let gpmf = reader.first("GPMF", in: udta) {
-            model = Self.klv(UnsafeRawBufferPointer(rebasing: bytes[gpmf])).compactMap { $0.key == "MINF" ? $0.text : nil }.first
+            model =
+                Self.klv(UnsafeRawBufferPointer(rebasing: bytes[gpmf])).compactMap { $0.key == "MINF" ? $0.text : nil }
+                .first
         }
         for trak in reader.boxes(in: moov) where trak.type == "trak" {
             guard let track = Track(reader, trak.payload) else { continue }
             if track.format == "fdsc", model == nil, let sample = track.samples(limit: 1).first,
-               sample.count >= 0x66 + 16, bytes[sample.lowerBound..<(sample.lowerBound + 4)].elementsEqual("GPRO".utf8) {
+                sample.count >= 0x66 + 16, bytes[sample.lowerBound..<(sample.lowerBound + 4)].elementsEqual("GPRO".utf8)
+            {
                 let text = bytes[(sample.lowerBound + 0x66)..<(sample.lowerBound + 0x66 + 16)].prefix { $0 != 0 }
                 let name = String(decoding: text, as: UTF8.self).trimmingWhitespace
                 model = name.isEmpty ? nil : name
@@ -60,17 +76,34 @@ struct GoProMetadata: Equatable {
 
         /// The values as signed or unsigned integers of their type's width, or floats.
         var numbers: [Double] {
-            let width: Int, read: (ArraySlice<UInt8>) -> Double
+            let width: Int
+            let read: (ArraySlice<UInt8>) -> Double
             func bigEndian(_ slice: ArraySlice<UInt8>) -> UInt64 { slice.reduce(0) { $0 << 8 | UInt64($1) } }
             switch type {
-            case UInt8(ascii: "l"): width = 4; read = { Double(Int32(bitPattern: UInt32(bigEndian($0)))) }
-            case UInt8(ascii: "L"): width = 4; read = { Double(UInt32(bigEndian($0))) }
-            case UInt8(ascii: "s"): width = 2; read = { Double(Int16(bitPattern: UInt16(bigEndian($0)))) }
-            case UInt8(ascii: "S"): width = 2; read = { Double(UInt16(bigEndian($0))) }
-            case UInt8(ascii: "b"): width = 1; read = { Double(Int8(bitPattern: $0.first!)) }
-            case UInt8(ascii: "B"): width = 1; read = { Double($0.first!) }
-            case UInt8(ascii: "f"): width = 4; read = { Double(Float(bitPattern: UInt32(bigEndian($0)))) }
-            case UInt8(ascii: "d"): width = 8; read = { Double(bitPattern: bigEndian($0)) }
+            case UInt8(ascii: "l"):
+                width = 4
+                read = { Double(Int32(bitPattern: UInt32(bigEndian($0)))) }
+            case UInt8(ascii: "L"):
+                width = 4
+                read = { Double(UInt32(bigEndian($0))) }
+            case UInt8(ascii: "s"):
+                width = 2
+                read = { Double(Int16(bitPattern: UInt16(bigEndian($0)))) }
+            case UInt8(ascii: "S"):
+                width = 2
+                read = { Double(UInt16(bigEndian($0))) }
+            case UInt8(ascii: "b"):
+                width = 1
+                read = { Double(Int8(bitPattern: $0.first!)) }
+            case UInt8(ascii: "B"):
+                width = 1
+                read = { Double($0.first!) }
+            case UInt8(ascii: "f"):
+                width = 4
+                read = { Double(Float(bitPattern: UInt32(bigEndian($0)))) }
+            case UInt8(ascii: "d"):
+                width = 8
+                read = { Double(bitPattern: bigEndian($0)) }
             default: return []
             }
             return stride(from: 0, to: data.count - width + 1, by: width).map { read(data[$0..<($0 + width)]) }
@@ -83,13 +116,23 @@ struct GoProMetadata: Equatable {
         var at = 0
         while at + 8 <= bytes.count, items.count < 4096 {
             let key = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[at..<(at + 4)]), as: UTF8.self)
-            let type = bytes[at + 4], size = Int(bytes[at + 5]), count = Int(bytes[at + 6]) << 8 | Int(bytes[at + 7])
+            let type = bytes[at + 4]
+            let size = Int(bytes[at + 5])
+            let count = Int(bytes[at + 6]) << 8 | Int(bytes[at + 7])
             let length = size * count
             guard at + 8 + length <= bytes.count else { break }
             let data = UnsafeRawBufferPointer(rebasing: bytes[(at + 8)..<(at + 8 + length)])
             let children = type == 0 && depth < 4 ? klv(data, depth: depth + 1) : []
-            items.append(Item(key: key, type: type, structureSize: size, repeatCount: count,
-                              data: type == 0 ? [] : Array(data), children: children))
+            items.append(
+                Item(
+                    key: key,
+                    type: type,
+                    structureSize: size,
+                    repeatCount: count,
+                    data: type == 0 ? [] : Array(data),
+                    children: children
+                )
+            )
             at += 8 + (length + 3) / 4 * 4
         }
         return items
@@ -109,7 +152,9 @@ struct GoProMetadata: Equatable {
         let values = gps.numbers
         guard values.count >= 2 else { return nil }
         let latitude = values[0] / (scale.first.flatMap { $0 == 0 ? nil : $0 } ?? 1)
-        let longitude = values[1] / (scale.count > 1 ? (scale[1] == 0 ? 1 : scale[1]) : (scale.first.flatMap { $0 == 0 ? nil : $0 } ?? 1))
+        let longitude =
+            values[1]
+            / (scale.count > 1 ? (scale[1] == 0 ? 1 : scale[1]) : (scale.first.flatMap { $0 == 0 ? nil : $0 } ?? 1))
         guard abs(latitude) <= 90, abs(longitude) <= 180, latitude != 0 || longitude != 0 else { return nil }
         return (latitude, longitude)
     }
@@ -118,10 +163,13 @@ struct GoProMetadata: Equatable {
     /// each field's type character.
     private static func complexFix(_ item: Item, in items: [Item]) -> (Double, Double)? {
         guard item.type == UInt8(ascii: "?"), let types = items.first(where: { $0.key == "TYPE" })?.data,
-              types.count >= 3, item.data.count >= item.structureSize else { return nil }
-        let widths: [UInt8: Int] = [UInt8(ascii: "b"): 1, UInt8(ascii: "B"): 1, UInt8(ascii: "c"): 1, UInt8(ascii: "s"): 2,
-                                    UInt8(ascii: "S"): 2, UInt8(ascii: "l"): 4, UInt8(ascii: "L"): 4, UInt8(ascii: "f"): 4,
-                                    UInt8(ascii: "d"): 8, UInt8(ascii: "j"): 8, UInt8(ascii: "J"): 8]
+            types.count >= 3, item.data.count >= item.structureSize
+        else { return nil }
+        let widths: [UInt8: Int] = [
+            UInt8(ascii: "b"): 1, UInt8(ascii: "B"): 1, UInt8(ascii: "c"): 1, UInt8(ascii: "s"): 2,
+            UInt8(ascii: "S"): 2, UInt8(ascii: "l"): 4, UInt8(ascii: "L"): 4, UInt8(ascii: "f"): 4,
+            UInt8(ascii: "d"): 8, UInt8(ascii: "j"): 8, UInt8(ascii: "J"): 8,
+        ]
         var offsets: [Int] = []
         var at = 0
         for type in types.prefix(3) {
@@ -135,7 +183,9 @@ struct GoProMetadata: Equatable {
             return Double(Int32(bitPattern: bytes.reduce(0) { $0 << 8 | UInt32($1) }))
         }
         let scale = items.first { $0.key == "SCAL" }?.numbers ?? []
-        func scaled(_ index: Int) -> Double { field(index) / (index < scale.count && scale[index] != 0 ? scale[index] : 1) }
+        func scaled(_ index: Int) -> Double {
+            field(index) / (index < scale.count && scale[index] != 0 ? scale[index] : 1)
+        }
         let (latitude, longitude) = (scaled(1), scaled(2))
         guard abs(latitude) <= 90, abs(longitude) <= 180, latitude != 0 || longitude != 0 else { return nil }
         return (latitude, longitude)
@@ -153,19 +203,33 @@ struct GoProMetadata: Equatable {
         init?(_ reader: BMFFReader, _ trak: Range<Int>) {
             self.reader = reader
             guard let mdia = reader.first("mdia", in: trak), let minf = reader.first("minf", in: mdia),
-                  let stbl = reader.first("stbl", in: minf), let stsd = reader.first("stsd", in: stbl),
-                  stsd.count >= 16 else { return nil }
-            format = String(decoding: UnsafeRawBufferPointer(rebasing: reader.bytes[(stsd.lowerBound + 12)..<(stsd.lowerBound + 16)]),
-                            as: UTF8.self)
+                let stbl = reader.first("stbl", in: minf), let stsd = reader.first("stsd", in: stbl),
+                stsd.count >= 16
+            else { return nil }
+            format = String(
+                decoding: UnsafeRawBufferPointer(
+                    rebasing: reader.bytes[(stsd.lowerBound + 12)..<(stsd.lowerBound + 16)]
+                ),
+                as: UTF8.self
+            )
             func table(_ type: String, width: Int) -> [Int] {
-                guard let box = reader.first(type, in: stbl), let count = reader.uint32(at: box.lowerBound + 4) else { return [] }
-                return (0..<min(Int(count), 1024)).compactMap { reader.unsigned(at: box.lowerBound + 8 + width * $0, length: width).map { Int(clamping: $0) } }
+                guard let box = reader.first(type, in: stbl), let count = reader.uint32(at: box.lowerBound + 4) else {
+                    return []
+                }
+                return (0..<min(Int(count), 1024)).compactMap {
+                    reader.unsigned(at: box.lowerBound + 8 + width * $0, length: width).map { Int(clamping: $0) }
+                }
             }
             chunkOffsets = reader.first("co64", in: stbl) != nil ? table("co64", width: 8) : table("stco", width: 4)
             if let stsz = reader.first("stsz", in: stbl), let fixed = reader.uint32(at: stsz.lowerBound + 4),
-               let count = reader.uint32(at: stsz.lowerBound + 8) {
-                sampleSizes = fixed > 0 ? Array(repeating: Int(fixed), count: min(Int(count), 1024))
-                    : (0..<min(Int(count), 1024)).compactMap { reader.uint32(at: stsz.lowerBound + 12 + 4 * $0).map(Int.init) }
+                let count = reader.uint32(at: stsz.lowerBound + 8)
+            {
+                sampleSizes =
+                    fixed > 0
+                    ? Array(repeating: Int(fixed), count: min(Int(count), 1024))
+                    : (0..<min(Int(count), 1024)).compactMap {
+                        reader.uint32(at: stsz.lowerBound + 12 + 4 * $0).map(Int.init)
+                    }
             } else {
                 sampleSizes = []
             }
@@ -173,7 +237,8 @@ struct GoProMetadata: Equatable {
             if let stsc = reader.first("stsc", in: stbl), let count = reader.uint32(at: stsc.lowerBound + 4) {
                 for index in 0..<min(Int(count), 1024) {
                     guard let first = reader.uint32(at: stsc.lowerBound + 8 + 12 * index),
-                          let perChunk = reader.uint32(at: stsc.lowerBound + 12 + 12 * index) else { break }
+                        let perChunk = reader.uint32(at: stsc.lowerBound + 12 + 12 * index)
+                    else { break }
                     runs.append((Int(first), Int(perChunk)))
                 }
             }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// A point in ISO 6709's string form, as videos record their location: Apple's
 /// `com.apple.quicktime.location.ISO6709` and the `©xyz` user-data atom (FFmpeg's
 /// `location`), e.g. "+48.8577+002.2950+035.000/".
@@ -18,10 +31,11 @@ struct ISO6709: Equatable {
         if let crs = chars.firstIndex(of: UInt8(ascii: "C")) { chars.removeSubrange(crs...) }
         let parts = Self.signedParts(chars)
         guard parts.count == 2 || parts.count == 3,
-              let latitude = Self.angle(parts[0], degreeDigits: 2), abs(latitude) <= 90,
-              let longitude = Self.angle(parts[1], degreeDigits: 3), abs(longitude) <= 180,
-              parts.count == 2 || Double(String(decoding: parts[2], as: UTF8.self)) != nil,
-              latitude != 0 || longitude != 0 else { return nil }
+            let latitude = Self.angle(parts[0], degreeDigits: 2), abs(latitude) <= 90,
+            let longitude = Self.angle(parts[1], degreeDigits: 3), abs(longitude) <= 180,
+            parts.count == 2 || Double(String(decoding: parts[2], as: UTF8.self)) != nil,
+            latitude != 0 || longitude != 0
+        else { return nil }
         self.latitude = latitude
         self.longitude = longitude
     }
@@ -49,14 +63,16 @@ struct ISO6709: Equatable {
         let integer = body.prefix { $0 != UInt8(ascii: ".") }
         let fraction = body.dropFirst(integer.count)
         guard integer.allSatisfy({ (0x30...0x39).contains($0) }),
-              fraction.isEmpty || (fraction.count > 1 && fraction.dropFirst().allSatisfy({ (0x30...0x39).contains($0) })),
-              let whole = Double(String(decoding: body, as: UTF8.self)) else { return nil }
+            fraction.isEmpty || (fraction.count > 1 && fraction.dropFirst().allSatisfy({ (0x30...0x39).contains($0) })),
+            let whole = Double(String(decoding: body, as: UTF8.self))
+        else { return nil }
         let value: Double
         switch integer.count {
         case degreeDigits:
             value = whole
         case degreeDigits + 2:
-            let degrees = (whole / 100).rounded(.down), minutes = whole - degrees * 100
+            let degrees = (whole / 100).rounded(.down)
+            let minutes = whole - degrees * 100
             guard minutes < 60 else { return nil }
             value = degrees + minutes / 60
         case degreeDigits + 4:

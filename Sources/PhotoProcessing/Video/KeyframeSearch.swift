@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import CFFmpeg
 import PhotomillCore
 
@@ -94,7 +107,9 @@ final class KeyframeSearch {
 
     /// Decodes one keyframe packet alone; nil when it gives no picture, or a picture with
     /// errors. `.corrupt` past `keyframeLimit`.
-    private func decode(_ packet: UnsafeMutablePointer<AVPacket>) throws(ProcessingError) -> UnsafeMutablePointer<AVFrame>? {
+    private func decode(
+        _ packet: UnsafeMutablePointer<AVPacket>
+    ) throws(ProcessingError) -> UnsafeMutablePointer<AVFrame>? {
         keyframes += 1
         guard keyframes <= Self.keyframeLimit else { throw exhausted() }
         switch decoder.decodeAlone(packet) {
@@ -105,7 +120,8 @@ final class KeyframeSearch {
             }
             return frame
         case .none(let failure):
-            problem = failure.map { "a keyframe does not decode: " + FFmpeg.cause(of: $0) } ?? "a keyframe gives no picture"
+            problem =
+                failure.map { "a keyframe does not decode: " + FFmpeg.cause(of: $0) } ?? "a keyframe gives no picture"
             return nil
         }
     }
@@ -138,7 +154,10 @@ final class KeyframeSearch {
 
     private func exhausted() -> ProcessingError {
         let cause = problem.map { ": " + $0 } ?? ""
-        return ProcessingError(.corrupt, "\(video.path): video data is damaged: no keyframe decoded in \(min(packets, Self.packetLimit)) packets (\(min(keyframes, Self.keyframeLimit)) keyframes tried)\(cause)")
+        return ProcessingError(
+            .corrupt,
+            "\(video.path): video data is damaged: no keyframe decoded in \(min(packets, Self.packetLimit)) packets (\(min(keyframes, Self.keyframeLimit)) keyframes tried)\(cause)"
+        )
     }
 
     private static func shownTime(_ packet: UnsafeMutablePointer<AVPacket>) -> Int64? {

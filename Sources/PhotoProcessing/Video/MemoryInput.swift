@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import CFFmpeg
 import PhotomillCore
 
@@ -22,8 +35,17 @@ final class MemoryInput {
         self.deadline = deadline
         guard let buffer = av_malloc(Self.bufferSize)?.assumingMemoryBound(to: UInt8.self) else { return nil }
         let opaque = Unmanaged.passUnretained(self).toOpaque()
-        guard let context = avio_alloc_context(buffer, Int32(Self.bufferSize), 0, opaque,
-                                               Self.readCallback, nil, Self.seekCallback) else {
+        guard
+            let context = avio_alloc_context(
+                buffer,
+                Int32(Self.bufferSize),
+                0,
+                opaque,
+                Self.readCallback,
+                nil,
+                Self.seekCallback
+            )
+        else {
             av_free(buffer)
             return nil
         }
@@ -84,14 +106,19 @@ final class MemoryInput {
         Unmanaged<MemoryInput>.fromOpaque(opaque!).takeUnretainedValue()
     }
 
-    private static let readCallback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, Int32) -> Int32 = {
-        opaque, buffer, size in
-        guard let buffer, size > 0 else { return FFmpeg.invalidArgument }
-        return input(opaque).read(into: buffer, count: Int(size))
-    }
+    private static let readCallback:
+        @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, Int32) -> Int32 = {
+            opaque,
+            buffer,
+            size in
+            guard let buffer, size > 0 else { return FFmpeg.invalidArgument }
+            return input(opaque).read(into: buffer, count: Int(size))
+        }
 
     private static let seekCallback: @convention(c) (UnsafeMutableRawPointer?, Int64, Int32) -> Int64 = {
-        opaque, offset, whence in
+        opaque,
+        offset,
+        whence in
         input(opaque).seek(to: offset, whence: whence)
     }
 

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// The dates video containers record, as photomill's `dateTaken` (ISO 8601).
 ///
 /// Two sources, two meanings: Apple's `com.apple.quicktime.creationdate` is local time with
@@ -13,12 +26,13 @@ enum VideoDate {
     static func iso8601(_ text: String) -> String? {
         let chars = Array(text.trimmingWhitespace.utf8)
         guard chars.count >= 19,
-              let year = number(chars, 0, 4), chars[4] == UInt8(ascii: "-"),
-              let month = number(chars, 5, 2), chars[7] == UInt8(ascii: "-"),
-              let day = number(chars, 8, 2), chars[10] == UInt8(ascii: "T") || chars[10] == UInt8(ascii: " "),
-              let hour = number(chars, 11, 2), chars[13] == UInt8(ascii: ":"),
-              let minute = number(chars, 14, 2), chars[16] == UInt8(ascii: ":"),
-              let second = number(chars, 17, 2) else { return nil }
+            let year = number(chars, 0, 4), chars[4] == UInt8(ascii: "-"),
+            let month = number(chars, 5, 2), chars[7] == UInt8(ascii: "-"),
+            let day = number(chars, 8, 2), chars[10] == UInt8(ascii: "T") || chars[10] == UInt8(ascii: " "),
+            let hour = number(chars, 11, 2), chars[13] == UInt8(ascii: ":"),
+            let minute = number(chars, 14, 2), chars[16] == UInt8(ascii: ":"),
+            let second = number(chars, 17, 2)
+        else { return nil }
         guard isPlausible(year: year, month: month, day: day), hour < 24, minute < 60, second <= 60 else { return nil }
 
         var rest = chars[19...]
@@ -65,7 +79,9 @@ enum VideoDate {
     /// zero or tiny movie-header date) are a clock never set.
     private static func isPlausible(year: Int, month: Int, day: Int) -> Bool {
         guard year >= 1800, (1...12).contains(month) else { return false }
-        let days = [31, year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        let days = [
+            31, year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31,
+        ]
         guard (1...days[month - 1]).contains(day) else { return false }
         return !(month == 1 && day == 1 && (year == 1904 || year == 1970))
     }
@@ -88,7 +104,9 @@ extension String {
     /// strings with them).
     var trimmingWhitespace: String {
         let isPadding: (Character) -> Bool = { $0.isWhitespace || $0 == "\0" }
-        guard let first = firstIndex(where: { !isPadding($0) }), let last = lastIndex(where: { !isPadding($0) }) else { return "" }
+        guard let first = firstIndex(where: { !isPadding($0) }), let last = lastIndex(where: { !isPadding($0) }) else {
+            return ""
+        }
         return String(self[first...last])
     }
 }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import CFFmpeg
 import PhotomillCore
 
@@ -13,7 +26,10 @@ final class VideoDecoder {
         let parameters = stream.pointee.codecpar!
         let id = parameters.pointee.codec_id
         guard let codec = avcodec_find_decoder(id) else {
-            throw ProcessingError(.unsupportedFormat, "\(path): \(Self.codecDescription(parameters)) video that this FFmpeg cannot decode")
+            throw ProcessingError(
+                .unsupportedFormat,
+                "\(path): \(Self.codecDescription(parameters)) video that this FFmpeg cannot decode"
+            )
         }
         guard let context = avcodec_alloc_context3(codec), let frame = av_frame_alloc() else {
             throw ProcessingError(.unreadable, "\(path): FFmpeg could not allocate a decoder (out of memory)")
@@ -35,8 +51,10 @@ final class VideoDecoder {
             // The decoder exists: what it refuses is the stream's setup (e.g. "Invalid NAL
             // unit size in extradata") unless it says the feature is missing.
             let damaged = status == FFmpeg.invalidData
-            throw ProcessingError(damaged ? .corrupt : .unsupportedFormat,
-                                  "\(path): cannot open the \(Self.codecDescription(parameters)) decoder: \(FFmpeg.cause(of: status))")
+            throw ProcessingError(
+                damaged ? .corrupt : .unsupportedFormat,
+                "\(path): cannot open the \(Self.codecDescription(parameters)) decoder: \(FFmpeg.cause(of: status))"
+            )
         }
     }
 

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import CFFmpeg
 
 extension VideoFile {
@@ -6,7 +19,9 @@ extension VideoFile {
     /// up to 16 packets are read). The demuxer is put back at the start afterwards, for
     /// the poster frame. Nil for other codecs, and when none of those packets has one.
     func avchdMetadata() -> AVCHDMetadata? {
-        guard stream.pointee.codecpar.pointee.codec_id == AV_CODEC_ID_H264, let packet = av_packet_alloc() else { return nil }
+        guard stream.pointee.codecpar.pointee.codec_id == AV_CODEC_ID_H264, let packet = av_packet_alloc() else {
+            return nil
+        }
         var packetPointer: UnsafeMutablePointer<AVPacket>? = packet
         defer {
             av_packet_free(&packetPointer)

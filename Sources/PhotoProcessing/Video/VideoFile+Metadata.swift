@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import CFFmpeg
 import PhotomillCore
 
@@ -28,7 +41,8 @@ extension VideoFile {
         let rate = stream.pointee.avg_frame_rate
         if rate.num > 0, rate.den > 0 { metadata.frameRate = av_q2d(rate) }
 
-        metadata.dateTaken = tag("com.apple.quicktime.creationdate").flatMap(VideoDate.iso8601)
+        metadata.dateTaken =
+            tag("com.apple.quicktime.creationdate").flatMap(VideoDate.iso8601)
             ?? tag("creation_time").flatMap(VideoDate.iso8601)
         metadata.cameraMake = tag("com.apple.quicktime.make") ?? tag("make") ?? tag("com.android.manufacturer")
         metadata.cameraModel = tag("com.apple.quicktime.model") ?? tag("model") ?? tag("com.android.model")
@@ -67,7 +81,8 @@ extension VideoFile {
     var displayMatrix: [Int32]? {
         var size = 0
         guard let data = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size),
-              size >= 9 * MemoryLayout<Int32>.size else { return nil }
+            size >= 9 * MemoryLayout<Int32>.size
+        else { return nil }
         let raw = UnsafeRawPointer(data)
         return (0..<9).map { raw.loadUnaligned(fromByteOffset: $0 * MemoryLayout<Int32>.size, as: Int32.self) }
     }

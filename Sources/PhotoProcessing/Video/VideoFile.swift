@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import CFFmpeg
 import Foundation
 import PhotomillCore
@@ -35,13 +48,18 @@ final class VideoFile {
     private static let probeBytes: Int64 = 5_000_000
     private static let analyzeMicroseconds: Int64 = 5 * Int64(AV_TIME_BASE)
 
-    init(bytes: UnsafeRawBufferPointer, path: String, timeLimit: Double = VideoFile.defaultTimeLimit) throws(ProcessingError) {
+    init(
+        bytes: UnsafeRawBufferPointer,
+        path: String,
+        timeLimit: Double = VideoFile.defaultTimeLimit
+    ) throws(ProcessingError) {
         FFmpeg.setUp()
         self.path = path
         self.timeLimit = timeLimit
         let demuxer = try Self.demuxer(for: bytes, path: path)
         guard let input = MemoryInput(bytes: bytes, deadline: .now() + timeLimit),
-              var opened = avformat_alloc_context() else {
+            var opened = avformat_alloc_context()
+        else {
             throw ProcessingError(.unreadable, "\(path): FFmpeg could not allocate its reader (out of memory)")
         }
         self.input = input
@@ -54,15 +72,21 @@ final class VideoFile {
         var context: UnsafeMutablePointer<AVFormatContext>? = opened
         let status = avformat_open_input(&context, nil, demuxer, nil)
         // On failure avformat_open_input has freed the context (not our input).
-        guard status >= 0, let context else { throw Self.failure(status, while: "reading the container", path: path, input: input, timeLimit: timeLimit) }
+        guard status >= 0, let context else {
+            throw Self.failure(status, while: "reading the container", path: path, input: input, timeLimit: timeLimit)
+        }
         opened = context
 
         let analysed = Self.findStreamInfo(opened)
         let interrupted = analysed < 0 && (analysed == FFmpeg.exit || input.isPastDeadline)
         guard !interrupted, let stream = Self.videoStream(of: opened) else {
-            let failure = analysed < 0
+            let failure =
+                analysed < 0
                 ? Self.failure(analysed, while: "reading the streams", path: path, input: input, timeLimit: timeLimit)
-                : ProcessingError(.unsupportedFormat, "\(path): holds no video stream (\(Self.streamSummary(of: opened)))")
+                : ProcessingError(
+                    .unsupportedFormat,
+                    "\(path): holds no video stream (\(Self.streamSummary(of: opened)))"
+                )
             var closing: UnsafeMutablePointer<AVFormatContext>? = opened
             avformat_close_input(&closing)
             throw failure
@@ -95,11 +119,17 @@ final class VideoFile {
     /// recognised by `MediaFormat`, as everywhere in photomill, and the demuxer named, so
     /// FFmpeg never guesses: its probing takes damaged or random bytes for MP3, images or
     /// raw streams of some kind.
-    private static func demuxer(for bytes: UnsafeRawBufferPointer, path: String) throws(ProcessingError) -> UnsafePointer<AVInputFormat> {
+    private static func demuxer(
+        for bytes: UnsafeRawBufferPointer,
+        path: String
+    ) throws(ProcessingError) -> UnsafePointer<AVInputFormat> {
         guard !bytes.isEmpty else { throw ProcessingError(.notAnImage, "\(path): the file is empty") }
         let head = [UInt8](bytes.prefix(MediaFormat.headLength))
         guard let format = MediaFormat(sniffing: head) else {
-            throw ProcessingError(.notAnImage, "\(path): not a video (no known video container signature in the first bytes)")
+            throw ProcessingError(
+                .notAnImage,
+                "\(path): not a video (no known video container signature in the first bytes)"
+            )
         }
         let name: String
         switch format {
@@ -110,22 +140,30 @@ final class VideoFile {
         default: throw ProcessingError(.notAnImage, "\(path): not a video (its content is \(format.rawValue))")
         }
         guard let demuxer = av_find_input_format(name) else {
-            throw ProcessingError(.unsupportedFormat, "\(path): \(format.rawValue) video that this FFmpeg cannot read (no \(name) demuxer)")
+            throw ProcessingError(
+                .unsupportedFormat,
+                "\(path): \(format.rawValue) video that this FFmpeg cannot read (no \(name) demuxer)"
+            )
         }
         return demuxer
     }
 
     /// The video stream with the most pixels (the first of equals), leaving out cover art
     /// (attached pictures); nil when there is none.
-    private static func videoStream(of format: UnsafeMutablePointer<AVFormatContext>) -> UnsafeMutablePointer<AVStream>? {
+    private static func videoStream(of format: UnsafeMutablePointer<AVFormatContext>) -> UnsafeMutablePointer<AVStream>?
+    {
         var best: UnsafeMutablePointer<AVStream>?
         var bestArea = -1
         for index in 0..<Int(format.pointee.nb_streams) {
             guard let stream = format.pointee.streams[index], let parameters = stream.pointee.codecpar,
-                  parameters.pointee.codec_type == AVMEDIA_TYPE_VIDEO,
-                  stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0 else { continue }
+                parameters.pointee.codec_type == AVMEDIA_TYPE_VIDEO,
+                stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0
+            else { continue }
             let area = Int(parameters.pointee.width) * Int(parameters.pointee.height)
-            if area > bestArea { best = stream; bestArea = area }
+            if area > bestArea {
+                best = stream
+                bestArea = area
+            }
         }
         return best
     }
@@ -136,7 +174,11 @@ final class VideoFile {
         for index in 0..<Int(format.pointee.nb_streams) {
             let type = format.pointee.streams[index]!.pointee.codecpar.pointee.codec_type
             let name = av_get_media_type_string(type).map { String(cString: $0) } ?? "unknown"
-            if let at = counts.firstIndex(where: { $0.0 == name }) { counts[at].1 += 1 } else { counts.append((name, 1)) }
+            if let at = counts.firstIndex(where: { $0.0 == name }) {
+                counts[at].1 += 1
+            } else {
+                counts.append((name, 1))
+            }
         }
         guard !counts.isEmpty else { return "no streams" }
         return counts.map { "\($0.1) \($0.0) stream\($0.1 == 1 ? "" : "s")" }.joined(separator: ", ")
@@ -145,7 +187,13 @@ final class VideoFile {
     /// The error for a failed FFmpeg call: `.timeout` when the deadline interrupted it,
     /// else `.corrupt` — the container was recognised from its first bytes, so what
     /// FFmpeg cannot parse is damaged or truncated ("moov atom not found").
-    static func failure(_ status: Int32, while stage: String, path: String, input: MemoryInput, timeLimit: Double) -> ProcessingError {
+    static func failure(
+        _ status: Int32,
+        while stage: String,
+        path: String,
+        input: MemoryInput,
+        timeLimit: Double
+    ) -> ProcessingError {
         if status == FFmpeg.exit || input.isPastDeadline {
             _ = FFmpeg.takeLoggedError()
             return ProcessingError(.timeout, "\(path): gave up \(stage) after \(String(format: "%g", timeLimit)) s")

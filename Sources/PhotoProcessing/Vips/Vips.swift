@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import CVips
 import Foundation
 
@@ -86,7 +99,9 @@ final class VipsImageRef {
     }
 
     /// Runs a libvips operation that writes one output image.
-    func apply(_ operation: (UnsafeMutablePointer<VipsImage>, UnsafeMutablePointer<UnsafeMutablePointer<VipsImage>?>) -> Int32) throws(VipsError) -> VipsImageRef {
+    func apply(
+        _ operation: (UnsafeMutablePointer<VipsImage>, UnsafeMutablePointer<UnsafeMutablePointer<VipsImage>?>) -> Int32
+    ) throws(VipsError) -> VipsImageRef {
         var out: UnsafeMutablePointer<VipsImage>?
         guard operation(pointer, &out) == 0, let out else { throw VipsError(message: Vips.takeError()) }
         return VipsImageRef(out)
@@ -95,7 +110,9 @@ final class VipsImageRef {
     /// Decodes every pixel into memory (the moment truncated data is noticed).
     func pixels() throws(VipsError) -> [UInt8] {
         var size = 0
-        guard let memory = vips_image_write_to_memory(pointer, &size) else { throw VipsError(message: Vips.takeError()) }
+        guard let memory = vips_image_write_to_memory(pointer, &size) else {
+            throw VipsError(message: Vips.takeError())
+        }
         defer { pm_g_free(memory) }
         return Array(UnsafeRawBufferPointer(start: memory, count: size))
     }
@@ -113,7 +130,11 @@ final class VipsImageRef {
     }
 
     /// Encodes with one of the `pm_vips_*save` shims; the buffer is copied into Swift.
-    func encode(_ save: (UnsafeMutablePointer<VipsImage>, UnsafeMutablePointer<UnsafeMutableRawPointer?>, UnsafeMutablePointer<Int>) -> Int32) throws(VipsError) -> [UInt8] {
+    func encode(
+        _ save: (
+            UnsafeMutablePointer<VipsImage>, UnsafeMutablePointer<UnsafeMutableRawPointer?>, UnsafeMutablePointer<Int>
+        ) -> Int32
+    ) throws(VipsError) -> [UInt8] {
         var buffer: UnsafeMutableRawPointer?
         var length = 0
         guard save(pointer, &buffer, &length) == 0, let buffer else { throw VipsError(message: Vips.takeError()) }
@@ -124,7 +145,9 @@ final class VipsImageRef {
     /// Opens an image from memory, reading only its header.
     static func header(of bytes: UnsafeRawBufferPointer) throws(VipsError) -> VipsImageRef {
         try Vips.ensureInitialised()
-        guard let image = pm_vips_header(bytes.baseAddress, bytes.count) else { throw VipsError(message: Vips.takeError()) }
+        guard let image = pm_vips_header(bytes.baseAddress, bytes.count) else {
+            throw VipsError(message: Vips.takeError())
+        }
         return VipsImageRef(image)
     }
 
@@ -132,7 +155,9 @@ final class VipsImageRef {
     /// damaged data when its pixels are read.
     static func loading(_ bytes: UnsafeRawBufferPointer) throws(VipsError) -> VipsImageRef {
         try Vips.ensureInitialised()
-        guard let image = pm_vips_load(bytes.baseAddress, bytes.count) else { throw VipsError(message: Vips.takeError()) }
+        guard let image = pm_vips_load(bytes.baseAddress, bytes.count) else {
+            throw VipsError(message: Vips.takeError())
+        }
         return VipsImageRef(image)
     }
 
@@ -171,8 +196,13 @@ final class VipsImageRef {
     }
 
     /// Wraps packed pixels (copied): 8-bit, or 16-bit in host order for `VIPS_FORMAT_USHORT`.
-    static func fromPixels(_ pixels: [UInt8], width: Int, height: Int, bands: Int,
-                           format: VipsBandFormat = VIPS_FORMAT_UCHAR) throws(VipsError) -> VipsImageRef {
+    static func fromPixels(
+        _ pixels: [UInt8],
+        width: Int,
+        height: Int,
+        bands: Int,
+        format: VipsBandFormat = VIPS_FORMAT_UCHAR
+    ) throws(VipsError) -> VipsImageRef {
         try Vips.ensureInitialised()
         let image = pixels.withUnsafeBytes {
             vips_image_new_from_memory_copy($0.baseAddress, $0.count, Int32(width), Int32(height), Int32(bands), format)

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import CVips
 
 /// How a decoded picture's colours are to be read, as its file says.
@@ -19,11 +32,24 @@ extension VipsImageRef {
     /// Wraps packed pixels of `format` that live in C memory (LibRaw's, libheif's),
     /// copying them once; `fromPixels` would want them in a Swift array first, a second
     /// copy of the largest buffer a decode makes.
-    static func copying(_ pixels: UnsafeRawBufferPointer, width: Int, height: Int, bands: Int,
-                        format: VipsBandFormat = VIPS_FORMAT_UCHAR) throws(VipsError) -> VipsImageRef {
+    static func copying(
+        _ pixels: UnsafeRawBufferPointer,
+        width: Int,
+        height: Int,
+        bands: Int,
+        format: VipsBandFormat = VIPS_FORMAT_UCHAR
+    ) throws(VipsError) -> VipsImageRef {
         try Vips.ensureInitialised()
-        guard let image = vips_image_new_from_memory_copy(pixels.baseAddress, pixels.count, Int32(width), Int32(height),
-                                                         Int32(bands), format) else {
+        guard
+            let image = vips_image_new_from_memory_copy(
+                pixels.baseAddress,
+                pixels.count,
+                Int32(width),
+                Int32(height),
+                Int32(bands),
+                format
+            )
+        else {
             throw VipsError(message: Vips.takeError())
         }
         return VipsImageRef(image)
@@ -62,7 +88,8 @@ extension VipsImageRef {
         if image.bands > 4 { image = try image.apply { pm_vips_extract_bands($0, $1, 0, 4) } }
         switch image.format {
         case VIPS_FORMAT_USHORT: break
-        case VIPS_FORMAT_UCHAR: image = try image.apply { pm_vips_linear1($0, $1, 257, 0) }.apply { pm_vips_cast_ushort($0, $1) }
+        case VIPS_FORMAT_UCHAR:
+            image = try image.apply { pm_vips_linear1($0, $1, 257, 0) }.apply { pm_vips_cast_ushort($0, $1) }
         default: image = try image.apply { pm_vips_cast_ushort($0, $1) }
         }
         let samples = try image.pixels()

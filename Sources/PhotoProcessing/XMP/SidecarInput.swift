@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillCore
 
@@ -17,7 +30,8 @@ extension PhotoResult {
     /// metadata); one that cannot be read or parsed fails the metadata, naming the sidecar.
     mutating func mergeSidecar(_ sidecar: SidecarInput?) {
         guard let sidecar, metadata != nil else { return }
-        let path: String, bytes: Data
+        let path: String
+        let bytes: Data
         switch sidecar {
         case .unreadable(_, let message):
             return failMetadata(ProcessingError(.unreadable, message))
@@ -33,7 +47,9 @@ extension PhotoResult {
             }
         }
         guard bytes.count <= XMPSidecar.maxBytes else {
-            return failMetadata(ProcessingError(.corrupt, "\(path): the XMP sidecar is over \(XMPSidecar.maxBytes >> 20) MiB"))
+            return failMetadata(
+                ProcessingError(.corrupt, "\(path): the XMP sidecar is over \(XMPSidecar.maxBytes >> 20) MiB")
+            )
         }
         do {
             metadata?.merge(try XMPReader.read(bytes), replacing: true)

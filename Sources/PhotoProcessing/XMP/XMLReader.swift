@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import CLibXML2
 import Foundation
 
@@ -33,16 +46,27 @@ final class XMLReader {
         Self.initialized
         buffer = .allocate(byteCount: max(data.count, 1), alignment: 1)
         data.copyBytes(to: buffer)
-        guard let reader = xmlReaderForMemory(buffer.baseAddress!.assumingMemoryBound(to: CChar.self), Int32(data.count), nil, nil,
-                                              pm_xml_reader_options()) else {
+        guard
+            let reader = xmlReaderForMemory(
+                buffer.baseAddress!.assumingMemoryBound(to: CChar.self),
+                Int32(data.count),
+                nil,
+                nil,
+                pm_xml_reader_options()
+            )
+        else {
             buffer.deallocate()
             throw Failure(message: "libxml2 could not start a reader", line: 0)
         }
         self.reader = reader
-        xmlTextReaderSetStructuredErrorHandler(reader, { context, error in
-            guard let context else { return }
-            Unmanaged<ErrorBox>.fromOpaque(context).takeUnretainedValue().record(error)
-        }, Unmanaged.passUnretained(errors).toOpaque())
+        xmlTextReaderSetStructuredErrorHandler(
+            reader,
+            { context, error in
+                guard let context else { return }
+                Unmanaged<ErrorBox>.fromOpaque(context).takeUnretainedValue().record(error)
+            },
+            Unmanaged.passUnretained(errors).toOpaque()
+        )
     }
 
     deinit {
@@ -60,7 +84,9 @@ final class XMLReader {
         switch xmlTextReaderRead(reader) {
         case 1: return true
         case 0: return false
-        default: throw errors.first ?? Failure(message: "not well-formed", line: Int(xmlTextReaderGetParserLineNumber(reader)))
+        default:
+            throw errors.first
+                ?? Failure(message: "not well-formed", line: Int(xmlTextReaderGetParserLineNumber(reader)))
         }
     }
 
@@ -69,7 +95,8 @@ final class XMLReader {
         case Int32(XML_READER_TYPE_ELEMENT.rawValue): .element
         case Int32(XML_READER_TYPE_END_ELEMENT.rawValue): .endElement
         case Int32(XML_READER_TYPE_TEXT.rawValue), Int32(XML_READER_TYPE_CDATA.rawValue): .text
-        case Int32(XML_READER_TYPE_WHITESPACE.rawValue), Int32(XML_READER_TYPE_SIGNIFICANT_WHITESPACE.rawValue): .whitespace
+        case Int32(XML_READER_TYPE_WHITESPACE.rawValue), Int32(XML_READER_TYPE_SIGNIFICANT_WHITESPACE.rawValue):
+            .whitespace
         case Int32(XML_READER_TYPE_ENTITY_REFERENCE.rawValue): .entityReference
         case Int32(XML_READER_TYPE_DOCUMENT_TYPE.rawValue): .documentType
         default: .other
@@ -89,7 +116,9 @@ final class XMLReader {
     /// Whether the current node is `local` in `namespace`, compared in libxml2's own
     /// buffers (no string is made: the reader's hot path on a packet of half a million items).
     func isNamed(_ local: StaticString, in namespace: StaticString) -> Bool {
-        guard let name = xmlTextReaderConstLocalName(reader), let uri = xmlTextReaderConstNamespaceUri(reader) else { return false }
+        guard let name = xmlTextReaderConstLocalName(reader), let uri = xmlTextReaderConstNamespaceUri(reader) else {
+            return false
+        }
         return xmlStrEqual(name, local.utf8Start) == 1 && xmlStrEqual(uri, namespace.utf8Start) == 1
     }
 
@@ -115,7 +144,10 @@ final class XMLReader {
         func record(_ error: UnsafeMutablePointer<xmlError>?) {
             guard first == nil, let error else { return }
             let message = error.pointee.message.map { String(cString: $0) } ?? "not well-formed"
-            first = Failure(message: message.trimmingCharacters(in: .whitespacesAndNewlines), line: Int(error.pointee.line))
+            first = Failure(
+                message: message.trimmingCharacters(in: .whitespacesAndNewlines),
+                line: Int(error.pointee.line)
+            )
         }
     }
 }

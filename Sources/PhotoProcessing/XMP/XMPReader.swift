@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillCore
 
@@ -97,9 +110,13 @@ private struct Collector {
             // Foundation's parser dropped the text of an entity the packet declared itself (a
             // title "Boats of &who; at dawn" came back "Boats of  at dawn"); no XMP writer
             // declares one. The five predefined entities and character references read.
-            refusal = refusal ?? "it declares a DOCTYPE (entities or a DTD), which XMP packets do not use; refused rather than read in part"
+            refusal =
+                refusal
+                ?? "it declares a DOCTYPE (entities or a DTD), which XMP packets do not use; refused rather than read in part"
         case .entityReference:
-            refusal = refusal ?? "it refers to an entity (&\(reader.localName);) that XMP does not define; refused rather than read in part"
+            refusal =
+                refusal
+                ?? "it refers to an entity (&\(reader.localName);) that XMP does not define; refused rather than read in part"
         case .element:
             start(reader)
         case .endElement:
@@ -167,14 +184,20 @@ private struct Collector {
         let keywords = subjects.filter { seen.insert($0).inserted }
         fields.keywords = keywords.isEmpty ? nil : keywords
         if let text = texts(.rating).first, let value = Double(text), value.isFinite,
-           let rating = Int(exactly: value.rounded()), (-1...5).contains(rating) {
+            let rating = Int(exactly: value.rounded()), (-1...5).contains(rating)
+        {
             fields.rating = rating
         }
         fields.label = texts(.label).first
-        fields.dateTaken = [Property.dateTimeOriginal, .dateCreated, .createDate].lazy
+        fields.dateTaken =
+            [Property.dateTimeOriginal, .dateCreated, .createDate].lazy
             .compactMap { self.texts($0).first.flatMap(XMPDate.dateTaken) }.first
-        fields.gpsLatitude = texts(.latitude).first.flatMap { XMPCoordinate.degrees($0, positive: "N", negative: "S", limit: 90) }
-        fields.gpsLongitude = texts(.longitude).first.flatMap { XMPCoordinate.degrees($0, positive: "E", negative: "W", limit: 180) }
+        fields.gpsLatitude = texts(.latitude).first.flatMap {
+            XMPCoordinate.degrees($0, positive: "N", negative: "S", limit: 90)
+        }
+        fields.gpsLongitude = texts(.longitude).first.flatMap {
+            XMPCoordinate.degrees($0, positive: "E", negative: "W", limit: 180)
+        }
         if fields.gpsLatitude == nil || fields.gpsLongitude == nil {
             fields.gpsLatitude = nil
             fields.gpsLongitude = nil
@@ -189,7 +212,9 @@ private struct Collector {
 
     /// A language alternative: `x-default`, else the first.
     private func alternative(_ property: Property) -> String? {
-        let items = (values[property] ?? []).map { (language: $0.language, text: $0.text.trimmedOfWhiteSpace) }.filter { !$0.text.isEmpty }
+        let items = (values[property] ?? []).map { (language: $0.language, text: $0.text.trimmedOfWhiteSpace) }.filter {
+            !$0.text.isEmpty
+        }
         return (items.first { $0.language == "x-default" } ?? items.first)?.text
     }
 }
@@ -204,10 +229,13 @@ extension String {
             scalar.properties.isWhitespace || scalar.value == 0x200B || scalar.value == 0xFEFF
         }
         let scalars = unicodeScalars
-        guard let first = scalars.firstIndex(where: { !isSpace($0) }), let last = scalars.lastIndex(where: { !isSpace($0) }) else {
+        guard let first = scalars.firstIndex(where: { !isSpace($0) }),
+            let last = scalars.lastIndex(where: { !isSpace($0) })
+        else {
             return ""
         }
-        return first == scalars.startIndex && last == scalars.index(before: scalars.endIndex) ? self : String(scalars[first...last])
+        return first == scalars.startIndex && last == scalars.index(before: scalars.endIndex)
+            ? self : String(scalars[first...last])
     }
 }
 
@@ -218,13 +246,17 @@ extension String {
 enum XMPDate {
     static func dateTaken(_ text: String) -> String? {
         let pattern = #/^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?(Z|[+-]\d{2}:\d{2})?$/#
-        if text.wholeMatch(of: #/\d{4}:\d{2}:\d{2} \d{2}:\d{2}:\d{2}/#) != nil { return ExifDate.iso8601(fromExif: text) }
+        if text.wholeMatch(of: #/\d{4}:\d{2}:\d{2} \d{2}:\d{2}:\d{2}/#) != nil {
+            return ExifDate.iso8601(fromExif: text)
+        }
         guard let match = text.wholeMatch(of: pattern),
-              let year = Int(match.1), let month = Int(match.2), let day = Int(match.3),
-              let hour = Int(match.4), let minute = Int(match.5) else { return nil }
+            let year = Int(match.1), let month = Int(match.2), let day = Int(match.3),
+            let hour = Int(match.4), let minute = Int(match.5)
+        else { return nil }
         let second = match.6.flatMap { Int($0) } ?? 0
         guard (1800...2999).contains(year), (1...12).contains(month), (1...31).contains(day),
-              (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second) else { return nil }
+            (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
+        else { return nil }
         let local = String(format: "%04d-%02d-%02dT%02d:%02d:%02d", year, month, day, hour, minute, second)
         return local + (match.7.map(String.init) ?? "")
     }
@@ -233,9 +265,13 @@ enum XMPDate {
 /// XMP's GPS coordinates: "DDD,MM.mmmk" or "DDD,MM,SSk" (k = N/S/E/W), XMP spec part 2.
 enum XMPCoordinate {
     static func degrees(_ text: String, positive: Character, negative: Character, limit: Double) -> Double? {
-        guard let reference = text.last?.uppercased().first, reference == positive || reference == negative else { return nil }
+        guard let reference = text.last?.uppercased().first, reference == positive || reference == negative else {
+            return nil
+        }
         let parts = text.dropLast().split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
-        guard (2...3).contains(parts.count), parts.allSatisfy({ $0 != nil && $0! >= 0 && $0!.isFinite }) else { return nil }
+        guard (2...3).contains(parts.count), parts.allSatisfy({ $0 != nil && $0! >= 0 && $0!.isFinite }) else {
+            return nil
+        }
         let values = parts.map { $0! }
         guard values[1] < 60, values.count < 3 || values[2] < 60 else { return nil }
         let degrees = values[0] + values[1] / 60 + (values.count == 3 ? values[2] / 3600 : 0)

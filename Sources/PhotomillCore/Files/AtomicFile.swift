@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 
 /// Whole-file output that a reader sees old or new, never in part: a temporary file in
@@ -8,7 +21,10 @@ public enum AtomicFile {
     /// exactly these bytes. Returns whether it wrote.
     @discardableResult
     public static func write(_ data: Data, to url: URL, onlyIfChanged: Bool = false) throws(AtomicFileError) -> Bool {
-        if onlyIfChanged, let existing = try? RegularFile.contents(of: url.path, upTo: data.count + 1), existing == data { return false }
+        if onlyIfChanged, let existing = try? RegularFile.contents(of: url.path, upTo: data.count + 1), existing == data
+        {
+            return false
+        }
         let temporary = url.deletingLastPathComponent()
             .appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
         do {

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 
 /// The process's open-file limit (RLIMIT_NOFILE), and how photomill shares it.
@@ -41,7 +54,7 @@ public enum DescriptorLimit {
         defer { closedir(folder) }
         var count = 0
         while readdir(folder) != nil { count += 1 }
-        return count - 3   // ".", ".." and the listing's own descriptor
+        return count - 3  // ".", ".." and the listing's own descriptor
     }
 
     private static func clamp(_ value: rlim_t) -> Int {

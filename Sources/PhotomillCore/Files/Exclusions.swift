@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 
 /// What a library leaves out: the `--exclude` patterns, each as if written at the top of
@@ -26,7 +39,8 @@ public struct Exclusions: Sendable, Hashable {
             commandPatterns[root] = commandLine.compactMap { pattern -> IgnorePattern? in
                 let negated = pattern.hasPrefix("!")
                 let body = negated ? String(pattern.dropFirst()) : pattern
-                guard body.hasPrefix("/"), let deepest = roots.filter({ body.isPath(under: $0) }).max(by: { $0.count < $1.count })
+                guard body.hasPrefix("/"),
+                    let deepest = roots.filter({ body.isPath(under: $0) }).max(by: { $0.count < $1.count })
                 else { return IgnorePattern(line: pattern, base: root, source: "--exclude") }
                 // An absolute path: a pattern of the scanned folder it lies in, anchored there.
                 guard deepest == root, body != root else { return nil }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// A file name's extension and stem, as Foundation's `NSString.pathExtension` and
 /// `deletingPathExtension` read a name without slashes — the text after the last dot,
 /// unless that dot starts the name (`.hidden`); a dot that ends it (`photo.`) has no

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 
 /// One line of a `.photomillignore` file, or one `--exclude`: gitignore's pattern syntax
@@ -91,7 +104,8 @@ public struct IgnorePattern: Sendable, Hashable, CustomStringConvertible {
     /// `a**b` is `a*b` (only a `**` that is a whole component is special).
     private static func collapsingStars(_ glob: String) -> String {
         var result = ""
-        var escaped = false, afterStar = false
+        var escaped = false
+        var afterStar = false
         for character in glob {
             if escaped {
                 escaped = false

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 
 /// File names are bytes on Linux; a Swift `String` holds Unicode. photomill keeps every
@@ -13,7 +26,9 @@ public enum PathBytes {
     /// The String form of a file name's or path's bytes.
     public static func string(_ bytes: some Collection<UInt8>) -> String {
         let bytes = Array(bytes)
-        if let plain = String(validating: bytes, as: UTF8.self), !plain.unicodeScalars.contains(where: { $0.value >= escapeBase }) {
+        if let plain = String(validating: bytes, as: UTF8.self),
+            !plain.unicodeScalars.contains(where: { $0.value >= escapeBase })
+        {
             return plain
         }
         var scalars = String.UnicodeScalarView()
@@ -35,7 +50,11 @@ public enum PathBytes {
         guard isEscaped(path) else { return Array(path.utf8) }
         var bytes: [UInt8] = []
         for scalar in path.unicodeScalars {
-            if scalar.value >= escapeBase { bytes.append(UInt8(scalar.value - escapeBase)) } else { bytes += Array(String(scalar).utf8) }
+            if scalar.value >= escapeBase {
+                bytes.append(UInt8(scalar.value - escapeBase))
+            } else {
+                bytes += Array(String(scalar).utf8)
+            }
         }
         return bytes
     }
@@ -117,13 +136,23 @@ public enum PathBytes {
     /// One UTF-8 sequence at `index`, if it is valid (no overlong form, no surrogate).
     private static func decode(_ bytes: [UInt8], at index: Int) -> (Unicode.Scalar, Int)? {
         let lead = bytes[index]
-        let length: Int, minimum: UInt32
+        let length: Int
+        let minimum: UInt32
         var value: UInt32
         switch lead {
         case 0x00...0x7F: return (Unicode.Scalar(lead), 1)
-        case 0xC2...0xDF: length = 2; minimum = 0x80; value = UInt32(lead & 0x1F)
-        case 0xE0...0xEF: length = 3; minimum = 0x800; value = UInt32(lead & 0x0F)
-        case 0xF0...0xF4: length = 4; minimum = 0x10000; value = UInt32(lead & 0x07)
+        case 0xC2...0xDF:
+            length = 2
+            minimum = 0x80
+            value = UInt32(lead & 0x1F)
+        case 0xE0...0xEF:
+            length = 3
+            minimum = 0x800
+            value = UInt32(lead & 0x0F)
+        case 0xF0...0xF4:
+            length = 4
+            minimum = 0x10000
+            value = UInt32(lead & 0x07)
         default: return nil
         }
         guard index + length <= bytes.count else { return nil }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 
 /// A regular file, opened so that opening it cannot block: every photo, sidecar, key and
@@ -28,7 +41,8 @@ public final class RegularFile {
             // A socket (or a device with no driver) cannot be opened at all: say which.
             var info = stat()
             if code == ENXIO || code == EOPNOTSUPP, PathBytes.withCString(path, { stat($0, &info) }) == 0,
-               let type = FileOpenError.FileType(mode: info.st_mode) {
+                let type = FileOpenError.FileType(mode: info.st_mode)
+            {
                 throw FileOpenError(path: path, code: .notRegular(type))
             }
             throw FileOpenError(path: path, code: .system(code))
@@ -59,7 +73,9 @@ public final class RegularFile {
         var filled = 0
         while filled < limit {
             if filled == data.count { data.count = min(limit, max(data.count * 2, filled + 65536)) }
-            let got = data.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + filled, $0.count - filled, off_t(filled)) }
+            let got = data.withUnsafeMutableBytes {
+                pread(descriptor, $0.baseAddress! + filled, $0.count - filled, off_t(filled))
+            }
             if got < 0 {
                 if errno == EINTR { continue }
                 throw FileOpenError(path: path, code: .system(errno))
@@ -77,7 +93,9 @@ public final class RegularFile {
         var bytes = [UInt8](repeating: 0, count: range.count)
         var done = 0
         while done < range.count {
-            let got = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, range.count - done, off_t(range.lowerBound + done)) }
+            let got = bytes.withUnsafeMutableBytes {
+                pread(descriptor, $0.baseAddress! + done, range.count - done, off_t(range.lowerBound + done))
+            }
             if got < 0 && errno == EINTR { continue }
             guard got > 0 else { return nil }
             done += got

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// What a file is, as photomill tells it from its content (the first bytes, and for TIFF
 /// structures the first directory), never from its name: `Kind`s are computed only for
 /// files that are one of these. The one place photomill recognises formats; the scanner,
@@ -7,17 +20,21 @@ public enum MediaFormat: String, Sendable, Hashable, Codable, CaseIterable {
     case jpeg, png, gif, tiff, webp, bmp, heic, heif, avif, jxl
     // Camera RAW: metadata from their own structures (exiv2, LibRaw), pictures from LibRaw.
     case cr2, cr3, crw, nef, nrw, arw, sr2, dng, raf, orf, rw2, pef, srw
-    case mrw, x3f, iiq, threeFR = "3fr"
+    case mrw, x3f, iiq
+    case threeFR = "3fr"
     /// Kyocera's and Contax's N Digital RAW (exiftool's FileType `RAW`).
     case kyoceraRaw = "raw"
     // Video, read with FFmpeg's libraries.
-    case mov, mp4, m4v, threeGP = "3gp", avi, mkv, webm, mts
+    case mov, mp4, m4v
+    case threeGP = "3gp"
+    case avi, mkv, webm, mts
 
     public var mediaType: MediaType {
         switch self {
         case .jpeg, .png, .gif, .tiff, .webp, .bmp, .heic, .heif, .avif, .jxl: .photo
         case .cr2, .cr3, .crw, .nef, .nrw, .arw, .sr2, .dng, .raf, .orf, .rw2, .pef, .srw,
-             .mrw, .x3f, .iiq, .threeFR, .kyoceraRaw: .raw
+            .mrw, .x3f, .iiq, .threeFR, .kyoceraRaw:
+            .raw
         case .mov, .mp4, .m4v, .threeGP, .avi, .mkv, .webm, .mts: .video
         }
     }
@@ -33,30 +50,75 @@ public enum MediaFormat: String, Sendable, Hashable, Codable, CaseIterable {
     public init?(sniffing head: [UInt8], fileExtension: String? = nil) {
         let b = ByteView(head)
         let ext = fileExtension?.lowercased()
-        if b.starts([0xFF, 0xD8, 0xFF]) { self = .jpeg; return }
-        if b.starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { self = .png; return }
-        if b.starts("GIF87a") || b.starts("GIF89a") { self = .gif; return }
-        if b.starts("RIFF") && b.matches("WEBP", at: 8) { self = .webp; return }
-        if b.starts("RIFF") && b.matches("AVI ", at: 8) { self = .avi; return }
+        if b.starts([0xFF, 0xD8, 0xFF]) {
+            self = .jpeg
+            return
+        }
+        if b.starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
+            self = .png
+            return
+        }
+        if b.starts("GIF87a") || b.starts("GIF89a") {
+            self = .gif
+            return
+        }
+        if b.starts("RIFF") && b.matches("WEBP", at: 8) {
+            self = .webp
+            return
+        }
+        if b.starts("RIFF") && b.matches("AVI ", at: 8) {
+            self = .avi
+            return
+        }
         if b.starts([0xFF, 0x0A]) || b.starts([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]) {
             self = .jxl
             return
         }
-        if b.starts("FUJIFILMCCD-RAW") { self = .raf; return }
-        if b.starts([0x00, 0x4D, 0x52, 0x4D]) || b.starts([0x00, 0x4D, 0x52, 0x49]) { self = .mrw; return }   // "\0MRM"
-        if b.starts("FOVb") { self = .x3f; return }
-        if b.matches("ARECOYK", at: 25) { self = .kyoceraRaw; return }                      // "KYOCERA" reversed
-        if b.matches("HEAPCCDR", at: 6) && (b.starts("II") || b.starts("MM")) { self = .crw; return }
-        if b.starts([0x49, 0x49, 0x55, 0x00]) { self = .rw2; return }                       // "IIU\0"
-        if b.starts("IIRO") || b.starts("IIRS") || b.starts("MMOR") { self = .orf; return }
+        if b.starts("FUJIFILMCCD-RAW") {
+            self = .raf
+            return
+        }
+        if b.starts([0x00, 0x4D, 0x52, 0x4D]) || b.starts([0x00, 0x4D, 0x52, 0x49]) {
+            self = .mrw
+            return
+        }  // "\0MRM"
+        if b.starts("FOVb") {
+            self = .x3f
+            return
+        }
+        if b.matches("ARECOYK", at: 25) {
+            self = .kyoceraRaw
+            return
+        }  // "KYOCERA" reversed
+        if b.matches("HEAPCCDR", at: 6) && (b.starts("II") || b.starts("MM")) {
+            self = .crw
+            return
+        }
+        if b.starts([0x49, 0x49, 0x55, 0x00]) {
+            self = .rw2
+            return
+        }  // "IIU\0"
+        if b.starts("IIRO") || b.starts("IIRS") || b.starts("MMOR") {
+            self = .orf
+            return
+        }
         if b.starts([0x1A, 0x45, 0xDF, 0xA3]) {
             // EBML: Matroska unless its DocType says webm.
             self = b.contains("webm", within: 64) ? .webm : .mkv
             return
         }
-        if Self.isTransportStream(b) { self = .mts; return }
-        if let bmp = Self.bitmap(b) { self = bmp; return }
-        if let isoBase = Self.isoBaseMedia(b) { self = isoBase; return }
+        if Self.isTransportStream(b) {
+            self = .mts
+            return
+        }
+        if let bmp = Self.bitmap(b) {
+            self = bmp
+            return
+        }
+        if let isoBase = Self.isoBaseMedia(b) {
+            self = isoBase
+            return
+        }
         if b.starts([0x49, 0x49, 0x2A, 0x00]) || b.starts([0x4D, 0x4D, 0x00, 0x2A]) {
             self = Self.tiffFamily(b, fileExtension: ext)
             return
@@ -69,10 +131,13 @@ public enum MediaFormat: String, Sendable, Hashable, Codable, CaseIterable {
     /// that starts with "BM" is no bitmap.
     private static func bitmap(_ b: ByteView) -> MediaFormat? {
         guard b.starts("BM"), b.count >= 26 else { return nil }
-        let fileSize = b.uint32LE(at: 2), reserved = b.uint32LE(at: 6), offset = b.uint32LE(at: 10)
+        let fileSize = b.uint32LE(at: 2)
+        let reserved = b.uint32LE(at: 6)
+        let offset = b.uint32LE(at: 10)
         let dibSize = b.uint32LE(at: 14)
         guard reserved == 0, [12, 40, 52, 56, 64, 108, 124].contains(dibSize), offset >= 14 + dibSize,
-              fileSize == 0 || offset < fileSize else { return nil }
+            fileSize == 0 || offset < fileSize
+        else { return nil }
         return .bmp
     }
 
@@ -112,7 +177,8 @@ public enum MediaFormat: String, Sendable, Hashable, Codable, CaseIterable {
         case "qt  ": .mov
         case "M4V ", "M4VH", "M4VP": .m4v
         case "3gp4", "3gp5", "3gp6", "3gp7", "3gs7", "3ge6", "3ge7", "3gg6", "3g2a", "3g2b", "3g2c": .threeGP
-        case "isom", "iso2", "iso3", "iso4", "iso5", "iso6", "mp41", "mp42", "avc1", "dash", "MSNV", "f4v ", "mmp4", "NDAS", "XAVC":
+        case "isom", "iso2", "iso3", "iso4", "iso5", "iso6", "mp41", "mp42", "avc1", "dash", "MSNV", "f4v ", "mmp4",
+            "NDAS", "XAVC":
             .mp4
         default: nil
         }
@@ -139,12 +205,15 @@ public enum MediaFormat: String, Sendable, Hashable, Codable, CaseIterable {
         if b.matches("IIII", at: 8) || b.matches("MMMM", at: 8) { return .iiq }
         let firstDirectory: (tags: Set<UInt16>, make: String?)? = b.bytes.withUnsafeBytes { raw in
             guard let tiff = TIFFStructure(header: raw),
-                  let ifd0 = tiff.directory(at: tiff.firstDirectoryOffset) else { return nil }
+                let ifd0 = tiff.directory(at: tiff.firstDirectoryOffset)
+            else { return nil }
             return (Set(ifd0.entries.map(\.tag)), ifd0.first(0x010F).flatMap(tiff.string))
         }
         guard let firstDirectory else { return .tiff }
         if firstDirectory.tags.contains(0xC612) { return .dng }
-        let byExtension = ext.flatMap { MediaFormat(rawValue: $0) }.flatMap { $0.mediaType == .raw && $0.isTIFFBased ? $0 : nil }
+        let byExtension = ext.flatMap { MediaFormat(rawValue: $0) }.flatMap {
+            $0.mediaType == .raw && $0.isTIFFBased ? $0 : nil
+        }
         guard firstDirectory.tags.contains(0x014A) || byExtension != nil else { return .tiff }
         let make = firstDirectory.make?.uppercased() ?? ""
         if make.hasPrefix("NIKON") { return ext == "nrw" ? .nrw : .nef }
@@ -214,7 +283,10 @@ struct ByteView {
     }
 
     func uint32(at offset: Int, bigEndian: Bool) -> UInt32 {
-        let a = UInt32(self[offset]), b = UInt32(self[offset + 1]), c = UInt32(self[offset + 2]), d = UInt32(self[offset + 3])
+        let a = UInt32(self[offset])
+        let b = UInt32(self[offset + 1])
+        let c = UInt32(self[offset + 2])
+        let d = UInt32(self[offset + 3])
         return bigEndian ? a << 24 | b << 16 | c << 8 | d : d << 24 | c << 16 | b << 8 | a
     }
 

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// A bounds-checked reader of TIFF structures: plain TIFF, the EXIF block of a JPEG, maker
 /// notes, and camera RAW files that are TIFF with another magic number (Panasonic's
 /// "IIU\0", Olympus' "IIRO"/"MMOR"). Every offset is checked against the bytes before it is
@@ -48,8 +61,14 @@ public struct TIFFStructure {
         entries.reserveCapacity(entryCount)
         for index in 0..<entryCount {
             let at = offset + 2 + 12 * index
-            entries.append(TIFFEntry(tag: uint16(at: at) ?? 0, type: uint16(at: at + 2) ?? 0,
-                                     count: Int(uint32(at: at + 4) ?? 0), entryOffset: at))
+            entries.append(
+                TIFFEntry(
+                    tag: uint16(at: at) ?? 0,
+                    type: uint16(at: at + 2) ?? 0,
+                    count: Int(uint32(at: at + 4) ?? 0),
+                    entryOffset: at
+                )
+            )
         }
         let next = entryCount == Int(count) ? Int(uint32(at: offset + 2 + 12 * entryCount) ?? 0) : 0
         return TIFFDirectoryEntries(entries: entries, nextOffset: next)
@@ -109,13 +128,16 @@ public struct TIFFStructure {
 
     public func uint32(at offset: Int) -> UInt32? {
         guard offset >= 0, offset <= bytes.count - 4 else { return nil }
-        let a = UInt32(bytes[offset]), b = UInt32(bytes[offset + 1])
-        let c = UInt32(bytes[offset + 2]), d = UInt32(bytes[offset + 3])
+        let a = UInt32(bytes[offset])
+        let b = UInt32(bytes[offset + 1])
+        let c = UInt32(bytes[offset + 2])
+        let d = UInt32(bytes[offset + 3])
         return bigEndian ? a << 24 | b << 16 | c << 8 | d : d << 24 | c << 16 | b << 8 | a
     }
 
     private static func read16(_ bytes: UnsafeRawBufferPointer, at offset: Int, bigEndian: Bool) -> UInt16 {
-        let a = UInt16(bytes[offset]), b = UInt16(bytes[offset + 1])
+        let a = UInt16(bytes[offset])
+        let b = UInt16(bytes[offset + 1])
         return bigEndian ? a << 8 | b : b << 8 | a
     }
 }

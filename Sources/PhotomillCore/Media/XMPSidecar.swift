@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 
 /// XMP sidecars: which file is whose. `NAME.EXT.xmp` belongs to `NAME.EXT` (darktable,
@@ -21,7 +34,9 @@ public enum XMPSidecar {
         for name in names(forPhotoNamed: url.lastPathComponent) {
             let candidate = folder == "/" ? "/" + name : folder + "/" + name
             var info = stat()
-            if PathBytes.withCString(candidate, { lstat($0, &info) }) == 0, info.st_mode & S_IFMT == S_IFREG { return candidate }
+            if PathBytes.withCString(candidate, { lstat($0, &info) }) == 0, info.st_mode & S_IFMT == S_IFREG {
+                return candidate
+            }
         }
         return nil
     }

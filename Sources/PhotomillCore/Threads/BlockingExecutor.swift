@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 
 /// Threads photomill owns (`OwnedThread`s) that run blocking jobs — SQLite, file reads,
@@ -20,8 +33,12 @@ public final class BlockingExecutor<Context>: Sendable {
 
     /// `threads` threads named `name` (numbered when there are several), each with the
     /// context `context(index)` makes on it.
-    public init(name: String, threads count: Int = 1, stackSize: Int? = nil,
-                context: @escaping @Sendable (Int) -> Context) {
+    public init(
+        name: String,
+        threads count: Int = 1,
+        stackSize: Int? = nil,
+        context: @escaping @Sendable (Int) -> Context
+    ) {
         let queue = queue
         threads = (0..<max(1, count)).map { index in
             OwnedThread(name: count > 1 ? "\(name)-\(index)" : name, stackSize: stackSize) {

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// One reported result with the facts of its attempt.
 public struct ReportedResult: Sendable, Hashable {
     public var result: TaskResult
@@ -41,7 +54,8 @@ public struct CommitBatch: Sendable {
     public init() {}
 
     public var isEmpty: Bool {
-        leases.isEmpty && extensions.isEmpty && results.isEmpty && releases.isEmpty && workers.isEmpty && violations.isEmpty
+        leases.isEmpty && extensions.isEmpty && results.isEmpty && releases.isEmpty && workers.isEmpty
+            && violations.isEmpty
             && waits == nil
     }
 }

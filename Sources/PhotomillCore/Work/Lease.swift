@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// A lease the coordinator granted: the tasks become `leased` under `token`.
 public struct Lease: Sendable, Hashable {
     public var photoId: Int64
@@ -10,8 +23,15 @@ public struct Lease: Sendable, Hashable {
     /// a lease whose result comes in the same batch is never written (`Catalog.commit`).
     public var pagedUpdatedAt: [Double]
 
-    public init(photoId: Int64, kinds: [Kind], token: String, worker: String, leasedAt: Double, expiresAt: Double,
-                pagedUpdatedAt: [Double] = []) {
+    public init(
+        photoId: Int64,
+        kinds: [Kind],
+        token: String,
+        worker: String,
+        leasedAt: Double,
+        expiresAt: Double,
+        pagedUpdatedAt: [Double] = []
+    ) {
         self.photoId = photoId
         self.kinds = kinds
         self.token = token

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// Pending work for one photo, as the scheduler pages it from the catalog.
 public struct PendingJob: Sendable, Hashable {
     public var photoId: Int64
@@ -22,8 +35,16 @@ public struct PendingJob: Sendable, Hashable {
     /// The sidecar, when this job computes the metadata that reads it.
     public var metadataSidecar: Sidecar? { kinds.contains(.metadata) ? sidecar : nil }
 
-    public init(photoId: Int64, path: String, size: Int64, mtimeNs: Int64, kinds: [Kind], updatedAt: [Double] = [],
-                sidecar: Sidecar? = nil, rank: Int64 = 0) {
+    public init(
+        photoId: Int64,
+        path: String,
+        size: Int64,
+        mtimeNs: Int64,
+        kinds: [Kind],
+        updatedAt: [Double] = [],
+        sidecar: Sidecar? = nil,
+        rank: Int64 = 0
+    ) {
         precondition(updatedAt.isEmpty || updatedAt.count == kinds.count, "one updatedAt per kind")
         self.photoId = photoId
         self.path = path

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 // The order pending work is paged in (docs/catalog.md, "The order of work"; the decision
 // in docs/architecture.md): by tier, cheap kinds of the whole library first, and within a
 // tier by rank, then photo.

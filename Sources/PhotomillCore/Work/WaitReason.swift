@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// Why the pending tasks of a kind wait for a worker, as the coordinator last saw: stored in
 /// `waits` as a code and its detail (docs/catalog.md), shown in words by `status` and the
 /// run's summary (`photomill/WaitReason+Words.swift`), which the dashboard shows too.
@@ -44,7 +57,10 @@ public enum WaitReason: Sendable, Hashable {
         case "language-not-offered":
             let parts = (detail ?? "").split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)
             guard parts.count == 2 else { return nil }
-            self = .languageNotOffered(language: String(parts[0]), offered: parts[1].split(separator: ",").map(String.init))
+            self = .languageNotOffered(
+                language: String(parts[0]),
+                offered: parts[1].split(separator: ",").map(String.init)
+            )
         case "kind-not-offered":
             self = .kindNotOffered
         default:

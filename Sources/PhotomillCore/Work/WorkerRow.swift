@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// What the coordinator knows of a connected (or departed) worker: a row of the catalog's
 /// `workers` (its database side is `Catalog/Records/WorkerRow+Database.swift`).
 public struct WorkerRow: Sendable, Hashable, Codable {
@@ -18,8 +31,20 @@ public struct WorkerRow: Sendable, Hashable, Codable {
     public var done: Int
     public var failed: Int
 
-    public init(id: String, host: String, softwareVersion: String?, slots: Int, kinds: String, ocrLanguages: String, state: State,
-                connectedAt: Double, lastSeen: Double, inFlight: Int, done: Int, failed: Int) {
+    public init(
+        id: String,
+        host: String,
+        softwareVersion: String?,
+        slots: Int,
+        kinds: String,
+        ocrLanguages: String,
+        state: State,
+        connectedAt: Double,
+        lastSeen: Double,
+        inFlight: Int,
+        done: Int,
+        failed: Int
+    ) {
         self.id = id
         self.host = host
         self.softwareVersion = softwareVersion

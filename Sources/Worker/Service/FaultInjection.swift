@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 #if PHOTOMILL_FAULT_INJECTION
 import Foundation
 import Synchronization
@@ -35,12 +48,15 @@ enum FaultInjection {
             if let at = entry.range(of: ":@") {
                 return (String(entry[..<at.lowerBound]), .untilExists(String(entry[at.upperBound...])))
             }
-            guard let colon = entry.lastIndex(of: ":"), let seconds = Double(entry[entry.index(after: colon)...]) else { return nil }
+            guard let colon = entry.lastIndex(of: ":"), let seconds = Double(entry[entry.index(after: colon)...]) else {
+                return nil
+            }
             return (String(entry[..<colon]), .seconds(seconds))
         }
     }()
 
-    static let crashWithResults: Int? = ProcessInfo.processInfo.environment["PHOTOMILL_FAULT_CRASH_WITH_RESULTS"].flatMap { Int($0) }
+    static let crashWithResults: Int? = ProcessInfo.processInfo.environment["PHOTOMILL_FAULT_CRASH_WITH_RESULTS"]
+        .flatMap { Int($0) }
     private static let held = Mutex(0)
 
     /// Called by the socket thread (alone) with the results the slots finished: passes
@@ -53,15 +69,22 @@ enum FaultInjection {
             return held
         }
         if total >= crashWithResults {
-            FileHandle.standardError.write(Data("photomill worker: PHOTOMILL_FAULT_CRASH_WITH_RESULTS: dying with \(total) results not sent\n".utf8))
+            FileHandle.standardError.write(
+                Data(
+                    "photomill worker: PHOTOMILL_FAULT_CRASH_WITH_RESULTS: dying with \(total) results not sent\n".utf8
+                )
+            )
             kill(getpid(), SIGKILL)
         }
         return []
     }
 
     static func exitAtStart() {
-        guard let status = ProcessInfo.processInfo.environment["PHOTOMILL_FAULT_EXIT_AT_START"].flatMap({ Int32($0) }) else { return }
-        FileHandle.standardError.write(Data("photomill worker: PHOTOMILL_FAULT_EXIT_AT_START: exiting with status \(status)\n".utf8))
+        guard let status = ProcessInfo.processInfo.environment["PHOTOMILL_FAULT_EXIT_AT_START"].flatMap({ Int32($0) })
+        else { return }
+        FileHandle.standardError.write(
+            Data("photomill worker: PHOTOMILL_FAULT_EXIT_AT_START: exiting with status \(status)\n".utf8)
+        )
         exit(status)
     }
 

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import MillProtocol
 import PhotoProcessing
@@ -14,7 +27,9 @@ final class JobRunner {
 
     init(configuration: WorkerConfiguration) {
         self.configuration = configuration
-        roots = configuration.pathRoots.map { URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath().path }
+        roots = configuration.pathRoots.map {
+            URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath().path
+        }
     }
 
     func run(_ job: Photomill_V1_Job, blobs: [Data]) -> (Photomill_V1_Result, blobs: [Data]) {
@@ -29,13 +44,23 @@ final class JobRunner {
             let fileBlobs = job.sidecarInBlobs ? blobs.dropLast() : blobs[...]
             // A file of one frame (up to 64 MiB) is processed where libzmq received it;
             // only a larger one is put together.
-            let bytes = fileBlobs.count == 1 ? fileBlobs[fileBlobs.startIndex] : fileBlobs.reduce(into: Data()) { $0.append($1) }
+            let bytes =
+                fileBlobs.count == 1
+                ? fileBlobs[fileBlobs.startIndex] : fileBlobs.reduce(into: Data()) { $0.append($1) }
             outcome.fileSize = bytes.count
-            let sidecar: SidecarInput? = job.sidecarPath.isEmpty ? nil
-                : job.sidecarInBlobs ? .bytes(path: job.sidecarPath, blobs.last ?? Data())
-                : .unreadable(path: job.sidecarPath, message: job.sidecarError.isEmpty
-                    ? "\(job.sidecarPath): the XMP sidecar was not sent" : job.sidecarError)
-            bytes.withUnsafeBytes { processor.process($0, path: job.path, kinds: kinds, sidecar: sidecar, into: &outcome) }
+            let sidecar: SidecarInput? =
+                job.sidecarPath.isEmpty
+                ? nil
+                : job.sidecarInBlobs
+                    ? .bytes(path: job.sidecarPath, blobs.last ?? Data())
+                    : .unreadable(
+                        path: job.sidecarPath,
+                        message: job.sidecarError.isEmpty
+                            ? "\(job.sidecarPath): the XMP sidecar was not sent" : job.sidecarError
+                    )
+            bytes.withUnsafeBytes {
+                processor.process($0, path: job.path, kinds: kinds, sidecar: sidecar, into: &outcome)
+            }
         } else {
             switch localPath(for: job) {
             case .success(let path):
@@ -52,7 +77,10 @@ final class JobRunner {
     private func localSidecar(for job: Photomill_V1_Job) -> SidecarInput? {
         guard !job.sidecarPath.isEmpty else { return nil }
         guard let path = local(job.sidecarPath) else {
-            return .unreadable(path: job.sidecarPath, message: "\(job.sidecarPath): the XMP sidecar is outside this worker's roots")
+            return .unreadable(
+                path: job.sidecarPath,
+                message: "\(job.sidecarPath): the XMP sidecar is outside this worker's roots"
+            )
         }
         return .file(path: path)
     }
@@ -62,7 +90,8 @@ final class JobRunner {
     /// resolved first). Prefixes map component-wise: /volume1/photos maps
     /// /volume1/photos/a.jpg, not /volume1/photos2/a.jpg.
     private func local(_ coordinatorPath: String) -> String? {
-        let path = configuration.pathMap.lazy.compactMap { coordinatorPath.replacingPathPrefix($0.from, with: $0.to) }.first
+        let path =
+            configuration.pathMap.lazy.compactMap { coordinatorPath.replacingPathPrefix($0.from, with: $0.to) }.first
             ?? coordinatorPath
         let resolved = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
         return roots.contains(where: resolved.isPath(under:)) ? path : nil
@@ -73,7 +102,9 @@ final class JobRunner {
     /// results for content the catalog does not describe).
     private func localPath(for job: Photomill_V1_Job) -> Result<String, ProcessingError> {
         guard let path = local(job.path) else {
-            let roots = configuration.pathRoots.isEmpty ? "none: it takes files as bytes only" : configuration.pathRoots.joined(separator: ", ")
+            let roots =
+                configuration.pathRoots.isEmpty
+                ? "none: it takes files as bytes only" : configuration.pathRoots.joined(separator: ", ")
             return .failure(ProcessingError(.unreadable, "\(job.path): outside this worker's roots (\(roots))"))
         }
         let current: FileStamp
@@ -89,8 +120,11 @@ final class JobRunner {
         return .success(path)
     }
 
-    static func message(for job: Photomill_V1_Job, outcome: PhotoResult,
-                        parameters: ProcessingParameters) -> (Photomill_V1_Result, blobs: [Data]) {
+    static func message(
+        for job: Photomill_V1_Job,
+        outcome: PhotoResult,
+        parameters: ProcessingParameters
+    ) -> (Photomill_V1_Result, blobs: [Data]) {
         var result = Photomill_V1_Result()
         result.jobID = job.jobID
         result.leaseToken = job.leaseToken

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import Logging
 import MillProtocol
@@ -42,9 +55,13 @@ public final class WorkerService: Sendable {
             slots.shutdown()
             wake.close()
         }
-        var loop = Loop(service: self, context: context, slots: slots,
-                        machine: WorkerStateMachine(configuration: configuration.stateMachine, logger: logger),
-                        diagnosis: ConnectionDiagnosis(endpoint: configuration.endpoint, curve: configuration.security != nil))
+        var loop = Loop(
+            service: self,
+            context: context,
+            slots: slots,
+            machine: WorkerStateMachine(configuration: configuration.stateMachine, logger: logger),
+            diagnosis: ConnectionDiagnosis(endpoint: configuration.endpoint, curve: configuration.security != nil)
+        )
         defer { loop.closeSocket() }
         try loop.perform(loop.machine.start(at: .now()))
         var stopSeen = false
@@ -66,7 +83,9 @@ public final class WorkerService: Sendable {
                 if item.index == monitorIndex { loop.diagnose() }
                 if item.index == socketIndex, let socket = loop.socket {
                     // Until a DISCONNECT closes this connection.
-                    while loop.socket === socket, let frames = try socket.receive(dontWait: true) { try loop.receive(frames) }
+                    while loop.socket === socket, let frames = try socket.receive(dontWait: true) {
+                        try loop.receive(frames)
+                    }
                 }
             }
             if !stopSeen && isStopping {
@@ -103,10 +122,13 @@ public final class WorkerService: Sendable {
                 case .close(let reason, let wait):
                     diagnose()
                     closeSocket()
-                    let metadata: Logger.Metadata = ["coordinator": "\(configuration.endpoint)", "retry.seconds": "\(wait)"]
+                    let metadata: Logger.Metadata = [
+                        "coordinator": "\(configuration.endpoint)", "retry.seconds": "\(wait)",
+                    ]
                     switch reason {
                     // The cause was said once already; "silent" would hide it on every retry.
-                    case .silent where diagnosis.reported != nil: service.logger.debug("still cannot reach the coordinator: reconnecting", metadata: metadata)
+                    case .silent where diagnosis.reported != nil:
+                        service.logger.debug("still cannot reach the coordinator: reconnecting", metadata: metadata)
                     case .silent: service.logger.warning("coordinator is silent: reconnecting", metadata: metadata)
                     case .disconnected: service.logger.warning("coordinator asked us to reconnect", metadata: metadata)
                     }
@@ -130,12 +152,19 @@ public final class WorkerService: Sendable {
         mutating func diagnose() {
             guard let monitor else { return }
             while let event = try? monitor.next() {
-                service.logger.trace("connection event", metadata: ["event": "\(event.kind)", "value": "\(event.value)"])
+                service.logger.trace(
+                    "connection event",
+                    metadata: ["event": "\(event.kind)", "value": "\(event.value)"]
+                )
                 let endpoint = configuration.endpoint
-                guard let cause = diagnosis.observe(event, peerMechanism: { GreetingProbe.mechanism(of: endpoint) }) else { continue }
-                service.logger.warning("cannot reach the coordinator: \(diagnosis.message(cause))", metadata: [
-                    "coordinator": "\(configuration.endpoint)", "cause": "\(cause)",
-                ])
+                guard let cause = diagnosis.observe(event, peerMechanism: { GreetingProbe.mechanism(of: endpoint) })
+                else { continue }
+                service.logger.warning(
+                    "cannot reach the coordinator: \(diagnosis.message(cause))",
+                    metadata: [
+                        "coordinator": "\(configuration.endpoint)", "cause": "\(cause)",
+                    ]
+                )
             }
         }
 
@@ -181,10 +210,14 @@ public final class WorkerService: Sendable {
             }
         }
 
-        private mutating func arrived(_ job: Photomill_V1_Job, blobs: [Data], at now: MonotonicInstant) throws(ZMQError) {
+        private mutating func arrived(_ job: Photomill_V1_Job, blobs: [Data], at now: MonotonicInstant) throws(ZMQError)
+        {
             let arrival = WorkerStateMachine.JobArrival(
-                jobID: job.jobID, token: job.leaseToken, kinds: job.kinds.compactMap(Kind.init),
-                deadline: Kind.jobDeadline(job.deadlines.map { Double($0.deadlineMs) / 1000 }))
+                jobID: job.jobID,
+                token: job.leaseToken,
+                kinds: job.kinds.compactMap(Kind.init),
+                deadline: Kind.jobDeadline(job.deadlines.map { Double($0.deadlineMs) / 1000 })
+            )
             switch machine.jobArrived(arrival, at: now) {
             case .run: slots.submit { slot in slot.run(job, blobs: blobs) }
             case .refuse(let action): try perform([action])
@@ -198,20 +231,28 @@ public final class WorkerService: Sendable {
             case .ready: frames = MillCodec.encode(.ready(configuration.ready))
             case .heartbeat: frames = MillCodec.encode(.heartbeat())
             case .extend(let jobID, let token, let kinds, let extra):
-                frames = MillCodec.encode(.extend(.with {
-                    $0.jobID = jobID
-                    $0.leaseToken = token
-                    $0.kinds = kinds.map(Photomill_V1_Kind.init)
-                    $0.extraMs = UInt32(extra * 1000)
-                }))
+                frames = MillCodec.encode(
+                    .extend(
+                        .with {
+                            $0.jobID = jobID
+                            $0.leaseToken = token
+                            $0.kinds = kinds.map(Photomill_V1_Kind.init)
+                            $0.extraMs = UInt32(extra * 1000)
+                        }
+                    )
+                )
             case .refuse(let jobID, let token):
-                frames = MillCodec.encode(.fail(.with {
-                    $0.jobID = jobID
-                    $0.leaseToken = token
-                    $0.errorClass = ErrorClass.shuttingDown.rawValue
-                    $0.message = "worker \(configuration.workerId) is stopping"
-                    $0.retryable = true
-                }))
+                frames = MillCodec.encode(
+                    .fail(
+                        .with {
+                            $0.jobID = jobID
+                            $0.leaseToken = token
+                            $0.errorClass = ErrorClass.shuttingDown.rawValue
+                            $0.message = "worker \(configuration.workerId) is stopping"
+                            $0.retryable = true
+                        }
+                    )
+                )
             case .results(let finished):
                 for (frames, _) in MillCodec.batched(finished.map(\.frames)) { send(frames: frames) }
                 return
@@ -225,7 +266,10 @@ public final class WorkerService: Sendable {
             do {
                 _ = try socket.send(frames, dontWait: true)
             } catch {
-                service.logger.warning("send to the coordinator failed", metadata: ["coordinator": "\(configuration.endpoint)", "error": "\(error)"])
+                service.logger.warning(
+                    "send to the coordinator failed",
+                    metadata: ["coordinator": "\(configuration.endpoint)", "error": "\(error)"]
+                )
             }
         }
     }
@@ -235,8 +279,14 @@ public final class WorkerService: Sendable {
     private func startSlots(context: ZMQContext) -> BlockingExecutor<Slot> {
         BlockingExecutor(name: "pm-slot", threads: configuration.slots, stackSize: 8 << 20) {
             [configuration, wakeEndpoint, logger, finished] index in
-            Slot(index: index, runner: JobRunner(configuration: configuration), context: context, wakeEndpoint: wakeEndpoint,
-                 finished: finished, logger: logger)
+            Slot(
+                index: index,
+                runner: JobRunner(configuration: configuration),
+                context: context,
+                wakeEndpoint: wakeEndpoint,
+                finished: finished,
+                logger: logger
+            )
         }
     }
 
@@ -248,8 +298,14 @@ public final class WorkerService: Sendable {
         let finished: Mailbox<WorkerStateMachine.Finished>
         let logger: Logger
 
-        init(index: Int, runner: JobRunner, context: ZMQContext, wakeEndpoint: String,
-             finished: Mailbox<WorkerStateMachine.Finished>, logger: Logger) {
+        init(
+            index: Int,
+            runner: JobRunner,
+            context: ZMQContext,
+            wakeEndpoint: String,
+            finished: Mailbox<WorkerStateMachine.Finished>,
+            logger: Logger
+        ) {
             self.index = index
             self.runner = runner
             notify = try? ZMQSocket(context: context, type: .push)
@@ -262,17 +318,24 @@ public final class WorkerService: Sendable {
         func run(_ job: Photomill_V1_Job, blobs: [Data]) {
             let started = MonotonicInstant.now()
             let (result, blobs) = runner.run(job, blobs: blobs)
-            logger.debug("job processed", metadata: [
-                "job.id": "\(job.jobID)", "photo.path": "\(job.path)",
-                "kind": "\(job.kinds.compactMap(Kind.init).map(\.rawValue).joined(separator: ","))",
-                "failed": "\(result.results.filter { if case .failure = $0.outcome { true } else { false } }.count)",
-                "seconds": "\(String(format: "%.3f", MonotonicInstant.now() - started))",
-            ])
+            logger.debug(
+                "job processed",
+                metadata: [
+                    "job.id": "\(job.jobID)", "photo.path": "\(job.path)",
+                    "kind": "\(job.kinds.compactMap(Kind.init).map(\.rawValue).joined(separator: ","))",
+                    "failed":
+                        "\(result.results.filter { if case .failure = $0.outcome { true } else { false } }.count)",
+                    "seconds": "\(String(format: "%.3f", MonotonicInstant.now() - started))",
+                ]
+            )
             finished.post(.init(jobID: job.jobID, frames: MillCodec.encode(.result(result, blobs: blobs))))
             do {
                 _ = try notify?.send([Data([1])], dontWait: false)
             } catch {
-                logger.error("a slot cannot wake the socket thread", metadata: ["slot": "\(index)", "error": "\(error)"])
+                logger.error(
+                    "a slot cannot wake the socket thread",
+                    metadata: ["slot": "\(index)", "error": "\(error)"]
+                )
             }
         }
     }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import Logging
 import MillProtocol
@@ -188,7 +201,10 @@ struct WorkerStateMachine {
     mutating func rejected(_ reason: ProtocolViolation.Reason, detail: String, at now: MonotonicInstant) {
         heard(at: now)
         guard dropped.record(reason, from: Data(), at: now) else { return }
-        logger.warning("dropped a malformed message from the coordinator", metadata: ["reason": "\(reason)", "detail": "\(detail)"])
+        logger.warning(
+            "dropped a malformed message from the coordinator",
+            metadata: ["reason": "\(reason)", "detail": "\(detail)"]
+        )
     }
 
     /// Slots finished jobs (all those done since the loop last looked): their RESULTs and
@@ -237,8 +253,10 @@ struct WorkerStateMachine {
         case .draining(let deadline):
             guard now >= deadline || (running.isEmpty && unacknowledged.isEmpty) else { return [] }
             if !unacknowledged.isEmpty {
-                logger.warning("stopping with results not acknowledged; the coordinator will lease them again",
-                               metadata: ["results": "\(unacknowledged.count)"])
+                logger.warning(
+                    "stopping with results not acknowledged; the coordinator will lease them again",
+                    metadata: ["results": "\(unacknowledged.count)"]
+                )
             }
             state = .finished
             return [.send(.disconnect(reason: DisconnectReason(.workerStopping).description)), .finish]
@@ -283,7 +301,10 @@ struct WorkerStateMachine {
     /// coordinator acknowledges duplicates as discarded.
     private mutating func resendOverdue(at now: MonotonicInstant) -> [Action] {
         let overdue = configuration.overdueIntervals * configuration.heartbeatInterval
-        let again = resend(unacknowledgedOrder.filter { unacknowledged[$0].map { now - $0.sentAt > overdue } ?? false }, at: now)
+        let again = resend(
+            unacknowledgedOrder.filter { unacknowledged[$0].map { now - $0.sentAt > overdue } ?? false },
+            at: now
+        )
         return again.isEmpty ? [] : [.send(.results(again))]
     }
 

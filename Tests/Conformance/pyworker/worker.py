@@ -1,4 +1,17 @@
 #!/usr/bin/python3
+##===----------------------------------------------------------------------===##
+#
+# This source file is part of the photomill open source project
+#
+# Copyright (c) 2026 the photomill authors
+# Licensed under Apache License v2.0
+#
+# See LICENSE for license information
+#
+# SPDX-License-Identifier: Apache-2.0
+#
+##===----------------------------------------------------------------------===##
+
 """A photomill worker written from protocols/PROTOCOL.md and photomill.proto alone.
 
 It is the second implementation of PMILL that the conformance suite (../run.py) runs

@@ -1,7 +1,21 @@
-@testable import Coordinator
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillCore
 import Testing
+
+@testable import Coordinator
 
 /// inotify's events as the kernel sends them for what people do (the sequences inotify(7)
 /// describes for a copy, a rename, a delete and a new folder), and what they mean; the
@@ -14,7 +28,8 @@ import Testing
         (path as NSString).lastPathComponent.hasPrefix(".") || path.hasSuffix(".tmp")
     }
 
-    mutating func feed(_ folder: String, _ name: String, _ mask: Mask, cookie: UInt32 = 0) -> [ChangeInterpreter.Action] {
+    mutating func feed(_ folder: String, _ name: String, _ mask: Mask, cookie: UInt32 = 0) -> [ChangeInterpreter.Action]
+    {
         interpreter.handle(WatchEvent(folder: folder, name: name, mask: mask, cookie: cookie), at: clock)
     }
 
@@ -30,17 +45,27 @@ import Testing
         #expect(feed("/lib/a", "old", [.movedFrom, .isFolder], cookie: 7).isEmpty)
         clock += 0.05
         #expect(interpreter.tick(at: clock).isEmpty)
-        #expect(feed("/lib/b", "new", [.movedTo, .isFolder], cookie: 7) == [.move(from: "/lib/a/old", to: "/lib/b/new", isFolder: true)])
+        #expect(
+            feed("/lib/b", "new", [.movedTo, .isFolder], cookie: 7) == [
+                .move(from: "/lib/a/old", to: "/lib/b/new", isFolder: true)
+            ]
+        )
         #expect(interpreter.nextDeadline == nil)
         #expect(feed("/lib/a", "p.jpg", .movedFrom, cookie: 8).isEmpty)
-        #expect(feed("/lib/a", "q.jpg", .movedTo, cookie: 8) == [.move(from: "/lib/a/p.jpg", to: "/lib/a/q.jpg", isFolder: false)])
+        #expect(
+            feed("/lib/a", "q.jpg", .movedTo, cookie: 8) == [
+                .move(from: "/lib/a/p.jpg", to: "/lib/a/q.jpg", isFolder: false)
+            ]
+        )
     }
 
     @Test mutating func aDepartureWithoutArrivalLeftAndAnArrivalWithoutDepartureCameIn() {
         #expect(feed("/lib/a", "trip", [.movedFrom, .isFolder], cookie: 9).isEmpty)
         #expect(interpreter.nextDeadline == clock + 0.1)
         clock += 0.1
-        #expect(interpreter.tick(at: clock) == [.unwatch("/lib/a/trip"), .forget("/lib/a/trip"), .check(["/lib/a/trip"])])
+        #expect(
+            interpreter.tick(at: clock) == [.unwatch("/lib/a/trip"), .forget("/lib/a/trip"), .check(["/lib/a/trip"])]
+        )
         #expect(feed("/lib/a", "in", [.movedTo, .isFolder], cookie: 10) == [.check(["/lib/a/in"])])
         #expect(feed("/lib/a", "in.jpg", .movedTo, cookie: 11) == [.settle("/lib/a/in.jpg", .touched)])
     }
@@ -52,7 +77,9 @@ import Testing
         #expect(feed("/lib/a", "IMG.jpg", .movedTo, cookie: 3) == [.settle("/lib/a/IMG.jpg", .touched)])
         // A photo renamed to an excluded name leaves.
         #expect(feed("/lib/a", "b.jpg", .movedFrom, cookie: 4).isEmpty)
-        #expect(feed("/lib/a", "b.jpg.tmp", .movedTo, cookie: 4) == [.forget("/lib/a/b.jpg"), .check(["/lib/a/b.jpg"])])
+        #expect(
+            feed("/lib/a", "b.jpg.tmp", .movedTo, cookie: 4) == [.forget("/lib/a/b.jpg"), .check(["/lib/a/b.jpg"])]
+        )
         #expect(feed("/lib/a", "c.tmp", .closeWrite).isEmpty)
     }
 

@@ -1,7 +1,21 @@
-@testable import Coordinator
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillCore
 import Testing
+
+@testable import Coordinator
 
 /// Settling, event by event on a manual clock: the file the machine hands over, and when,
 /// follow from the rules in `SettleMachine`'s comment (times worked out by hand below).
@@ -18,7 +32,9 @@ import Testing
             machine = SettleMachine(configuration: .init(window: window, bound: bound, capacity: capacity))
         }
 
-        mutating func event(_ path: String, _ hint: SettleMachine.Hint) { handed += machine.changed(path, hint, at: now) }
+        mutating func event(_ path: String, _ hint: SettleMachine.Hint) {
+            handed += machine.changed(path, hint, at: now)
+        }
 
         /// Moves time on in steps of 0.1 s, ticking and answering looks as the watcher's loop does.
         mutating func run(for seconds: Double) {
@@ -31,7 +47,10 @@ import Testing
 
         mutating func tick() {
             for action in machine.tick(at: now) {
-                guard case .look(let paths) = action else { handed.append(action); continue }
+                guard case .look(let paths) = action else {
+                    handed.append(action)
+                    continue
+                }
                 for path in paths {
                     looks += 1
                     handed += machine.observed(path, files[path], at: now)
@@ -46,15 +65,19 @@ import Testing
             event(path, .written)
         }
 
-        var settled: [String] { handed.flatMap { action -> [String] in if case .settled(let p) = action { p } else { [] } } }
-        var unsettled: [String] { handed.flatMap { action -> [String] in if case .unsettled(let p) = action { p } else { [] } } }
+        var settled: [String] {
+            handed.flatMap { action -> [String] in if case .settled(let p) = action { p } else { [] } }
+        }
+        var unsettled: [String] {
+            handed.flatMap { action -> [String] in if case .unsettled(let p) = action { p } else { [] } }
+        }
     }
 
     @Test func aCopyIsHandedOverOneWindowAfterItCloses() {
         var rig = Rig(window: 2)
         let start = rig.now
-        rig.event("/p/a.jpg", .touched)                  // IN_CREATE
-        for step in 0..<10 {                              // 1 s of writes
+        rig.event("/p/a.jpg", .touched)  // IN_CREATE
+        for step in 0..<10 {  // 1 s of writes
             rig.write("/p/a.jpg", size: Int64(step + 1) * 1000)
             rig.run(for: 0.1)
         }
@@ -75,7 +98,7 @@ import Testing
     @Test func aFileWrittenSlowlyWaitsUntilItStopsAndIsHandedOverOnce() {
         var rig = Rig(window: 2)
         rig.event("/p/slow.jpg", .touched)
-        for second in 0..<30 {                            // a write a second for 30 s, one writer
+        for second in 0..<30 {  // a write a second for 30 s, one writer
             rig.write("/p/slow.jpg", size: Int64(second + 1) * 100_000)
             rig.run(for: 1)
         }
@@ -91,7 +114,7 @@ import Testing
     @Test func anOpenWriterKeepsItWaitingEvenWhenTheBytesStandStill() {
         var rig = Rig(window: 2, bound: 60)
         rig.write("/p/held.mov", size: 10)
-        rig.run(for: 10)                                  // writer open, idle: size and times still
+        rig.run(for: 10)  // writer open, idle: size and times still
         #expect(rig.handed.isEmpty, "a writer holds it")
         rig.event("/p/held.mov", .closedAfterWrite)
         rig.run(for: 2.2)
@@ -101,7 +124,7 @@ import Testing
     @Test func withoutAnyWriterTheStampAloneDecides() {
         var rig = Rig(window: 2)
         rig.files["/p/linked.jpg"] = SettleStamp(size: 5, mtimeNs: 1, ctimeNs: 1)
-        rig.event("/p/linked.jpg", .touched)              // a hard link, a rename, a scan's find: no write seen
+        rig.event("/p/linked.jpg", .touched)  // a hard link, a rename, a scan's find: no write seen
         rig.run(for: 1.95)
         #expect(rig.settled.isEmpty)
         rig.run(for: 0.1)

@@ -1,9 +1,23 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Catalog
-@testable import Coordinator
 import Foundation
 import PhotomillCore
 import PhotomillTestSupport
 import Testing
+
+@testable import Coordinator
 
 /// The start-up walk lists each folder through its descriptor and goes in the order of the
 /// paths' bytes, beside the catalog's rows in the same order (`Scanner.CatalogOrder`).
@@ -18,7 +32,9 @@ import Testing
             let hex = PathBytes.bytes(path).map { String(format: "%02x", $0) }.joined()
             switch entry.info {
             case .success(let info):
-                lines.append("\(hex) \(info.st_mode) \(info.st_size) \(FileStamp(info).mtimeNs) \(Scanner.Found.ctimeNs(info)) \(info.st_ino)")
+                lines.append(
+                    "\(hex) \(info.st_mode) \(info.st_size) \(FileStamp(info).mtimeNs) \(Scanner.Found.ctimeNs(info)) \(info.st_ino)"
+                )
                 if entry.isFolder { walked(path, into: &lines, files: &files) } else { files.append(hex) }
             case .failure(let error):
                 lines.append("\(hex) errno \(error.code)")
@@ -72,7 +88,8 @@ import Testing
                 print("F", path.hex())
             """#
         let expected = try Tool.output("python3", ["-c", script, root]).split(separator: "\n").map(String.init)
-        var lines: [String] = [], files: [String] = []
+        var lines: [String] = []
+        var files: [String] = []
         Self.walked(root, into: &lines, files: &files)
         let entries = expected.filter { $0.hasPrefix("E ") }.map { String($0.dropFirst(2)) }
         #expect(entries.count == 27)
@@ -80,12 +97,18 @@ import Testing
         // The files come in the catalog's order, whatever the folders between them.
         #expect(files == expected.filter { $0.hasPrefix("F ") }.map { String($0.dropFirst(2)) })
         // What cannot be listed says why, as Python's os.listdir does.
-        let errors = try Tool.output("python3", ["-c", """
-            import os, sys
-            for path in sys.argv[1:]:
-                try: os.listdir(path)
-                except OSError as e: print(e.errno)
-            """, root + "/a.jpg", root + "/gone", root + "/broken"]).split(separator: "\n").map { Int32($0) }
+        let errors = try Tool.output(
+            "python3",
+            [
+                "-c",
+                """
+                import os, sys
+                for path in sys.argv[1:]:
+                    try: os.listdir(path)
+                    except OSError as e: print(e.errno)
+                """, root + "/a.jpg", root + "/gone", root + "/broken",
+            ]
+        ).split(separator: "\n").map { Int32($0) }
         let ours = [root + "/a.jpg", root + "/gone", root + "/broken"].map { path -> Int32? in
             if case .failure(let error) = Scanner.entries(ofFolder: path) { error.code } else { nil }
         }
@@ -99,20 +122,37 @@ import Testing
         // 2,500 photos (more than two pieces), names that sort other than their paths, a name
         // with a byte that is not UTF-8, and one missing photo.
         var paths = (0..<2_500).map { "/lib/f\($0 % 7)/IMG_\($0).jpg" }
-        paths += ["/lib/a.jpg", "/lib/a-b/c.jpg", "/lib/a/c.jpg", "/lib/x" + PathBytes.string([0xff]) + ".jpg", "/libx/outside.jpg"]
-        _ = try catalog.record(paths.map { ScannedFile(path: $0, size: 10, mtimeNs: 1, recognition: .media(.jpeg)) },
-                               kinds: [.hash], now: 1)
+        paths += [
+            "/lib/a.jpg", "/lib/a-b/c.jpg", "/lib/a/c.jpg", "/lib/x" + PathBytes.string([0xff]) + ".jpg",
+            "/libx/outside.jpg",
+        ]
+        _ = try catalog.record(
+            paths.map { ScannedFile(path: $0, size: 10, mtimeNs: 1, recognition: .media(.jpeg)) },
+            kinds: [.hash],
+            now: 1
+        )
         _ = try catalog.markGone(["/lib/f3/IMG_3.jpg"], now: 2)
         let under = paths.filter { $0.hasPrefix("/lib/") }
         // SQLite's order is that of the bytes: Python's sorted() over the UTF-8 of each path.
-        let sorted = try Tool.output("python3", ["-c", """
-            import os, sys
-            for p in sorted(os.fsencode(a) for a in sys.argv[1:]): print(p.hex())
-            """] + under).split(separator: "\n")
-            .map { hex in String(decoding: stride(from: 0, to: hex.count, by: 2).map { offset -> UInt8 in
-                let start = hex.index(hex.startIndex, offsetBy: offset)
-                return UInt8(hex[start..<hex.index(start, offsetBy: 2)], radix: 16)!
-            }, as: UTF8.self) }
+        let sorted = try Tool.output(
+            "python3",
+            [
+                "-c",
+                """
+                import os, sys
+                for p in sorted(os.fsencode(a) for a in sys.argv[1:]): print(p.hex())
+                """,
+            ] + under
+        ).split(separator: "\n")
+            .map { hex in
+                String(
+                    decoding: stride(from: 0, to: hex.count, by: 2).map { offset -> UInt8 in
+                        let start = hex.index(hex.startIndex, offsetBy: offset)
+                        return UInt8(hex[start..<hex.index(start, offsetBy: 2)], radix: 16)!
+                    },
+                    as: UTF8.self
+                )
+            }
         #expect(sorted.count == under.count)
         let lastId = try catalog.lastPhotoId()
         var order = Scanner.CatalogOrder(catalog: catalog, folder: "/lib", lastId: lastId)
@@ -127,7 +167,10 @@ import Testing
             found.append(photo.id)
         }
         if case .photo = try order.photo(at: sorted.last! + "z") { Issue.record("a path the catalog lacks was found") }
-        if case .outOfOrder = try order.photo(at: sorted[0]) {} else { Issue.record("a path asked again is not out of order") }
+        if case .outOfOrder = try order.photo(at: sorted[0]) {
+        } else {
+            Issue.record("a path asked again is not out of order")
+        }
         try order.finish()
         let known = try catalog.knownFiles(under)
         let notFound = Set(under.enumerated().filter { !found.contains(known.photos[$0.element]!.id) }.map(\.element))
@@ -140,8 +183,18 @@ import Testing
         #expect(Set(again.passed) == Set(known.photos.values.filter { !$0.missing }.map(\.id)))
         // Every photo has its hash task (`record` made them), none a metadata task; a file
         // named as a photo that is not one has tasks of every kind, failed.
-        _ = try catalog.record([ScannedFile(path: "/lib/broken.jpg", size: 3, mtimeNs: 1, recognition: .failed(.notAnImage, message: "no"))],
-                               kinds: [.hash, .metadata], now: 3)
+        _ = try catalog.record(
+            [
+                ScannedFile(
+                    path: "/lib/broken.jpg",
+                    size: 3,
+                    mtimeNs: 1,
+                    recognition: .failed(.notAnImage, message: "no")
+                )
+            ],
+            kinds: [.hash, .metadata],
+            now: 3
+        )
         #expect(try catalog.hasEveryTask(of: [.hash]))
         #expect(try !catalog.hasEveryTask(of: [.hash, .metadata]))
         // The missing photo gets none: 2,503.

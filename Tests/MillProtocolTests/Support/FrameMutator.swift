@@ -1,6 +1,19 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
-import PhotomillCore
 import MillProtocol
+import PhotomillCore
 
 /// Spoils valid frame sets the ways a broken or hostile peer might: bit flips, cuts,
 /// splices, shuffled and invented frames, bodies of other commands, stray protobuf fields.

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import MillProtocol
 import SwiftProtobuf
@@ -25,7 +38,12 @@ enum Samples {
         $0.fileMtimeNs = 1_716_000_000_123_456_789
         $0.kinds = [.hash, .metadata, .thumbnail, .ocr]
         $0.leaseToken = "lease-7f3a9c"
-        $0.deadlines = $0.kinds.map { kind in .with { $0.kind = kind; $0.deadlineMs = 30_000 } }
+        $0.deadlines = $0.kinds.map { kind in
+            .with {
+                $0.kind = kind
+                $0.deadlineMs = 30_000
+            }
+        }
         $0.parameters = .with {
             $0.thumbnailSize = 256
             $0.thumbnailQuality = 80
@@ -76,16 +94,29 @@ enum Samples {
                     $0.fileSize = job.fileSize
                 }
             },
-            .with { $0.kind = .metadata; $0.recipe = "photomill 0.1.0 metadata"; $0.metadata = metadata },
+            .with {
+                $0.kind = .metadata
+                $0.recipe = "photomill 0.1.0 metadata"
+                $0.metadata = metadata
+            },
             .with {
                 $0.kind = .thumbnail
                 $0.recipe = "photomill 0.1.0 thumbnail size=256 quality=80"
-                $0.thumbnail = .with { $0.width = 256; $0.height = 192; $0.blobIndex = 0 }
+                $0.thumbnail = .with {
+                    $0.width = 256
+                    $0.height = 192
+                    $0.blobIndex = 0
+                }
             },
             .with {
                 $0.kind = .ocr
                 $0.recipe = "photomill 0.1.0 ocr eng+deu max=4096"
-                $0.ocr = .with { $0.text = "Grüße aus\nBerlin"; $0.confidence = 91.5; $0.language = "eng+deu"; $0.rotation = 90 }
+                $0.ocr = .with {
+                    $0.text = "Grüße aus\nBerlin"
+                    $0.confidence = 91.5
+                    $0.language = "eng+deu"
+                    $0.rotation = 90
+                }
             },
         ]
     }
@@ -97,9 +128,17 @@ enum Samples {
         $0.results = [
             .with {
                 $0.kind = .thumbnail
-                $0.failure = .with { $0.errorClass = "corrupt"; $0.message = "/photos/x.jpg: premature end of JPEG"; $0.retryable = false }
+                $0.failure = .with {
+                    $0.errorClass = "corrupt"
+                    $0.message = "/photos/x.jpg: premature end of JPEG"
+                    $0.retryable = false
+                }
             },
-            .with { $0.kind = .metadata; $0.recipe = "photomill 0.1.0 metadata"; $0.metadata = .init() },
+            .with {
+                $0.kind = .metadata
+                $0.recipe = "photomill 0.1.0 metadata"
+                $0.metadata = .init()
+            },
         ]
     }
 
@@ -137,13 +176,15 @@ enum Samples {
     /// without, and a FAIL.
     static let results = Photomill_V1_Results.with {
         $0.results = [result, resultWithFailure]
-        $0.fails = [.with {
-            $0.jobID = "j-000003"
-            $0.leaseToken = "lease-0002"
-            $0.errorClass = "file-changed"
-            $0.message = "/photos/2024/IMG_0003.jpg: 12 bytes now, 10 scanned"
-            $0.retryable = true
-        }]
+        $0.fails = [
+            .with {
+                $0.jobID = "j-000003"
+                $0.leaseToken = "lease-0002"
+                $0.errorClass = "file-changed"
+                $0.message = "/photos/2024/IMG_0003.jpg: 12 bytes now, 10 scanned"
+                $0.retryable = true
+            }
+        ]
     }
 
     static let disconnect = Photomill_V1_Disconnect.with { $0.reason = "coordinator shutting down" }

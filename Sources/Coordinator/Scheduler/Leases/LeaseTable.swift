@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillCore
 
@@ -99,13 +112,34 @@ struct LeaseTable {
     // MARK: Grants and the leases of a previous run
 
     /// A new lease of `job` for the worker `worker` on `peer`, running for `seconds`.
-    mutating func grant(_ job: PendingJob, to peer: Data, worker: String, seconds: Double,
-                        at now: ClockReading) -> (jobID: String, token: String) {
+    mutating func grant(
+        _ job: PendingJob,
+        to peer: Data,
+        worker: String,
+        seconds: Double,
+        at now: ClockReading
+    ) -> (jobID: String, token: String) {
         let (jobID, token) = tokens.next()
-        let lease = Lease(photoId: job.photoId, kinds: job.kinds, token: token, worker: worker,
-                          leasedAt: now.wall, expiresAt: now.wall + seconds, pagedUpdatedAt: job.updatedAt)
-        insert(Entry(lease: lease, jobID: jobID, origin: .granted, holder: peer,
-                     state: .running(deadline: now.monotonic + seconds), grantedAt: now.monotonic), token: token)
+        let lease = Lease(
+            photoId: job.photoId,
+            kinds: job.kinds,
+            token: token,
+            worker: worker,
+            leasedAt: now.wall,
+            expiresAt: now.wall + seconds,
+            pagedUpdatedAt: job.updatedAt
+        )
+        insert(
+            Entry(
+                lease: lease,
+                jobID: jobID,
+                origin: .granted,
+                holder: peer,
+                state: .running(deadline: now.monotonic + seconds),
+                grantedAt: now.monotonic
+            ),
+            token: token
+        )
         unwrittenOrder.append(token)
         unwritten[token] = Unwritten(lease: lease)
         return (jobID, token)
@@ -118,9 +152,17 @@ struct LeaseTable {
         for var lease in leases {
             let remaining = Swift.max(lease.expiresAt - now.wall, grace)
             lease.expiresAt = now.wall + remaining
-            insert(Entry(lease: lease, jobID: Self.previousRunPrefix + lease.token.prefix(12), origin: .previousRun,
-                         holder: nil, state: .running(deadline: now.monotonic + remaining),
-                         grantedAt: now.monotonic - Swift.max(0, now.wall - lease.leasedAt)), token: lease.token)
+            insert(
+                Entry(
+                    lease: lease,
+                    jobID: Self.previousRunPrefix + lease.token.prefix(12),
+                    origin: .previousRun,
+                    holder: nil,
+                    state: .running(deadline: now.monotonic + remaining),
+                    grantedAt: now.monotonic - Swift.max(0, now.wall - lease.leasedAt)
+                ),
+                token: lease.token
+            )
         }
     }
 
@@ -151,7 +193,8 @@ struct LeaseTable {
     /// token alone. Nil when the sender holds no such lease (see `departed`).
     mutating func claim(_ jobID: String, token: String, from peer: Data, worker: String) -> Entry? {
         guard let entry = entries[token], entry.jobID == jobID || entry.origin == .previousRun,
-              entry.holder == peer || entry.lease.worker == worker else { return nil }
+            entry.holder == peer || entry.lease.worker == worker
+        else { return nil }
         return remove(token)
     }
 
@@ -256,7 +299,13 @@ struct LeaseTable {
             unwrittenOrder.removeAll { $0 == token }
             return .forgotten(entry)
         }
-        releases.append(Release(lease: entry.lease, reason: .notSent, message: "the job could not be sent to worker \(entry.lease.worker)"))
+        releases.append(
+            Release(
+                lease: entry.lease,
+                reason: .notSent,
+                message: "the job could not be sent to worker \(entry.lease.worker)"
+            )
+        )
         return .handedBack(entry)
     }
 

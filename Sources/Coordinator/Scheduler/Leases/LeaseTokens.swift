@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 
 /// Job ids and lease tokens: this run's random id and a job counter, in hex — job
@@ -18,10 +31,12 @@ struct LeaseTokens {
 
     /// `run`: fixed by tests; eight random hex digits otherwise.
     init(run: String? = nil) {
-        self.run = run ?? {
-            let random = String(UInt32.random(in: .min ... .max), radix: 16)
-            return String(repeating: "0", count: 8 - random.count) + random
-        }()
+        self.run =
+            run
+            ?? {
+                let random = String(UInt32.random(in: .min ... .max), radix: 16)
+                return String(repeating: "0", count: 8 - random.count) + random
+            }()
     }
 
     mutating func next() -> (jobID: String, token: String) {
@@ -34,7 +49,8 @@ struct LeaseTokens {
     /// counter in hex, and, for this run, no higher than the jobs granted so far.
     func couldHaveIssued(_ token: String) -> Bool {
         guard let dash = token.lastIndex(of: "-"), dash != token.startIndex,
-              let count = Int(token[token.index(after: dash)...], radix: 16), count > 0 else { return false }
+            let count = Int(token[token.index(after: dash)...], radix: 16), count > 0
+        else { return false }
         return token[..<dash] != run || count <= counter
     }
 }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import PhotomillCore
 
 /// The scheduler's ready queues, one per tier, and the kinds worth paging into them: those
@@ -15,12 +28,23 @@ struct TierQueues {
             guard let position = tiers[tier].nextPage(limit: limit, at: now) else { return nil }
             let kinds = available.filter { $0.tier == tier }
             guard !kinds.isEmpty else { return nil }
-            return PageRequest(tier: tier, after: position, limit: limit - tiers[tier].jobs.count, kinds: kinds, dueBy: dueBy)
+            return PageRequest(
+                tier: tier,
+                after: position,
+                limit: limit - tiers[tier].jobs.count,
+                kinds: kinds,
+                dueBy: dueBy
+            )
         }
     }
 
     /// The page `request` read; `queued`: its jobs the queue takes (`LeaseTable.leavingOutUnwritten`).
-    mutating func pageFetched(_ page: [PendingJob], for request: PageRequest, queued: [PendingJob], at now: MonotonicInstant) {
+    mutating func pageFetched(
+        _ page: [PendingJob],
+        for request: PageRequest,
+        queued: [PendingJob],
+        at now: MonotonicInstant
+    ) {
         tiers[request.tier].fetched(page, limit: request.limit, queued: queued, at: now)
     }
 
@@ -28,7 +52,8 @@ struct TierQueues {
     /// a tier that gained a kind is paged again from the front (work skipped so far may be
     /// takeable now); kinds no longer wanted leave the queues.
     mutating func setAvailable(_ kinds: Set<Kind>) {
-        let gained = kinds.subtracting(available), lost = available.subtracting(kinds)
+        let gained = kinds.subtracting(available)
+        let lost = available.subtracting(kinds)
         for tier in Set(gained.map(\.tier)) { tiers[tier].restart() }
         for tier in Set(lost.map(\.tier)) {
             tiers[tier].jobs.update { job in

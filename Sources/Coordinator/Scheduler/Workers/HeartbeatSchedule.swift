@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import PhotomillCore
 
 /// When each connected worker is next due a HEARTBEAT, as a min-heap: a loop turn looks at
@@ -34,7 +47,8 @@ struct HeartbeatSchedule {
             heap[0] = last
             var parent = 0
             while true {
-                let left = 2 * parent + 1, right = left + 1
+                let left = 2 * parent + 1
+                let right = left + 1
                 var smallest = parent
                 if left < heap.count && heap[left].due < heap[smallest].due { smallest = left }
                 if right < heap.count && heap[right].due < heap[smallest].due { smallest = right }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillCore
 
@@ -32,8 +45,11 @@ enum Routing {
     /// Why the tasks of each kind no connected worker offers wait (for `photomill status`),
     /// and those of the kinds this coordinator was not asked for (a changed file queues
     /// all of its kinds again, whatever `--kinds` said).
-    static func waiting(kinds: Set<Kind>, sessions: some Collection<WorkerSession>,
-                        ocrLanguage: String) -> [Kind: WaitReason] {
+    static func waiting(
+        kinds: Set<Kind>,
+        sessions: some Collection<WorkerSession>,
+        ocrLanguage: String
+    ) -> [Kind: WaitReason] {
         var reasons: [Kind: WaitReason] = [:]
         for kind in Kind.allCases where !kinds.contains(kind) { reasons[kind] = .notAskedFor(asked: kinds) }
         let offered = available(sessions, ocrLanguage: ocrLanguage)
@@ -41,7 +57,10 @@ enum Routing {
             if sessions.isEmpty {
                 reasons[kind] = .noWorkerConnected
             } else if kind.needsLanguage, sessions.contains(where: { $0.kinds.contains(kind) }) {
-                reasons[kind] = .languageNotOffered(language: ocrLanguage, offered: Set(sessions.flatMap(\.ocrLanguages)).sorted())
+                reasons[kind] = .languageNotOffered(
+                    language: ocrLanguage,
+                    offered: Set(sessions.flatMap(\.ocrLanguages)).sorted()
+                )
             } else {
                 reasons[kind] = .kindNotOffered
             }

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the photomill open source project
+//
+// Copyright (c) 2026 the photomill authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import Foundation
 import PhotomillCore
 
@@ -64,8 +77,19 @@ final class WorkerSession {
 
     /// Its `workers` row, with `inFlight` jobs out.
     func row(state: WorkerRow.State, inFlight: Int) -> WorkerRow {
-        WorkerRow(id: workerId, host: host, softwareVersion: softwareVersion, slots: workingSlots, kinds: Kind.list(kinds),
-                  ocrLanguages: ocrLanguages.sorted().joined(separator: ","), state: state,
-                  connectedAt: connectedAt, lastSeen: lastSeenWall, inFlight: inFlight, done: done, failed: failed)
+        WorkerRow(
+            id: workerId,
+            host: host,
+            softwareVersion: softwareVersion,
+            slots: workingSlots,
+            kinds: Kind.list(kinds),
+            ocrLanguages: ocrLanguages.sorted().joined(separator: ","),
+            state: state,
+            connectedAt: connectedAt,
+            lastSeen: lastSeenWall,
+            inFlight: inFlight,
+            done: done,
+            failed: failed
+        )
     }
 }
