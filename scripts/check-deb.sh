@@ -144,12 +144,14 @@ skipped = {row[0] for row in db.execute("SELECT path FROM skipped_files")}
 states = {}
 for path, kind, state in db.execute("SELECT p.path, t.kind, t.state FROM tasks t JOIN photos p ON p.id = t.photoId"):
     states.setdefault(path, {})[kind] = state
-problems = []
+# Every kind the run gave a task (all of photomill's by default): each good photo has them all done.
+kinds = sorted({kind for by_kind in states.values() for kind in by_kind})
+problems = [] if {"hash", "metadata", "thumbnail", "ocr"} <= set(kinds) else [f"the run's kinds: {kinds}"]
 for path, f in files.items():
     if f["kind"] == "photo":
         if photos.get(path) != f["md5"]:
             problems.append(f"{path}: MD5 {photos.get(path)}, the manifest says {f['md5']}")
-        if states.get(path) != dict.fromkeys(("hash", "metadata", "thumbnail", "ocr"), "done"):
+        if states.get(path) != dict.fromkeys(kinds, "done"):
             problems.append(f"{path}: tasks {states.get(path)}")
     elif path in photos:
         # A broken file taken for media: hashed (any bytes hash), its pixels refused; or one
