@@ -15,6 +15,10 @@ import Foundation
 internal import GRDB
 import PhotomillCore
 
+// Over 450 lines since the formatter put each argument on a line of its own (482 before it):
+// one job, recording a scan's findings in one transaction; its next split is the per-file
+// branches of `record` (unchanged, changed, new, moved), whose unchanged-photo step is written
+// twice (a known format and a newly read one).
 extension Catalog {
     /// What the catalog knows of these paths: photos (with their format) and skipped files.
     public func knownFiles(
