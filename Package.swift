@@ -34,6 +34,8 @@ let package = Package(
         // The dashboard's HTTP server. Its default traits (swift-configuration, full Foundation
         // for form decoding) serve nothing photomill uses, and the first is a package to build.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        // NIOEmbedded only, for the dashboard's routes called in process (a channel that is no socket).
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
@@ -263,13 +265,14 @@ let package = Package(
             name: "ExportsTests",
             dependencies: ["PhotomillTestSupport", "Exports", "Catalog", "PhotomillCore"]
         ),
-        // The routes in process (HummingbirdTesting's router mode), over a real catalog file.
+        // The routes called in process (Support.swift's RouterClient), over a real catalog file.
         .testTarget(
             name: "DashboardTests",
             dependencies: [
                 "PhotomillTestSupport",
                 "Dashboard", "Catalog", "PhotomillCore",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
         ),

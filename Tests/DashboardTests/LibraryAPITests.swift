@@ -15,7 +15,6 @@ import Catalog
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
 import Logging
 import NIOCore
 import PhotomillCore
@@ -50,7 +49,8 @@ import Testing
             views: views,
             logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
         )
-        try await Application(router: server.router()).test(.router) { client in
+        do {
+            let client = RouterClient(responder: server.router().buildResponder())
             let library = try await client.execute(uri: "/api/v1/library", method: .get)
             #expect(library.json["view"] as? String == "library")
             let everything = try await client.execute(

@@ -16,7 +16,6 @@ import CoreMetrics
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
 import PhotomillCore
 import Testing
 

@@ -14,8 +14,9 @@
 import Catalog
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import Logging
+import NIOCore
+import NIOEmbedded
 import PhotomillCore
 import PhotomillTestSupport
 import Testing
@@ -71,12 +72,56 @@ struct Fixture {
         }
     )
 
-    func test(_ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {
-        try await Application(router: server.router()).test(.router) { client in try await body(client) }
+    func test(_ body: @escaping @Sendable (RouterClient) async throws -> Void) async throws {
+        try await body(RouterClient(responder: server.router().buildResponder()))
     }
 }
 
-extension TestResponse {
+/// The routes called in process, the request built as the server would parse it and the
+/// response's body collected: what HummingbirdTesting's router mode does. That package's
+/// live mode brings an HTTP client, and with it TLS (BoringSSL) and HTTP/2, into the debug
+/// build: about 700 of its objects, for tests that never open a socket.
+struct RouterClient: Sendable {
+    let responder: RouterResponder<BasicRequestContext>
+
+    func execute(
+        uri: String,
+        method: HTTPRequest.Method,
+        headers: HTTPFields = [:],
+        body: ByteBuffer? = nil
+    ) async throws -> TestResponse {
+        var headers = headers
+        if let body { headers[.contentLength] = String(body.readableBytes) }
+        let request = Request(
+            head: HTTPRequest(method: method, scheme: "http", authority: "localhost", path: uri, headerFields: headers),
+            body: RequestBody(buffer: body ?? ByteBuffer())
+        )
+        let context = BasicRequestContext(
+            source: ApplicationRequestContextSource(
+                channel: NIOAsyncTestingChannel(),
+                logger: Logger(label: "dashboard-tests")
+            )
+        )
+        let response = try await responder.respond(to: request, context: context)
+        let collected = Collected()
+        try await response.body.write(Collector(into: collected))
+        return TestResponse(head: response.head, body: collected.body)
+    }
+
+    private final class Collected { var body = ByteBuffer() }
+
+    private struct Collector: ResponseBodyWriter {
+        let into: Collected
+        func write(_ buffer: ByteBuffer) async throws { into.body.writeImmutableBuffer(buffer) }
+        func finish(_ trailingHeaders: HTTPFields?) async throws {}
+    }
+}
+
+struct TestResponse {
+    let head: HTTPResponse
+    let body: ByteBuffer
+    var status: HTTPResponse.Status { head.status }
+    var headers: HTTPFields { head.headerFields }
     var text: String { String(buffer: body) }
     var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:] }
 }
