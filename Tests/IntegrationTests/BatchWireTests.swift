@@ -21,7 +21,7 @@ import ZeroMQ
 
 /// Revision 3 on a real socket (PROTOCOL.md, "Batches", "Versions"): a `photomill
 /// coordinator` process and a hand-made worker that speaks raw frames.
-@Suite struct BatchWireTests {
+@Suite(.ownThread) struct BatchWireTests {
     /// A revision-2 worker gets DISCONNECT with a reason naming both revisions, no job,
     /// and the catalog counts one `old-protocol`.
     @Test func oldRevisionIsRefused() throws {

@@ -19,7 +19,7 @@ import Testing
 /// (Tests/Browser/dashboard.py): headless Chromium through Playwright for the page,
 /// `promtool check metrics` for the metrics, Python's sqlite3 as the reference for every
 /// figure. One scenario at a time: each starts a coordinator, a worker and a browser.
-@Suite(.serialized) struct BrowserTests {
+@Suite(.serialized, .ownThread) struct BrowserTests {
     /// python3 with Playwright, Debian's chromium and prometheus's promtool (scripts/install-deps.sh).
     static let toolsReady: Bool = {
         let probe = Process()

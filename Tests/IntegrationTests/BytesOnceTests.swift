@@ -22,7 +22,7 @@ import Testing
 /// Python's sqlite3, the files' sizes and digests with Python's os and hashlib, the bytes
 /// sent from the coordinator's /metrics.
 // Not serialized: each test has its own processes, port and catalog.
-@Suite struct BytesOnceTests {
+@Suite(.ownThread) struct BytesOnceTests {
     /// A worker fed bytes is SIGKILLed holding four finished joined jobs it had not sent
     /// (PHOTOMILL_FAULT_CRASH_WITH_RESULTS) and every other job it held; another worker fed
     /// bytes finishes the run. Every lost lease had the photo's three kinds, each is done

@@ -18,7 +18,7 @@ import Testing
 
 /// The cluster as users run it: the built binary as separate processes over real
 /// sockets, against a real SQLite catalog, on photos the project generates.
-@Suite(.serialized) struct ClusterTests {
+@Suite(.serialized, .ownThread) struct ClusterTests {
     /// `run` with two worker processes over ipc: every good sample has every kind done,
     /// the broken ones fail with a class and a message, and the exports agree with
     /// samples.json; a second run over the unchanged tree queues and dispatches nothing.

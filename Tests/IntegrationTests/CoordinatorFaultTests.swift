@@ -18,7 +18,7 @@ import Testing
 /// Faults of the coordinator and of its surroundings (docs/reliability.md): killed and
 /// restarted, stopped with SIGTERM, photos that change or vanish after the scan.
 // Not serialized: each test has its own processes, port and catalog.
-@Suite struct CoordinatorFaultTests {
+@Suite(.ownThread) struct CoordinatorFaultTests {
     /// The coordinator is SIGKILLed mid-run and started again on the same catalog and
     /// port: the workers reconnect by themselves and re-send what was not acknowledged,
     /// the leases of the first run are settled by those re-sent results (none waits out

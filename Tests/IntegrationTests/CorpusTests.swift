@@ -17,7 +17,10 @@ import Testing
 
 /// `photomill inspect --json` on the real photos of ../shared/corpus against the
 /// corpus manifest, whose values come from exiftool.
-@Suite(.enabled(if: Corpus.isAvailable, Corpus.skipMessage))
+@Suite(
+    .ownThread,
+    .enabled(if: Corpus.isAvailable, Corpus.skipMessage)
+)
 struct CorpusTests {
     struct Manifest: Decodable {
         struct File: Decodable {

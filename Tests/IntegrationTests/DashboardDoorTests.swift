@@ -21,7 +21,7 @@ import Testing
 /// or ZMTP connections (1,100 and 3,000, under `prlimit --nofile=1024`) slows the dashboard but never
 /// stops the coordinator or its worker. Python's raw sockets write every request byte;
 /// its sqlite3 reads the catalog.
-@Suite(.serialized) struct DashboardDoorTests {
+@Suite(.serialized, .ownThread) struct DashboardDoorTests {
     static let driver = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Hardening/door.py")
 

@@ -18,6 +18,7 @@ import Testing
 /// The previews of camera RAW containers that LibRaw 0.20 cannot decode, and files with a
 /// second picture inside (a gain map) that must not be the one shown.
 @Suite(
+    .ownThread,
     .serialized,
     .enabled(if: Corpus.isAvailable, Corpus.skipMessage),
     .enabled(

@@ -18,7 +18,7 @@ import Testing
 /// Every wait has a reason (docs/reliability.md, "Accidents"): `run --kinds` ends when its
 /// kinds are done though a changed file queued the others again, and a file too large to
 /// send as bytes waits visibly, with its size and the limit, instead of for ever in silence.
-@Suite struct EveryWaitTests {
+@Suite(.ownThread) struct EveryWaitTests {
     @Test func runWithKindsEndsWhenItsKindsAreDoneAfterAFileChanged() throws {
         let bench = try FaultBench(count: 6, seed: 81)
         let common = ["--catalog", bench.catalog.path, "--no-exports", "--workers", "1"]

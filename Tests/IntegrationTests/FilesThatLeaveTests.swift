@@ -21,7 +21,7 @@ import Testing
 /// the missing on request; a library scanned from inside (`cd ~/Pictures && photomill run
 /// .`) never ingests its catalog or its exports. References: md5sum, the files on disk,
 /// Python's sqlite3 and plistlib.
-@Suite(.serialized) struct FilesThatLeaveTests {
+@Suite(.serialized, .ownThread) struct FilesThatLeaveTests {
     private func json(_ outcome: PhotomillBinary.Outcome) throws -> [String: Any] {
         try #require(
             try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any],

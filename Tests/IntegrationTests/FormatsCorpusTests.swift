@@ -18,7 +18,10 @@ import Testing
 
 /// `photomill inspect --json` on ../shared/corpus/formats (camera RAW, HEIC, MP4, XMP
 /// sidecars) against manifest-formats.json, whose values come from exiftool.
-@Suite(.enabled(if: Corpus.isAvailable, Corpus.skipMessage))
+@Suite(
+    .ownThread,
+    .enabled(if: Corpus.isAvailable, Corpus.skipMessage)
+)
 struct FormatsCorpusTests {
     struct Manifest: Decodable {
         struct File: Decodable {

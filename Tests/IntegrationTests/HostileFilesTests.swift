@@ -20,7 +20,7 @@ import Testing
 /// Nothing blocks, nothing is read in part, every refusal names the file and what it is,
 /// and SIGTERM still stops the coordinator. Every wait is bounded: before the fix these
 /// processes hung for good.
-@Suite(.serialized) struct HostileFilesTests {
+@Suite(.serialized, .ownThread) struct HostileFilesTests {
     /// A library of three photos (two photos and a scan), a sidecar each for the photos, scanned by a coordinator with
     /// no worker yet; then a.jpg and b.jpg's sidecar become FIFOs.
     private func fifoLibrary() throws -> (

@@ -21,7 +21,7 @@ import ZeroMQ
 /// Peers that send what no honest worker sends (docs/reliability.md, "Bad input from the
 /// network"), through real libzmq sockets to a real coordinator process, while an honest
 /// worker process does a run.
-@Suite(.serialized) struct HostilePeerTests {
+@Suite(.serialized, .ownThread) struct HostilePeerTests {
     /// Every kind of bad message is dropped and counted by reason in the catalog (shown by
     /// `status`), each peer is logged at most once, a frame over ZMQ_MAXMSGSIZE costs its
     /// sender the connection, and the honest worker's run completes with nothing lost.

@@ -19,7 +19,10 @@ import Testing
 /// other tools write: HIF, JPEG XL, AVIF, WebP, CRW, MRW, X3F, MTS, GoPro MP4, 3GP, AVI,
 /// WebM, MOV…): each a result or a classified error, all kinds, one `inspect` process.
 /// The long run of the same mutations is `scripts/fuzz.sh`'s media part.
-@Suite(.enabled(if: Corpus.isAvailable, Corpus.skipMessage))
+@Suite(
+    .ownThread,
+    .enabled(if: Corpus.isAvailable, Corpus.skipMessage)
+)
 struct HostileVariantsTests {
     @Test func formats2VariantsAreResultsOrClassifiedErrors() throws {
         let formats2 = Corpus.root.appendingPathComponent("formats2")

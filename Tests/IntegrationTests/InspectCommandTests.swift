@@ -15,7 +15,7 @@ import Foundation
 import PhotomillTestSupport
 import Testing
 
-@Suite struct InspectCommandTests {
+@Suite(.ownThread) struct InspectCommandTests {
     @Test func badFlagsExit64WithAHint() throws {
         let unknownKind = try PhotomillBinary.run(["inspect", "--kinds", "hash,colour", "x.jpg"])
         #expect(unknownKind.status == 64)

@@ -20,7 +20,7 @@ import Testing
 /// and renamed while it runs; each change is waited for as a row in the catalog (read by
 /// Python's sqlite3), and each hash is checked against Python's hashlib. References: the
 /// files on disk, hashlib, sqlite3, plistlib, urllib.
-@Suite(.serialized) struct LivingLibraryTests {
+@Suite(.serialized, .ownThread) struct LivingLibraryTests {
     /// Good JPEG samples (not broken, not skipped), by absolute path.
     static func samples(in directory: URL, count: Int = 14, seed: Int = 26) throws -> [String] {
         let source = directory.appendingPathComponent("source")

@@ -20,7 +20,7 @@ import Testing
 /// reads the photo folder itself; worker 2's roots do not hold it, so it gets every photo
 /// as bytes. Worker 2's link is cut (`ip link set … down`) mid-run and restored.
 /// Needs root and `ip netns` (iproute2); skipped otherwise.
-@Suite(.serialized) struct MultiHostTests {
+@Suite(.serialized, .ownThread) struct MultiHostTests {
     @Test(.enabled(if: Namespaces.available, "needs root and `ip netns` (iproute2): the multi-host test is skipped"))
     func clusterAcrossNamespacesSurvivesACutLink() throws {
         let directory = try temporaryDirectory()

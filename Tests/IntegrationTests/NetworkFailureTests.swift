@@ -18,7 +18,7 @@ import Testing
 /// A worker that cannot reach its coordinator says why, once, in words with what to do
 /// (docs/reliability.md, "Accidents"), instead of "coordinator is silent" on every retry:
 /// real worker processes against real sockets, one per cause, side by side.
-@Suite struct NetworkFailureTests {
+@Suite(.ownThread) struct NetworkFailureTests {
     @Test func eachCauseIsNamedOnceAndNoneReadsSilent() throws {
         let secure = try SecurityTests.SecureCoordinator(photos: 1)
         defer { secure.process.signal(SIGKILL) }

@@ -18,7 +18,7 @@ import Testing
 /// No orphans, no phantoms (docs/reliability.md, "Accidents"): the workers `run` starts
 /// end with it however it ends, `status` does not show a dead run's workers connected,
 /// and a `run` whose workers cannot start ends instead of waiting for ever.
-@Suite(.serialized) struct NoOrphanTests {
+@Suite(.serialized, .ownThread) struct NoOrphanTests {
     /// kill -9, and the SIGHUP a closed terminal sends (`run` does not catch it).
     @Test(arguments: [SIGKILL, SIGHUP])
     func workersDieWithTheirRunAndStatusShowsNoneConnected(signal: Int32) throws {

@@ -19,7 +19,7 @@ import Testing
 /// apart, opened again exactly, and shown as `\xNN`. The files are made, hashed and read
 /// back by Python with byte names (hashlib, sqlite3), independently of photomill's own
 /// mapping, which only the escape rule documented in docs/catalog.md ties to.
-@Suite struct NonUTF8NamesTests {
+@Suite(.ownThread) struct NonUTF8NamesTests {
     @Test func latin1NamesAreProcessedKeptApartAndShownEscaped() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pm-bytes-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -18,7 +18,7 @@ import Testing
 /// Issue 27, item 4: a folder as a failed phone sync and a careless link leave it. The
 /// expected failures and skips are the test's own making (what it put where), and each
 /// catalogued hash is checked against Python's hashlib.
-@Suite struct NothingSkippedInSilenceTests {
+@Suite(.ownThread) struct NothingSkippedInSilenceTests {
     @Test func filesNamedAsPhotosFailByNameAndEverySkipSaysWhy() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -20,7 +20,7 @@ import Testing
 /// the holder, readers are never kept out, a killed holder's lock is taken at once, an
 /// interrupted run says so (130) and the next one says what it resumed, another process's
 /// write lock is waited out, and a clean exit leaves one file.
-@Suite(.serialized) struct OneCoordinatorTests {
+@Suite(.serialized, .ownThread) struct OneCoordinatorTests {
     /// `run` over `bench`, 1 worker of 1 slot, each job slowed by `hang` seconds; with
     /// `holding`, the job of that photo never ends (its worker ends with the run).
     private func slowRun(

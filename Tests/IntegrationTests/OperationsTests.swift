@@ -19,7 +19,7 @@ import Testing
 /// run as the built binary on a generated set that `photomill run` processed. Expected
 /// values come from samples.json, from Python's sqlite3 reading the catalog, and from
 /// hashes and distances the tests compute themselves.
-@Suite(.serialized) struct OperationsTests {
+@Suite(.serialized, .ownThread) struct OperationsTests {
     let fixture: ProcessedSet
 
     init() throws { fixture = try ProcessedSet.shared.get() }

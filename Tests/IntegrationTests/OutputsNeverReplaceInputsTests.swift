@@ -20,7 +20,7 @@ import Testing
 /// photos they came from; copies of one content with sidecars of their own; a re-export of
 /// an unchanged catalog; `--strip-gps` over an exports folder with a stale plist. md5sum,
 /// vipsheader, Python's plistlib and exiftool are the references.
-@Suite(.serialized) struct OutputsNeverReplaceInputsTests {
+@Suite(.serialized, .ownThread) struct OutputsNeverReplaceInputsTests {
     @Test func inspectNeverWritesOverAFileItInspectsNorTwoThumbnailsOverOneAnother() throws {
         let folder = try temporaryDirectory()
         let written = try PhotomillBinary.run([

@@ -20,6 +20,7 @@ import Testing
 /// `run` processes it with nothing failed; the catalog, `search` and the exports carry the
 /// new fields, checked against exiftool's reading of the same files.
 @Suite(
+    .ownThread,
     .enabled(
         if: Tool.allAvailable("ffmpeg", "heif-enc", "exiftool"),
         "needs ffmpeg, heif-enc and exiftool (scripts/install-deps.sh)"

@@ -28,6 +28,7 @@ import Testing
 /// shown as if it were sRGB is washed out (mean difference 11, hash distance 18–20,
 /// spread 35), HLG too bright (mean difference 32), Display P3 too pale (32).
 @Suite(
+    .ownThread,
     .serialized,
     .enabled(
         if: Tool.allAvailable("ffmpeg", "ffprobe", "heif-enc", "heif-info", "cjxl", "exiftool", "vips", "python3"),

@@ -20,7 +20,7 @@ import Testing
 /// folders, folders and files photomill may not read, catalogs it may not write, samples
 /// over real photos, keys of the wrong kind. Permissions are tested as `nobody` when the
 /// suite runs as root.
-@Suite(.serialized) struct RefusalTests {
+@Suite(.serialized, .ownThread) struct RefusalTests {
     /// Python's sqlite3 makes another application's database; no command changes a byte of it.
     @Test func everyCommandRefusesAnotherApplicationsDatabase() throws {
         let folder = try temporaryDirectory()

@@ -17,7 +17,7 @@ import Testing
 
 /// `retry` and `reprocess` while a coordinator runs: it picks the tasks up without a
 /// restart, although they lie behind its cursor.
-@Suite(.serialized) struct RequeueWhileRunningTests {
+@Suite(.serialized, .ownThread) struct RequeueWhileRunningTests {
     @Test func runningCoordinatorPicksUpRetriedAndReprocessedTasks() throws {
         let directory = try temporaryDirectory()
         let photos = directory.appendingPathComponent("photos")

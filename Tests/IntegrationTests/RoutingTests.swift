@@ -19,7 +19,7 @@ import ZeroMQ
 
 /// Capability routing and file access, with the built binary over ipc (CURVE is for
 /// tcp; SecurityTests covers it).
-@Suite(.serialized) struct RoutingTests {
+@Suite(.serialized, .ownThread) struct RoutingTests {
     /// A worker limited to hash and one limited to metadata share each photo's job (each
     /// takes its part, whatever the timing); OCR goes only to a worker with the
     /// coordinator's language; while no connected worker can take OCR, its tasks wait and

@@ -17,7 +17,7 @@ import Testing
 
 /// `photomill samples` then `photomill inspect` on what it wrote: the values written
 /// into each file (samples.json) come back, and the broken files fail as classified.
-@Suite struct SamplesCommandTests {
+@Suite(.ownThread) struct SamplesCommandTests {
     @Test func inspectReadsBackWhatSamplesWrote() throws {
         let directory = try temporaryDirectory()
         let photos = directory.appendingPathComponent("photos")

@@ -19,7 +19,7 @@ import ZeroMQ
 
 /// CURVE and the allow-list, end to end: the built coordinator on tcp loopback, and
 /// peers that are the real worker binary or raw sockets playing strangers.
-@Suite(.serialized) struct SecurityTests {
+@Suite(.serialized, .ownThread) struct SecurityTests {
     /// A coordinator with CURVE, its keys, one listed worker key (A) and one unlisted (B).
     struct SecureCoordinator {
         let directory: URL

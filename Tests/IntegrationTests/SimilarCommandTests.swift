@@ -22,6 +22,7 @@ import Testing
 /// files' sizes and `vipsheader`'s pixel sizes, and distances counted here from the stored
 /// bits. Which photos belong together is known from how the library was made.
 @Suite(
+    .ownThread,
     .serialized,
     .enabled(
         if: Corpus.isAvailable && Tool.allAvailable("vips", "vipsheader"),

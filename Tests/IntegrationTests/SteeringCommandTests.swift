@@ -17,7 +17,7 @@ import Testing
 
 /// pause, resume, prioritize and the HTTP flags as the built binary runs them, on a copy
 /// of the processed set's catalog; the catalog is read back with Python's sqlite3.
-@Suite struct SteeringCommandTests {
+@Suite(.ownThread) struct SteeringCommandTests {
     let catalog: URL
     let photos: URL
 

@@ -19,7 +19,7 @@ import Testing
 /// catalog on a read-only file system, a catalog disk that fills mid-run. Real mounts
 /// (tmpfs, read-only bind mounts), so these tests need root and skip without it: as root,
 /// chmod does not stop a write.
-@Suite(.serialized) struct StorageFaultTests {
+@Suite(.serialized, .ownThread) struct StorageFaultTests {
     static let canMount = getuid() == 0 && Mount.works
 
     /// Exports to a 48 KiB tmpfs: writes fail with ENOSPC, each failure is logged naming

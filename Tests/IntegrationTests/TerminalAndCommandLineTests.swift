@@ -19,7 +19,7 @@ import Testing
 /// reach no terminal raw, from any command, and a newline in a name forges no record; the
 /// command line's edges — a southern `--near`, a folder whose name looks like a glob, the
 /// ETA's reason.
-@Suite(.serialized) struct TerminalAndCommandLineTests {
+@Suite(.serialized, .ownThread) struct TerminalAndCommandLineTests {
     static let escape = "\u{1B}", bell = "\u{07}"
 
     @Test func controlCharactersInNamesAndReasonsAreShownEscapedEverywhere() throws {

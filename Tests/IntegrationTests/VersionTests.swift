@@ -19,7 +19,7 @@ import Testing
 /// `photomill --version` and the version each worker reports, against what other tools
 /// say: git for the commit, each library's own command or another binding of it (Debian's
 /// Python modules), dpkg's database, and ldd for the file the loader picks.
-@Suite struct VersionTests {
+@Suite(.ownThread) struct VersionTests {
     /// The commit git says is checked out where this file (and the binary under test)
     /// comes from; nil outside a git checkout (a source tarball), where the build cannot know it.
     static let head: String? = {

@@ -22,7 +22,7 @@ import Testing
 /// heartbeats and liveness are measured on the monotonic clock: no worker is dropped, no
 /// lease expires, no result is refused, and the run ends as it would have. What is
 /// stored is dated by the stepped wall clock, which shows that the step happened.
-@Suite(.serialized) struct WallClockStepTests {
+@Suite(.serialized, .ownThread) struct WallClockStepTests {
     static let libfaketime = "/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1"
     static let available = FileManager.default.fileExists(atPath: libfaketime)
 

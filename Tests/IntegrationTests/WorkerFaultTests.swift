@@ -20,7 +20,7 @@ import Testing
 /// Python's sqlite3. Waits are bounded and generous; times are reported, not asserted.
 // Not serialized: each test has its own processes, port and catalog, and mostly waits
 // (heartbeat silences, backoffs, sleeping jobs), so they overlap well.
-@Suite struct WorkerFaultTests {
+@Suite(.ownThread) struct WorkerFaultTests {
     /// 2,000 photos (100 samples, 20 copies of each), three single-slot workers, one of them SIGKILLed at a random moment
     /// every 0.3–0.7 s and replaced (as `run` replaces dead workers), at least 20 times.
     /// Each job sleeps 50 ms (PHOTOMILL_FAULT_HANG_ON=*); where the work runs out before the
