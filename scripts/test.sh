@@ -22,18 +22,19 @@ scripts/format.sh --lint
 export OMP_THREAD_LIMIT=1
 
 # The Debian package is checked as root only (it installs a package and adds a user).
-# Its release build (a quarter of the run on 2 cores) goes on beside the debug build and
-# the suite at the lowest CPU and I/O priority: it takes the cycles they leave idle
-# (processes waiting on each other, the settle windows, single-threaded link steps) and
-# yields whenever they want a core, and the suite is the busy machine it must pass on.
-deb_build=""
+# Its release build (a third of the run's CPU on 2 cores) goes on beside the debug build
+# and the suite at the lowest CPU and I/O priority: it takes the cycles they leave idle
+# and yields whenever they want a core. The check itself (lintian, dpkg, a run of the
+# installed binary as its own user) follows it, beside the suite, which touches neither
+# the package nor its user.
+deb_check=""
 deb_log=$(mktemp)
-stop_deb_build() { [ -z "$deb_build" ] || kill -- "-$deb_build" 2>/dev/null || true; rm -f "$deb_log"; }
-trap stop_deb_build EXIT
+stop_deb_check() { [ -z "$deb_check" ] || kill -- "-$deb_check" 2>/dev/null || true; rm -f "$deb_log"; }
+trap stop_deb_check EXIT
 if [ "$(id -u)" -eq 0 ]; then
-  set -m   # its own process group, so that a failure here stops the whole build
-  nice -n 19 ionice -c 3 scripts/package-deb.sh --build-only >"$deb_log" 2>&1 &
-  deb_build=$!
+  set -m   # its own process group, so that a failure here stops all of it
+  { nice -n 19 ionice -c 3 scripts/package-deb.sh --build-only && scripts/check-deb.sh; } >"$deb_log" 2>&1 &
+  deb_check=$!
   set +m
 fi
 
@@ -43,16 +44,15 @@ if [ ! -f ../shared/corpus/manifest.json ]; then
 fi
 swift test --skip-build
 
-if [ -n "$deb_build" ]; then
-  if ! wait "$deb_build"; then
-    deb_build=""
-    cat "$deb_log" >&2
-    echo "test.sh: the package's release build failed (above)" >&2
+if [ -n "$deb_check" ]; then
+  status=0
+  wait "$deb_check" || status=$?
+  deb_check=""
+  cat "$deb_log"
+  if [ "$status" -ne 0 ]; then
+    echo "test.sh: the Debian package's build or check failed (above)" >&2
     exit 1
   fi
-  deb_build=""
-  # Builds nothing more: the release binary is up to date.
-  scripts/check-deb.sh
 else
   echo "note: not root: the Debian package check (scripts/check-deb.sh) is skipped"
 fi

@@ -22,7 +22,7 @@ import Testing
 /// sha256sum's, no protocol violation was counted, and every process exits 0 at the end.
 /// One scenario at a time per worker (they time heartbeats of 300 ms), the two workers'
 /// lines side by side: one line after the other was the suite's last 3 minutes.
-@Suite(.ownThread) struct ConformanceTests {
+@Suite(.ownThread(queued: false)) struct ConformanceTests {
     /// What both workers run.
     static let scenarios = [
         "path", "bytes", "extend", "worker-kill", "coordinator-restart", "restart-leases-out",

@@ -27,7 +27,12 @@ import Testing
 /// The cap keeps a 2-core machine from starting every integration test's processes at
 /// once (their bounds are generous, but memory and the kernel's process table are not).
 /// `PHOTOMILL_TEST_WIDTH` sets it; the default is three cases per core, at least four.
+/// A suite whose cases mostly wait (`queued: false`: the conformance scenarios, one at a
+/// time, timing heartbeats) does not queue for a place: queued behind everything else, its
+/// chain of cases was the suite's last minute and a half.
 public struct OwnThreadTrait: SuiteTrait, TestTrait, TestScoping {
+    var queued = true
+
     public var isRecursive: Bool { true }
 
     /// Test cases only: a suite that held a place for as long as it runs would keep its
@@ -46,16 +51,24 @@ public struct OwnThreadTrait: SuiteTrait, TestTrait, TestScoping {
             try await function()
             return
         }
+        guard queued else {
+            try await run(function)
+            return
+        }
         await Self.admission.enter()
         do {
-            try await Self.$isInside.withValue(true) {
-                try await withTaskExecutorPreference(ThreadPerJob.shared) { try await function() }
-            }
+            try await run(function)
         } catch {
             await Self.admission.leave()
             throw error
         }
         await Self.admission.leave()
+    }
+
+    private func run(_ function: @Sendable () async throws -> Void) async throws {
+        try await Self.$isInside.withValue(true) {
+            try await withTaskExecutorPreference(ThreadPerJob.shared) { try await function() }
+        }
     }
 
     @TaskLocal static var isInside = false
@@ -73,6 +86,9 @@ public struct OwnThreadTrait: SuiteTrait, TestTrait, TestScoping {
 extension Trait where Self == OwnThreadTrait {
     /// See `OwnThreadTrait`.
     public static var ownThread: Self { Self() }
+
+    /// See `OwnThreadTrait`: on threads of its own, without waiting for a place.
+    public static func ownThread(queued: Bool) -> Self { Self(queued: queued) }
 }
 
 /// Runs every job it is given on a new thread: a job that blocks holds only its own.
