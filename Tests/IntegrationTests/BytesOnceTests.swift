@@ -23,7 +23,7 @@ import Testing
 /// sent from the coordinator's /metrics.
 // Not serialized: each test has its own processes, port and catalog.
 @Suite(.ownThread) struct BytesOnceTests {
-    /// A worker fed bytes is SIGKILLed holding four finished joined jobs it had not sent
+    /// A worker fed bytes is SIGKILLed holding four (or more) finished joined jobs it had not sent
     /// (PHOTOMILL_FAULT_CRASH_WITH_RESULTS) and every other job it held; another worker fed
     /// bytes finishes the run. Every lost lease had the photo's three kinds, each is done
     /// once afterwards, every photo's hash and thumbnail were done under one lease (one
@@ -47,7 +47,11 @@ import Testing
             environment: ["PHOTOMILL_FAULT_CRASH_WITH_RESULTS": "4"]
         )
         #expect(doomed.wait(seconds: 60) != nil, "the worker did not die: \(doomed.stderr)")
-        #expect(doomed.stderr.contains("dying with 4 results not sent"), "\(doomed.stderr)")
+        // At least four: the socket thread takes the slots' finished results as they come,
+        // so two that finish together arrive in one batch (a fed worker holds more jobs
+        // than slots, the next one's bytes fetched ahead).
+        let held = doomed.stderr.firstMatch(of: /dying with (\d+) results not sent/).flatMap { Int($0.1) }
+        #expect((held ?? 0) >= 4, "\(doomed.stderr)")
         let other = try BackgroundProcess.worker(endpoint, slots: 2, kinds: kinds)
         #expect(bench.waitUntilFinished(), "\(coordinator.stderr)")
 
@@ -61,7 +65,7 @@ import Testing
                 WHERE outcome = 'worker-lost' AND worker LIKE '%-\(doomed.pid)-%' ORDER BY kind) GROUP BY leaseToken
             """
         )
-        #expect(lost.count >= 4 && lost.allSatisfy { $0[1] == "hash,metadata,thumbnail" }, "\(lost)")
+        #expect(lost.count >= max(held ?? 4, 4) && lost.allSatisfy { $0[1] == "hash,metadata,thumbnail" }, "\(lost)")
         #expect(
             try bench.count(
                 """
