@@ -61,6 +61,7 @@ extension Photomill {
         }
 
         func run() async throws {
+            EarlySignals.trap(hangUp: true)
             try checkRoots(directories, command: "coordinator")
             let logger = Logs.make("photomill.coordinator", level: log.logLevel)
             let httpConfiguration = try http.checkedConfiguration(command: "coordinator")

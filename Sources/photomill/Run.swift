@@ -63,6 +63,7 @@ extension Photomill {
         }
 
         func run() async throws {
+            EarlySignals.trap()
             try checkRoots(directories, command: "run")
             let logger = Logs.make("photomill.run", level: "warning")
             let started = MonotonicInstant.now()

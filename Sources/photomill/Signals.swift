@@ -17,7 +17,31 @@ import Foundation
 import Logging
 import PhotomillCore
 import ServiceLifecycle
+import Synchronization
 import UnixSignals
+
+/// A long-running command's first step. Until its `ServiceGroup` traps SIGTERM and SIGINT
+/// (while the catalog opens, its schema migrates, the sockets bind), their default action
+/// would end the process at once: no drain, and exit status "killed by SIGTERM", which a
+/// supervisor that stops a service just started reads as a failure. From here they are
+/// only recorded; `SecondSignalExits`, the group's first service, sends the recorded one
+/// again once the group listens, and the group drains as for any other. `hangUp`: SIGHUP
+/// is ignored until `Reloads` traps it (a start scans every folder and reads the
+/// allow-list anyway).
+enum EarlySignals {
+    private static let stop = Atomic<Bool>(false)
+
+    static func trap(hangUp: Bool = false) {
+        // A C handler captures nothing; storing to an atomic is async-signal-safe.
+        let record: @convention(c) (Int32) -> Void = { _ in EarlySignals.stop.store(true, ordering: .relaxed) }
+        signal(SIGTERM, record)
+        signal(SIGINT, record)
+        if hangUp { signal(SIGHUP, SIG_IGN) }
+    }
+
+    /// Whether SIGTERM or SIGINT came before the group trapped them.
+    static var stopRequested: Bool { stop.load(ordering: .relaxed) }
+}
 
 /// The signals every long-running command handles, beside its `ServiceGroup`'s graceful
 /// shutdown on SIGTERM and SIGINT: a second one means "now", and exits at once (130)
@@ -25,7 +49,11 @@ import UnixSignals
 struct SecondSignalExits: Service {
     func run() async throws {
         var seen = 0
-        for await _ in await UnixSignalsSequence(trapping: .sigterm, .sigint).cancelOnGracefulShutdown() {
+        // The group traps the signals before it starts its services: a stop recorded
+        // before that is sent again here and reaches it (and this sequence) as any other.
+        let signals = await UnixSignalsSequence(trapping: .sigterm, .sigint)
+        if EarlySignals.stopRequested { kill(getpid(), SIGTERM) }
+        for await _ in signals.cancelOnGracefulShutdown() {
             seen += 1
             if seen >= 2 { exit(130) }
         }

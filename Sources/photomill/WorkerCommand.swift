@@ -115,6 +115,7 @@ extension Photomill {
         }
 
         func run() async throws {
+            EarlySignals.trap()
             if dieWithParent { ParentWatch.start() }
             let logger = Logs.make("photomill.worker", level: log.logLevel)
             var configuration = WorkerConfiguration(

@@ -304,4 +304,61 @@ import Testing
         worker.signal(SIGTERM)
         #expect(worker.wait(seconds: 60) == 0)
     }
+
+    /// SIGTERM while the coordinator starts, before its service group traps the signal
+    /// (here: while it waits for a catalog that another process holds locked), is a
+    /// drain, not a death: the coordinator starts, stops at once and exits 0. Before the
+    /// fix it ended by the signal's default action (a CI run saw exit -15 in the
+    /// conformance suite: a coordinator stopped just after it was started). "It waits
+    /// with the handler set" is read from /proc: SIGTERM among the caught signals.
+    @Test func sigtermWhileStartingIsAStopNotADeath() throws {
+        let directory = try temporaryDirectory()
+        let photos = directory.appendingPathComponent("photos")
+        let catalog = directory.appendingPathComponent("catalog.sqlite")
+        let released = directory.appendingPathComponent("released")
+        try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
+        // The lock holder: an exclusive SQLite transaction on the catalog until `released` exists.
+        let holder = try ChildProcess(
+            URL(fileURLWithPath: "/usr/bin/python3"),
+            [
+                "-c",
+                """
+                import os, sqlite3, sys, time
+                db = sqlite3.connect(sys.argv[1], isolation_level=None)
+                db.execute("BEGIN EXCLUSIVE")
+                print("locked", flush=True)
+                while not os.path.exists(sys.argv[2]):
+                    time.sleep(0.05)
+                db.execute("COMMIT")
+                """,
+                catalog.path, released.path,
+            ]
+        )
+        #expect(holder.waitForOutput(containing: "locked", on: .stdout, seconds: 60), "\(holder.stderr)")
+        let coordinator = try BackgroundProcess([
+            "coordinator", "--bind", "tcp://127.0.0.1:*", "--insecure", "--catalog", catalog.path, "--no-exports",
+            "--log-level", "info", photos.path,
+        ])
+        #expect(
+            eventually(seconds: 60) { catchesSIGTERM(coordinator.pid) },
+            "the starting coordinator never set its SIGTERM handler: \(coordinator.stderr)"
+        )
+        #expect(!coordinator.stderr.contains("listening on"), "still starting: it waits for the catalog")
+        coordinator.signal(SIGTERM)
+        #expect(FileManager.default.createFile(atPath: released.path, contents: nil))
+        #expect(holder.wait(seconds: 60) == 0, "\(holder.stderr)")
+        #expect(coordinator.wait(seconds: 60) == 0, "\(coordinator.stderr)")
+        #expect(!coordinator.wasSignalled, "ended by SIGTERM's default action: \(coordinator.stderr)")
+        #expect(coordinator.stderr.contains("stopped"), "it drained and said so: \(coordinator.stderr)")
+    }
+}
+
+/// Whether process `pid` has a handler of its own for SIGTERM (`SigCgt` in
+/// /proc/PID/status, proc(5): a hexadecimal mask, bit 14 for signal 15).
+private func catchesSIGTERM(_ pid: Int32) -> Bool {
+    guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigCgt:") }),
+        let mask = UInt64(line.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16)
+    else { return false }
+    return mask & (1 << (SIGTERM - 1)) != 0
 }
