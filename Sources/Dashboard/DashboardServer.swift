@@ -141,12 +141,16 @@ public final class DashboardServer: Service, @unchecked Sendable {
             guard !listening.isSet else { throw error }
             let failure = DashboardError(address: configuration.address, cause: "\(error)")
             guard configuration.required else {
-                return logger.warning(
+                logger.warning(
                     "dashboard off: cannot listen",
                     metadata: [
                         "http.address": "\(configuration.address)", "error": "\(failure.cause)",
                     ]
                 )
+                // Off, but a service until the group stops: one that ended while the group
+                // was shutting down (a SIGTERM at once, as the start's) would fail it.
+                try? await gracefulShutdown()
+                return
             }
             throw failure
         }
