@@ -71,6 +71,9 @@ fi
 # code for Debian's python3-protobuf 3.21).
 generate_python_into() {
     protoc --proto_path="$proto_dir" --python_out="$1" "$proto_dir/photomill.proto"
+    # The licence header of every file of ours (lines 2-13 of this script), then a blank line.
+    { sed -n '2,13p' "$root/scripts/generate-protocol.sh"; echo; cat "$1/photomill_pb2.py"; } > "$1/photomill_pb2.py.new"
+    mv "$1/photomill_pb2.py.new" "$1/photomill_pb2.py"
 }
 
 generate_into() {

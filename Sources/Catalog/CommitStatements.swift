@@ -67,10 +67,11 @@ struct OCRRow {
     var recipe: String
 }
 
-/// A photo's perceptual hash, its 64 bits as a signed INTEGER.
+/// A photo's perceptual hash, its 64 bits as a signed INTEGER, and its detail hash.
 struct SimilarityRow {
     var photoId: Int64
     var hash: PerceptualHash
+    var detail: DetailHash?
     var recipe: String
 }
 
@@ -188,6 +189,7 @@ enum CommitStatements {
         [
             RowColumn("photoId") { $0.photoId.databaseValue },
             RowColumn("hash") { $0.hash.bitPattern.databaseValue },
+            RowColumn("detail") { $0.detail?.bytes.databaseValue ?? .null },
             RowColumn("recipe") { $0.recipe.databaseValue },
         ]
     )
@@ -244,8 +246,8 @@ struct Payloads {
                     recipe: result.recipe
                 )
             )
-        case .similarity(let hash):
-            similarity.append(SimilarityRow(photoId: result.photoId, hash: hash, recipe: result.recipe))
+        case .similarity(let hash, let detail):
+            similarity.append(SimilarityRow(photoId: result.photoId, hash: hash, detail: detail, recipe: result.recipe))
         case .failure:
             break
         }

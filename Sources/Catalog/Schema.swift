@@ -481,6 +481,11 @@ enum Schema {
             )
             try regenerateTier(db)
         }
+        migrator.registerMigration("v13-similarity-detail") { db in
+            // The detail hash (docs/catalog.md, "similarity"): 32 bytes, NULL for a hash of
+            // before it (compared by the 64-bit hash alone until `reprocess --outdated`).
+            try db.execute(sql: "ALTER TABLE similarity ADD COLUMN detail BLOB")
+        }
         return migrator
     }
 

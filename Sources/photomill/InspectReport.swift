@@ -43,6 +43,8 @@ struct InspectReport: Encodable {
     let ocr: TextInfo?
     /// The similarity kind's hash, 16 lowercase hex digits.
     let perceptualHash: String?
+    /// Its detail hash, 64 lowercase hex digits.
+    let detailHash: String?
     let errors: [String: Failure]?
 
     init(_ result: PhotoResult, thumbnailPath: String?) {
@@ -55,6 +57,7 @@ struct InspectReport: Encodable {
             ThumbnailInfo(width: $0.width, height: $0.height, bytes: $0.jpeg.count, path: thumbnailPath)
         }
         perceptualHash = result.perceptualHash?.hex
+        detailHash = result.detailHash?.hex
         ocr = result.text.map {
             TextInfo(text: $0.text.isEmpty ? nil : $0.text, confidence: $0.confidence, language: $0.language)
         }

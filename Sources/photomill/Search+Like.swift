@@ -49,7 +49,11 @@ extension Photomill.Search {
             printError("photomill: \(PathBytes.display(cause))")
             throw ExitCode.someFailed
         }
-        let photos = try catalog.photos(like: hash, within: distance ?? Catalog.defaultSimilarDistance)
+        let photos = try catalog.photos(
+            like: hash,
+            detail: result.detailHash,
+            within: distance ?? Catalog.defaultSimilarDistance
+        )
         var out = LineBuffer()
         defer { out.flush() }
         let lines = JSONLines()

@@ -20,9 +20,9 @@ extension Photomill {
         static let configuration = CommandConfiguration(
             abstract: "List groups of near-duplicate photos (perceptual hash), largest groups first.",
             discussion: """
-                A photo joins a group when its hash is within --distance bits of a member's: \
-                resized, re-saved, converted, turned by EXIF or slightly cropped copies of one \
-                picture. The best copy (largest pixel size, then largest file, then oldest) comes \
+                A photo joins a group when its 64-bit hash is within --distance bits of a \
+                member's and their finer 256-bit hashes agree too: resized, re-saved, \
+                converted, turned by EXIF or slightly cropped copies of one picture. The best copy (largest pixel size, then largest file, then oldest) comes \
                 first; each photo shows its distance from it, and exact copies (same MD5) are \
                 marked. Needs the similarity kind done; missing photos are left out. Nothing is \
                 deleted.

@@ -304,7 +304,11 @@ import Testing
         try catalog.pool.read { db in
             #expect(try dump(db) == before)
             let applied = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")
-            #expect(Array(applied.suffix(3)) == ["v10-living-library", "v11-wait-codes", "v12-similarity"])
+            #expect(
+                Array(applied.suffix(4)) == [
+                    "v10-living-library", "v11-wait-codes", "v12-similarity", "v13-similarity-detail",
+                ]
+            )
             #expect(
                 try Row.fetchAll(db, sql: "SELECT ctimeNs, unsettledAt, excludedBy FROM photos").allSatisfy {
                     $0["ctimeNs"] == nil as Int64? && $0["unsettledAt"] == nil as Double?

@@ -88,7 +88,7 @@ import Testing
         var random = SplitMix64(seed: 99)
         for query in (0..<12).map({ _ in hashes[random.int(in: 0...599)] }) + [random.next()] {
             for distance in [0, 4, 10, 16] {
-                let found = try catalog.photos(like: PerceptualHash(query), within: distance)
+                let found = try catalog.photos(like: PerceptualHash(query), detail: nil, within: distance)
                 let expected = hashes.indices.filter { $0 != 1 && (hashes[$0] ^ query).nonzeroBitCount <= distance }
                 #expect(Set(found.map(\.path)) == Set(expected.map { "/lib/p\($0 + 1).jpg" }), "distance \(distance)")
                 for photo in found {
@@ -139,13 +139,41 @@ import Testing
         )
     }
 
+    /// The detail hash confirms the pairs the 64-bit hashes propose, by hand: p1, p2, p3 and
+    /// p4 each 1 bit from p1 by their 64-bit hashes; p2's detail hash 60 bits from p1's
+    /// (within 65: near), p3's 70 (beyond: not near), p4 has none (a hash of before it:
+    /// near by its 64-bit hash alone). The stored detail is read back as written.
+    @Test func theDetailHashVetoesWhatTheSixtyFourBitsPropose() throws {
+        let catalog = try Catalog(path: try freshCatalogPath("similarity-detail"))
+        let base: UInt64 = 0xF0F0_F0F0_0F0F_0F0F
+        let hashes = [base, base ^ 1, base ^ 0b10, base ^ 1 << 40]
+        func detail(_ set: Range<Int>) -> DetailHash { DetailHash(bits: (0..<256).map { set.contains($0) }) }
+        let details: [Int: DetailHash] = [1: detail(0..<0), 2: detail(0..<60), 3: detail(100..<170)]
+        #expect(details[1]!.distance(to: details[2]!) == 60 && details[1]!.distance(to: details[3]!) == 70)
+        try Self.store(hashes, in: catalog, details: { details[$0] })
+        #expect(
+            try catalog.similarGroups(within: 1).map { Set($0.photos.map(\.path)) } == [
+                ["/lib/p1.jpg", "/lib/p2.jpg", "/lib/p4.jpg"]
+            ]
+        )
+        let like = try catalog.photos(like: PerceptualHash(base), detail: details[1], within: 1).map(\.path)
+        #expect(Set(like) == ["/lib/p1.jpg", "/lib/p2.jpg", "/lib/p4.jpg"])
+        let anyDetail = try catalog.photos(like: PerceptualHash(base), detail: nil, within: 1).map(\.path)
+        #expect(anyDetail.count == 4, "a query without a detail hash is near by the 64 bits alone")
+        let stored = try catalog.pool.read { db in
+            try Data.fetchOne(db, sql: "SELECT detail FROM similarity WHERE photoId = 3")
+        }
+        #expect(stored.flatMap(DetailHash.init(bytes:)) == details[3] && stored?.count == 32)
+    }
+
     /// Photos /lib/p1.jpg … with `hashes` committed as done similarity results, their MD5s
     /// and pixel sizes as given, and files of 1,000 + 10 × their number bytes.
     static func store(
         _ hashes: [UInt64],
         in catalog: Catalog,
         md5: (Int) -> String = { "m\($0)" },
-        pixels: (Int) -> (Int, Int) = { _ in (100, 100) }
+        pixels: (Int) -> (Int, Int) = { _ in (100, 100) },
+        details: (Int) -> DetailHash? = { _ in nil }
     ) throws {
         let files = hashes.indices.map {
             ScannedFile(
@@ -174,8 +202,8 @@ import Testing
                 photoId: job.photoId,
                 kind: .similarity,
                 leaseToken: "t\(job.photoId)",
-                outcome: .similarity(PerceptualHash(hashes[Int(job.photoId) - 1])),
-                recipe: "similarity/1 side=256"
+                outcome: .similarity(PerceptualHash(hashes[Int(job.photoId) - 1]), detail: details(Int(job.photoId))),
+                recipe: "similarity/2 side=256"
             )
             batch.results.append(ReportedResult(result: result, worker: "w", startedAt: 2, endedAt: 3))
         }

@@ -148,7 +148,7 @@ import Testing
                 ],
                 "equal pixels (none recorded): the larger file first"
             )
-            #expect(groups.json["distance"] as? Int == 6 && groups.json["exactGroups"] as? Int == 0)
+            #expect(groups.json["distance"] as? Int == 10 && groups.json["exactGroups"] as? Int == 0)
             let tight = try await client.execute(uri: "/api/v1/duplicates?distance=1", method: .get)
             #expect(tight.json["similarGroups"] as? Int == 0, "4 bits apart is beyond 1")
             #expect(try await client.execute(uri: "/api/v1/duplicates?distance=17", method: .get).status == .badRequest)

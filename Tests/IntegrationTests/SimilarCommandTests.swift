@@ -186,7 +186,7 @@ struct SimilarCommandTests {
         let outcome = try PhotomillBinary.run(["search", "--catalog", library.catalog.path, "--like", query, "--json"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let found = try PhotomillBinary.jsonLines(outcome)
-        let expected = hashes.filter { Self.distance($0.value, own) <= 6 }
+        let expected = hashes.filter { Self.distance($0.value, own) <= 10 }
         #expect(
             Set(found.compactMap { $0["path"] as? String }) == Set(expected.keys)
                 && Set(expected.keys) == Set(library.nikon),
@@ -197,7 +197,7 @@ struct SimilarCommandTests {
         }
         let text = try PhotomillBinary.run(["search", "--catalog", library.catalog.path, "--like", query])
         #expect(
-            text.stdout.contains("2 photos like \(query) (hash \(String(format: "%016llx", own)), distance 6)"),
+            text.stdout.contains("2 photos like \(query) (hash \(String(format: "%016llx", own)), distance 10)"),
             "\(text.stdout)"
         )
 

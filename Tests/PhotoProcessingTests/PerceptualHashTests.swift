@@ -71,6 +71,38 @@ import Testing
         #expect(pictures.allSatisfy { PerceptualHash(grey: $0).value.nonzeroBitCount == 32 })
     }
 
+    /// The detail hash against scipy's DCT (an FFT, not our direct sums): the 16 × 16 lowest
+    /// frequencies of `dct(dct(a, axis=0), axis=1)`, each bit set above the mean of the 255
+    /// AC terms, first bit highest. scipy's unnormalised DCT-II is 2 × ours on each axis, the
+    /// same factor for every term, so the bits are the same.
+    @Test(.enabled(if: imagehashReady, "needs python3 with scipy (scripts/install-deps.sh)"))
+    func theDetailHashIsScipysDCTAboveTheMeanBitForBit() throws {
+        let pictures = Self.pictures(count: 40)
+        let raw = try temporaryDirectory().appendingPathComponent("pictures.raw")
+        try Data(pictures.joined()).write(to: raw)
+        let script = """
+            import sys, numpy
+            from scipy.fftpack import dct
+            data = open(sys.argv[1], 'rb').read()
+            for i in range(len(data) // 1024):
+                a = numpy.frombuffer(data[i * 1024:(i + 1) * 1024], dtype=numpy.uint8).reshape(32, 32).astype(float)
+                c = dct(dct(a, axis=0), axis=1)[:16, :16].flatten()
+                bits = ''.join('1' if x > c[1:].mean() else '0' for x in c)
+                print(''.join('%016x' % int(bits[w * 64:(w + 1) * 64], 2) for w in range(4)))
+            """
+        let run = try Tool.run("python3", ["-c", script, raw.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let expected = run.stdout.split(separator: "\n").map(String.init)
+        #expect(expected.count == pictures.count)
+        #expect(pictures.map { DetailHash(grey: $0).hex } == expected)
+        // One DCT gives both: the 64-bit hash is the one computed alone.
+        #expect(pictures.allSatisfy { PerceptualHash.hashes(grey: $0).hash == PerceptualHash(grey: $0) })
+        // 32 bytes there and back; any other length is no detail hash.
+        let detail = DetailHash(grey: pictures[0])
+        #expect(DetailHash(bytes: detail.bytes) == detail && detail.bytes.count == 32)
+        #expect(DetailHash(bytes: detail.bytes.dropLast()) == nil)
+    }
+
     /// A flat picture's DCT is its DC term alone (by hand: Σ cos(0) · g = 1024 g, every other
     /// sum of cosines over whole periods 0), so the median of the 64 terms is 0 and only
     /// the DC bit is set — at every grey level, not a pattern of rounding noise.
@@ -78,6 +110,11 @@ import Testing
         for grey: UInt8 in [1, 137, 138, 255] {
             #expect(
                 PerceptualHash(grey: [UInt8](repeating: grey, count: 32 * 32)).value == 0x8000_0000_0000_0000,
+                "\(grey)"
+            )
+            // The detail hash's mean of the AC terms is 0 too: the DC bit alone of 256.
+            #expect(
+                DetailHash(grey: [UInt8](repeating: grey, count: 32 * 32)).words == [1 << 63, 0, 0, 0],
                 "\(grey)"
             )
         }

@@ -39,17 +39,25 @@ public struct SimilarPhoto: Sendable, Hashable, Codable {
     var pixels: Int { (pixelWidth ?? 0) * (pixelHeight ?? 0) }
 }
 
-/// Near-duplicates: photos whose perceptual hashes are linked by steps of at most the
-/// distance asked (each within it of another member), best copy first.
+/// Near-duplicates: photos linked by steps of near pairs (each near another member: its
+/// 64-bit hash within the distance asked, its detail hash within `detailDistance`), best
+/// copy first.
 public struct SimilarGroup: Sendable, Hashable, Codable {
     public var photos: [SimilarPhoto]
 }
 
 extension Catalog {
-    /// The distance `similar` and `search --like` use unless told otherwise: chosen on one
-    /// half of the quality benchmark's sources and reported on the other
-    /// (docs/processing.md, "Similar photos"; scripts/similarity-benchmark.py).
-    public static let defaultSimilarDistance = 6
+    /// The distance of the 64-bit hashes `similar` and `search --like` use unless told
+    /// otherwise: chosen, with `detailDistance`, on one half of the quality benchmark's
+    /// sources and reported on the other (docs/processing.md, "Similar photos";
+    /// scripts/similarity-benchmark.py).
+    public static let defaultSimilarDistance = 10
+    /// The most bits two detail hashes of a near pair may differ in, whatever the distance
+    /// asked of the 64-bit hashes: one picture re-encoded, resized, turned or brightened
+    /// measured 0–20 bits, cropped by 5 % up to 65; two pages of text in one layout, a few
+    /// bits apart in the 64-bit hash, mostly 70 and more (some 60: docs/processing.md). A pair of which one has no detail hash
+    /// (hashed before it) is near by its 64-bit hash alone.
+    public static let detailDistance = 65
     /// The largest distance asked of the index: beyond it unrelated photos meet (two
     /// random 64-bit hashes are 32 ± 4 bits apart), and the chunks' radii make the search
     /// slow (docs/catalog.md, "similarity").
@@ -61,25 +69,33 @@ extension Catalog {
     /// never all pairs.
     public func similarGroups(within distance: Int, pathGlob: String? = nil) throws(CatalogError) -> [SimilarGroup] {
         precondition(Self.similarDistances.contains(distance), "distance within \(Self.similarDistances)")
-        let (ids, hashes) = try read { db in
+        let (ids, hashes, details) = try read { db in
             var ids: [Int64] = []
             var hashes: [UInt64] = []
+            var details: [DetailHash?] = []
             let sql =
                 pathGlob == nil
-                ? "SELECT photoId, hash FROM similarity WHERE photoId NOT IN (SELECT id FROM photos WHERE missingAt IS NOT NULL)"
+                ? """
+                SELECT photoId, hash, detail FROM similarity
+                WHERE photoId NOT IN (SELECT id FROM photos WHERE missingAt IS NOT NULL)
+                """
                 : """
-                SELECT s.photoId, s.hash FROM similarity s JOIN photos p ON p.id = s.photoId
+                SELECT s.photoId, s.hash, s.detail FROM similarity s JOIN photos p ON p.id = s.photoId
                 WHERE p.missingAt IS NULL AND p.path GLOB ?
                 """
             let rows = try Row.fetchCursor(db, sql: sql, arguments: pathGlob.map { [$0] } ?? [])
             while let row = try rows.next() {
                 ids.append(row[0])
                 hashes.append(UInt64(bitPattern: row[1]))
+                details.append((row[2] as Data?).flatMap(DetailHash.init(bytes:)))
             }
-            return (ids, hashes)
+            return (ids, hashes, details)
         }
         var sets = DisjointSets(count: hashes.count)
-        for pair in HashIndex(hashes).pairs(within: distance) { sets.union(Int(pair >> 32), Int(pair & 0xFFFF_FFFF)) }
+        for pair in HashIndex(hashes).pairs(within: distance) {
+            let (a, b) = (Int(pair >> 32), Int(pair & 0xFFFF_FFFF))
+            if Self.detailsAgree(details[a], details[b]) { sets.union(a, b) }
+        }
         let grouped = sets.groups()
         let photos = try similarPhotos(grouped.flatMap { $0.map { ids[$0] } })
         return grouped.compactMap { items in
@@ -89,10 +105,22 @@ extension Catalog {
         .sorted { ($0.photos.count, $1.photos[0].path) > ($1.photos.count, $0.photos[0].path) }
     }
 
-    /// Photos (not missing) whose hash is within `distance` bits of `hash`, nearest first:
-    /// the candidates come from the catalog's chunk indexes (`similarity_c0` … `c3`), each
-    /// looked up at the chunk values within its radius of the query's (`HashIndex.radii`).
-    public func photos(like hash: PerceptualHash, within distance: Int) throws(CatalogError) -> [SimilarPhoto] {
+    /// Whether a pair the 64-bit hashes propose is near by its detail hashes too (or one
+    /// has none).
+    static func detailsAgree(_ a: DetailHash?, _ b: DetailHash?) -> Bool {
+        guard let a, let b else { return true }
+        return a.distance(to: b) <= detailDistance
+    }
+
+    /// Photos (not missing) whose hash is within `distance` bits of `hash` and whose detail
+    /// hash agrees with `detail` (`detailsAgree`), nearest first: the candidates come from
+    /// the catalog's chunk indexes (`similarity_c0` … `c3`), each looked up at the chunk
+    /// values within its radius of the query's (`HashIndex.radii`).
+    public func photos(
+        like hash: PerceptualHash,
+        detail: DetailHash?,
+        within distance: Int
+    ) throws(CatalogError) -> [SimilarPhoto] {
         precondition(Self.similarDistances.contains(distance), "distance within \(Self.similarDistances)")
         let near: [Int64: Int] = try read { db in
             let parts = HashIndex.radii(for: distance).enumerated().map { chunk, radius in
@@ -100,12 +128,14 @@ extension Catalog {
                 let values = ([own] + HashIndex.masks(upTo: radius).map { own ^ $0 }).map(String.init).joined(
                     separator: ","
                 )
-                return "SELECT photoId, hash FROM similarity WHERE c\(chunk) IN (\(values))"
+                return "SELECT photoId, hash, detail FROM similarity WHERE c\(chunk) IN (\(values))"
             }
             var near: [Int64: Int] = [:]
             for row in try Row.fetchAll(db, sql: parts.joined(separator: " UNION ")) {
                 let found = hash.distance(to: PerceptualHash(bitPattern: row[1]))
-                if found <= distance { near[row[0]] = found }
+                guard found <= distance, Self.detailsAgree(detail, (row[2] as Data?).flatMap(DetailHash.init(bytes:)))
+                else { continue }
+                near[row[0]] = found
             }
             return near
         }

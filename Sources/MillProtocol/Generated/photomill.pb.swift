@@ -22,6 +22,11 @@
 /// - Every field is proto3 implicit-presence unless absence must be told from zero or "";
 ///   those use `optional`.
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import SwiftProtobuf
 
 // If the compiler emits an error on this type, it is because this file
@@ -606,6 +611,10 @@ public nonisolated struct Photomill_V1_Similarity: Sendable {
 
   /// Bit 63 is the lowest-frequency (DC) coefficient, then row by row of the 8 x 8 block.
   public var perceptualHash: UInt64 = 0
+
+  /// The detail hash (PROTOCOL.md, "Changes"): 32 bytes, the 256 bits of the 16 x 16 lowest
+  /// frequencies of the same picture, first bit highest. Absent from workers of before it.
+  public var detailHash: Data = Data()
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -1561,7 +1570,7 @@ nonisolated extension Photomill_V1_Ocr: SwiftProtobuf.Message, SwiftProtobuf._Me
 
 nonisolated extension Photomill_V1_Similarity: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Similarity"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}perceptual_hash\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}perceptual_hash\0\u{3}detail_hash\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1570,6 +1579,7 @@ nonisolated extension Photomill_V1_Similarity: SwiftProtobuf.Message, SwiftProto
       // enabled. https://github.com/apple/swift-protobuf/issues/1034
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularFixed64Field(value: &self.perceptualHash) }()
+      case 2: try { try decoder.decodeSingularBytesField(value: &self.detailHash) }()
       default: break
       }
     }
@@ -1579,11 +1589,15 @@ nonisolated extension Photomill_V1_Similarity: SwiftProtobuf.Message, SwiftProto
     if self.perceptualHash != 0 {
       try visitor.visitSingularFixed64Field(value: self.perceptualHash, fieldNumber: 1)
     }
+    if !self.detailHash.isEmpty {
+      try visitor.visitSingularBytesField(value: self.detailHash, fieldNumber: 2)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Photomill_V1_Similarity, rhs: Photomill_V1_Similarity) -> Bool {
     if lhs.perceptualHash != rhs.perceptualHash {return false}
+    if lhs.detailHash != rhs.detailHash {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

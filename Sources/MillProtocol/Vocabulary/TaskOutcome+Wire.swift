@@ -37,7 +37,8 @@ extension TaskOutcome {
         case .ocr(let o):
             self = .ocr(text: o.text, confidence: o.confidence, language: o.language)
         case .similarity(let s):
-            self = .similarity(PerceptualHash(s.perceptualHash))
+            // No detail hash (a worker of before it) is nil; one of another length, too.
+            self = .similarity(PerceptualHash(s.perceptualHash), detail: DetailHash(bytes: s.detailHash))
         case .failure(let f):
             self = .failure(errorClass: ErrorClass(rawValue: f.errorClass), message: f.message, retryable: f.retryable)
         case nil:

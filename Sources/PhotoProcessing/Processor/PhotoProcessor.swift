@@ -238,10 +238,12 @@ public final class PhotoProcessor {
             if wantsHash {
                 do {
                     let image = try upright.get()
-                    result.perceptualHash = try Self.damaged(path) { () throws(VipsError) in
+                    let hashes = try Self.damaged(path) { () throws(VipsError) in
                         defer { Vips.clearError() }
-                        return try image.perceptualHash()
+                        return try image.perceptualHashes()
                     }
+                    result.perceptualHash = hashes.hash
+                    result.detailHash = hashes.detail
                 } catch {
                     result.errors[.similarity] = error
                 }

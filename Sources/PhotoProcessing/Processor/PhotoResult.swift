@@ -24,6 +24,8 @@ public struct PhotoResult: Sendable {
     public var thumbnail: Thumbnail?
     public var text: RecognizedText?
     public var perceptualHash: PerceptualHash?
+    /// The similarity kind's second hash, with `perceptualHash`.
+    public var detailHash: DetailHash?
     public var errors: [Kind: ProcessingError] = [:]
     /// Seconds spent on each kind (its share of a decode another kind also uses goes to
     /// the first that needs it), for the RESULT's `processing_us`.

@@ -33,14 +33,33 @@ extension PerceptualHash {
     /// alone, 0x8000000000000000. (imagehash keeps scipy's noise: there, such bits depend on
     /// the grey level.)
     public init(grey pixels: [UInt8]) {
-        precondition(pixels.count == Self.side * Self.side, "a 32 × 32 picture")
-        let n = Self.side
-        let k = Self.kept
+        self = Self.hashes(grey: pixels).hash
+    }
+
+    /// This hash and the `DetailHash` of a 32 × 32 grey picture, from one DCT: the 64-bit
+    /// hash's 8 × 8 frequencies are the top left of the detail hash's 16 × 16.
+    public static func hashes(grey pixels: [UInt8]) -> (hash: PerceptualHash, detail: DetailHash) {
+        let k = DetailHash.kept
+        let block = lowFrequencies(grey: pixels, kept: k)
+        let coefficients = (0..<kept).flatMap { u in block[u * k..<u * k + kept] }
+        let sorted = coefficients.sorted()
+        let median = (sorted[kept * kept / 2 - 1] + sorted[kept * kept / 2]) / 2
+        var value: UInt64 = 0
+        for coefficient in coefficients { value = value << 1 | (coefficient > median ? 1 : 0) }
+        let mean = block.dropFirst().reduce(0, +) / Double(block.count - 1)
+        return (PerceptualHash(value), DetailHash(bits: block.map { $0 > mean }))
+    }
+
+    /// The 2-D DCT-II of a 32 × 32 grey picture at its `k` × `k` lowest frequencies, row by
+    /// row (u, then v); terms below `noise` as 0.
+    static func lowFrequencies(grey pixels: [UInt8], kept k: Int) -> [Double] {
+        precondition(pixels.count == side * side, "a 32 × 32 picture")
+        let n = side
         // columns[u][x]: the DCT of column x along y, for the kept frequencies u only.
         var columns = [Double](repeating: 0, count: k * n)
         for u in 0..<k {
             for y in 0..<n {
-                let c = Self.cosines[u * n + y]
+                let c = cosines[u * n + y]
                 for x in 0..<n { columns[u * n + x] += c * Double(pixels[y * n + x]) }
             }
         }
@@ -48,22 +67,28 @@ extension PerceptualHash {
         for u in 0..<k {
             for v in 0..<k {
                 var sum = 0.0
-                for x in 0..<n { sum += Self.cosines[v * n + x] * columns[u * n + x] }
-                coefficients[u * k + v] = abs(sum) < Self.noise ? 0 : sum
+                for x in 0..<n { sum += cosines[v * n + x] * columns[u * n + x] }
+                coefficients[u * k + v] = abs(sum) < noise ? 0 : sum
             }
         }
-        let sorted = coefficients.sorted()
-        let median = (sorted[k * k / 2 - 1] + sorted[k * k / 2]) / 2
-        var value: UInt64 = 0
-        for coefficient in coefficients { value = value << 1 | (coefficient > median ? 1 : 0) }
-        self.init(value)
+        return coefficients
     }
 
     /// Below this, a coefficient is rounding noise (see `init(grey:)`).
     static let noise = 1e-6
 
-    /// cos(π u (2x + 1) / 2N) for the kept frequencies u and every position x.
-    private static let cosines: [Double] = (0..<kept).flatMap { u in
+    /// cos(π u (2x + 1) / 2N) for the detail hash's frequencies u and every position x.
+    private static let cosines: [Double] = (0..<DetailHash.kept).flatMap { u in
         (0..<side).map { x in cos(Double.pi * Double(u) * Double(2 * x + 1) / Double(2 * side)) }
+    }
+}
+
+extension DetailHash {
+    /// The lowest frequencies kept: a 16 × 16 block, 256 bits.
+    static let kept = 16
+
+    /// The detail hash of a 32 × 32 grey picture (`PerceptualHash.hashes(grey:)`).
+    public init(grey pixels: [UInt8]) {
+        self = PerceptualHash.hashes(grey: pixels).detail
     }
 }

@@ -19,7 +19,8 @@ public enum TaskOutcome: Sendable, Hashable {
     case metadata(PhotoMetadata)
     case thumbnail(width: Int, height: Int, jpeg: Data)
     case ocr(text: String, confidence: Double, language: String)
-    case similarity(PerceptualHash)
+    /// The 64-bit hash and the detail hash (nil from a worker of before it).
+    case similarity(PerceptualHash, detail: DetailHash? = nil)
     case failure(errorClass: ErrorClass, message: String, retryable: Bool)
 }
 

@@ -171,7 +171,10 @@ final class JobRunner {
                     }
                 case .similarity:
                     guard let hash = outcome.perceptualHash else { continue }
-                    entry.similarity = .with { $0.perceptualHash = hash.value }
+                    entry.similarity = .with {
+                        $0.perceptualHash = hash.value
+                        if let detail = outcome.detailHash { $0.detailHash = detail.bytes }
+                    }
                 }
             }
             result.results.append(entry)
