@@ -96,10 +96,23 @@ import Testing
 
     /// SIGINT: `run` hands back what is out and exits 130, not 1 ("some tasks failed"); the
     /// next run's summary counts what it did, though its scan queued nothing.
+    /// However slow the machine, the SIGINT comes after the scan (the next run queues
+    /// nothing) and with work left: the last photo's job holds until it is handed back.
     @Test func interruptedRunExits130AndTheNextSaysWhatItResumed() throws {
         let bench = try FaultBench(count: 8, seed: 62)
-        let first = try slowRun(bench)
-        #expect(waitForWork(bench))
+        let held = try #require(bench.files.last { !bench.broken.contains($0) })
+        let first = try slowRun(bench, holding: held)
+        let heldLeased = """
+            SELECT COUNT(*) FROM tasks t JOIN photos p ON p.id = t.photoId
+            WHERE p.path = '\(held.replacingOccurrences(of: "'", with: "''"))' AND t.state = 'leased'
+            """
+        #expect(
+            eventually(seconds: 120) {
+                (try? bench.count("SELECT COUNT(*) FROM photos")) ?? -1 >= bench.files.count
+                    && (try? bench.count(heldLeased)) ?? 0 > 0
+            },
+            "\(first.stderr)"
+        )
         first.signal(SIGINT)
         #expect(first.wait(seconds: 30) == 130, "\(first.stderr)")
         #expect(first.stderr.contains("interrupted"), "\(first.stderr)")
