@@ -151,7 +151,14 @@ import Testing
     @Test func backupCopiesALiveCatalogIntoOneFile() throws {
         let bench = try FaultBench(count: 12, seed: 64)
         let run = try slowRun(bench)
-        #expect(waitForWork(bench))
+        // After the scan (files younger than the settle window wait for it; the copy's task
+        // count below needs them all), while the work goes on.
+        #expect(
+            eventually(seconds: 120) {
+                (try? bench.count("SELECT COUNT(*) FROM photos")) ?? -1 >= bench.files.count && bench.doneAttempts >= 3
+            },
+            "\(run.stderr)"
+        )
         let folder = try temporaryDirectory()
         let copy = folder.appendingPathComponent("copy.sqlite")
         let backup = try PhotomillBinary.run(["backup", copy.path, "--catalog", bench.catalog.path])
