@@ -135,9 +135,16 @@ import ZeroMQ
             try CatalogQuery.count(coordinator.catalog, "SELECT COUNT(*) FROM workers WHERE id = 'listed-again'") == 0
         )
 
-        // Adding a key needs no signal: the file's change is noticed.
+        // Adding a key needs no signal: the file's change is noticed. (The removal above
+        // may have been noticed as a change of the file before the SIGHUP: a reload that
+        // added a key is the one to wait for.)
+        let reloads = { coordinator.process.stderr.components(separatedBy: "reloaded (file changed)").count }
+        let reloadsBefore = reloads()
         try coordinator.writeAllowList(String(contentsOfFile: coordinator.unlisted.pub, encoding: .utf8))
-        #expect(eventually(seconds: 20) { coordinator.process.stderr.contains("file changed") })
+        #expect(
+            eventually(seconds: 20) { reloads() > reloadsBefore },
+            "\(coordinator.process.stderr)"
+        )
         let newcomer = try RawPeer(
             dealerTo: coordinator.endpoint,
             keys: coordinator.unlisted.pair,
