@@ -139,12 +139,12 @@ import Testing
         let endpoint = try coordinator.boundEndpoint()
         let slow = ["PHOTOMILL_FAULT_HANG_ON": "*:0.2"]
         // The staying worker is stuck on one photo past the coordinator's 5 s drain: until
-        // the test has seen the job handed back (the file `released` appears).
-        // The last photo: the leaving worker, stopped after the first 20 attempts, never
-        // reaches it however late the test looks (under load it once did reach the 30th).
-        let stuck = try #require(bench.files.last { !bench.broken.contains($0) })
+        // the test has seen the job handed back (the file `released` appears). It starts
+        // alone and the leaving worker only once it holds that photo: however far the
+        // leaving worker gets before the test looks, it cannot take the stuck photo (under
+        // load it once did the whole run before the test saw 20 attempts).
+        let stuck = try #require(bench.files.first { !bench.broken.contains($0) })
         let released = bench.directory.appendingPathComponent("released")
-        let leaving = try BackgroundProcess.worker(endpoint, root: bench.photos, slots: 2, environment: slow)
         let staying = try BackgroundProcess.worker(
             endpoint,
             root: bench.photos,
@@ -153,6 +153,10 @@ import Testing
                 "PHOTOMILL_FAULT_HANG_ON": (stuck as NSString).lastPathComponent + ":@\(released.path),*:0.2"
             ]
         )
+        let stuckLeased =
+            "SELECT COUNT(*) FROM tasks t JOIN photos p ON p.id = t.photoId WHERE p.path = '\(stuck)' AND t.state = 'leased' AND t.leasedTo LIKE '%-\(staying.pid)-%'"
+        #expect(eventually(seconds: 120) { ((try? bench.count(stuckLeased)) ?? 0) == 2 }, "\(coordinator.stderr)")
+        let leaving = try BackgroundProcess.worker(endpoint, root: bench.photos, slots: 2, environment: slow)
         #expect(eventually(seconds: 120) { bench.doneAttempts >= 20 }, "\(coordinator.stderr)")
 
         let workerStopped = Date().timeIntervalSince1970
@@ -168,9 +172,7 @@ import Testing
             "a stopping worker loses nothing and uses no attempt"
         )
 
-        let stuckLeased =
-            "SELECT COUNT(*) FROM tasks t JOIN photos p ON p.id = t.photoId WHERE p.path = '\(stuck)' AND t.state = 'leased' AND t.leasedTo LIKE '%-\(staying.pid)-%'"
-        #expect(eventually(seconds: 120) { ((try? bench.count(stuckLeased)) ?? 0) == 2 }, "\(coordinator.stderr)")
+        #expect(try bench.count(stuckLeased) == 2, "the staying worker still holds the stuck photo")
         let coordinatorStopped = Stopwatch()
         coordinator.signal(SIGTERM)
         #expect(coordinator.wait(seconds: 60) == 0, "\(coordinator.stderr)")
@@ -342,7 +344,7 @@ import Testing
             "--log-level", "info", photos.path,
         ])
         #expect(
-            eventually(seconds: 60) { catchesSIGTERM(coordinator.pid) },
+            eventually(seconds: 60) { coordinator.catches(SIGTERM) },
             "the starting coordinator never set its SIGTERM handler: \(coordinator.stderr)"
         )
         #expect(!coordinator.stderr.contains("listening on"), "still starting: it waits for the catalog")
@@ -353,14 +355,4 @@ import Testing
         #expect(!coordinator.wasSignalled, "ended by SIGTERM's default action: \(coordinator.stderr)")
         #expect(coordinator.stderr.contains("stopped"), "it drained and said so: \(coordinator.stderr)")
     }
-}
-
-/// Whether process `pid` has a handler of its own for SIGTERM (`SigCgt` in
-/// /proc/PID/status, proc(5): a hexadecimal mask, bit 14 for signal 15).
-private func catchesSIGTERM(_ pid: Int32) -> Bool {
-    guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigCgt:") }),
-        let mask = UInt64(line.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16)
-    else { return false }
-    return mask & (1 << (SIGTERM - 1)) != 0
 }

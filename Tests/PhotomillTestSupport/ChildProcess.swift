@@ -24,6 +24,10 @@ public final class ChildProcess: @unchecked Sendable {
     // for the calls made here); `ended` is a DispatchGroup, itself thread-safe.
     private let process = Process()
     private let ended = DispatchGroup()
+    /// The signals the program handles itself once it has started, which `signal` waits
+    /// for: SIGTERM and SIGINT for a photomill `coordinator`, `run` or `worker`, SIGHUP too
+    /// for a coordinator (docs/reliability.md, docs/operations.md).
+    private let handled: Set<Int32>
     public let stdoutURL: URL
     public let stderrURL: URL
 
@@ -36,6 +40,10 @@ public final class ChildProcess: @unchecked Sendable {
     ) throws {
         process.executableURL = executable
         process.arguments = arguments
+        let command = executable.lastPathComponent == "photomill" ? arguments.first : nil
+        handled =
+            command == "coordinator"
+            ? [SIGTERM, SIGINT, SIGHUP] : ["run", "worker"].contains(command) ? [SIGTERM, SIGINT] : []
         if let directory { process.currentDirectoryURL = directory }
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
@@ -62,7 +70,28 @@ public final class ChildProcess: @unchecked Sendable {
     public var stdout: String { (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? "" }
     public var stderr: String { (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "" }
 
-    public func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+    /// Sends signal `number`. A signal the program handles (`handled`) goes once the
+    /// process has its own handler for it (or has ended):
+    /// in the milliseconds of its start before its first line runs, no program can catch a
+    /// signal, and its default action ends it (a test under load once stopped a worker it
+    /// had started a moment before: "exit 15"). The wait is on /proc, not on time.
+    public func signal(_ number: Int32) {
+        if handled.contains(number) {
+            let deadline = Date().addingTimeInterval(60)
+            while !catches(number) && Date() < deadline && ended.wait(timeout: .now() + 0.01) == .timedOut {}
+        }
+        kill(process.processIdentifier, number)
+    }
+
+    /// Whether the process has a handler of its own for signal `number` (`SigCgt` in
+    /// /proc/PID/status, proc(5): a hexadecimal mask, bit `number - 1`).
+    public func catches(_ number: Int32) -> Bool {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigCgt:") }),
+            let mask = UInt64(line.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16)
+        else { return false }
+        return mask & (1 << UInt64(number - 1)) != 0
+    }
 
     /// Waits up to `seconds` for the process to end; returns its status (the signal's
     /// number if a signal ended it), or nil if it is still running.
