@@ -17,7 +17,7 @@ import PhotomillCore
 
 // What a scan found, written: `record`'s branches per file (unchanged, changed, new, moved,
 // skipped, failed) and the steps they share. The look-ups a scan makes first, and the
-// after-scan task checks, are in Catalog+Scan.swift. Over 450 lines (544) with one job: the
+// after-scan task checks, are in Catalog+Scan.swift. Over 450 lines with one job: the
 // steps are private to `record`'s transaction; the next split is the re-queueing of a changed
 // photo (`requeueChanged`, `rescanChanged`, `requeue`, ~90 lines), which the commit path also calls.
 extension Catalog {
