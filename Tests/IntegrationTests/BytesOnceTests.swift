@@ -52,6 +52,18 @@ import Testing
         // than slots, the next one's bytes fetched ahead).
         let held = doomed.stderr.firstMatch(of: /dying with (\d+) results not sent/).flatMap { Int($0.1) }
         #expect((held ?? 0) >= 4, "\(doomed.stderr)")
+        // The other worker comes once the coordinator has recorded the loss (the lost
+        // tasks pending again, none leased): its tiers are then paged together, and each
+        // lost job goes out whole. Had it connected before, each tier would find the lost
+        // tasks when it next pages from the front, on its own: the hash and metadata in
+        // one JOB, the thumbnail in another (PROTOCOL.md, "Each file's bytes once").
+        #expect(
+            eventually(seconds: 120) {
+                (try? bench.count("SELECT COUNT(*) FROM tasks WHERE state = 'leased'")) == 0
+                    && ((try? bench.count("SELECT COUNT(*) FROM attempts WHERE outcome = 'worker-lost'")) ?? 0) > 0
+            },
+            "\(coordinator.stderr)"
+        )
         let other = try BackgroundProcess.worker(endpoint, slots: 2, kinds: kinds)
         #expect(bench.waitUntilFinished(), "\(coordinator.stderr)")
 
