@@ -76,10 +76,7 @@ public final class ChildProcess: @unchecked Sendable {
     /// signal, and its default action ends it (a test under load once stopped a worker it
     /// had started a moment before: "exit 15"). The wait is on /proc, not on time.
     public func signal(_ number: Int32) {
-        if handled.contains(number) {
-            let deadline = Date().addingTimeInterval(60)
-            while !catches(number) && Date() < deadline && ended.wait(timeout: .now() + 0.01) == .timedOut {}
-        }
+        if handled.contains(number) { _ = eventually(seconds: 60) { catches(number) || !isRunning } }
         kill(process.processIdentifier, number)
     }
 

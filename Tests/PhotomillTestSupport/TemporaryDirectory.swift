@@ -28,9 +28,9 @@ public func temporaryFile(_ prefix: String = "photomill-test", extension suffix:
 
 /// The folder of this test process's temporary files, `$TMPDIR/pm-tests-PID`, removed
 /// when the process exits: each whole suite left its folders of catalogs, photos and logs
-/// to the system's cleaning (11,759 in this box's /tmp after a day of runs). Set `PHOTOMILL_KEEP_TEST_FILES` to keep them, to read a failed test's
-/// files. The name is short: tests bind `ipc://` sockets below it, whose paths the kernel
-/// limits to 107 bytes.
+/// to the system's cleaning (11,759 in this box's /tmp after a day of runs). Set
+/// `PHOTOMILL_KEEP_TEST_FILES` to keep them, to read a failed test's files. The name is
+/// short: tests bind `ipc://` sockets below it, whose paths the kernel limits to 107 bytes.
 public let testFiles: URL = {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("pm-tests-\(getpid())")
     // 0755 under the usual umask: tests that run a program as an unprivileged user
