@@ -63,7 +63,7 @@ public enum Kind: String, CaseIterable, Sendable, Hashable, Codable, Comparable 
                 wireValue: 5,
                 tier: 1,
                 deadline: 120,
-                codeVersion: 2,
+                codeVersion: 3,
                 needs: [.pixels],
                 recipeParameters: { "side=\($0.thumbnailSize)" }
             )

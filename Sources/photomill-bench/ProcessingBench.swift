@@ -34,10 +34,13 @@ struct ProcessingBench {
         var shellPerFile: Measured
         var shellBatch: Measured
         /// CPU seconds per photo of `photomill inspect --kinds thumbnail`, and with
-        /// `similarity` (the perceptual hash of the same decoded picture): the fastest of
-        /// runs taken in turns, so that the machine's load falls on both alike.
+        /// `similarity` (the perceptual hash of the same decoded picture): the medians of
+        /// runs taken in turns, so that the machine's load falls on both alike; and the
+        /// median of each turn's ratio, what the similarity kind costs (the fastest run of
+        /// each, compared, moved by ±8 % between two quiet runs of one build).
         var thumbnailJob: Double
         var thumbnailAndSimilarityJob: Double
+        var similarityCost: Double
     }
 
     func run() throws -> Figures {
@@ -75,7 +78,7 @@ struct ProcessingBench {
         }
         var alone: [Double] = []
         var paired: [Double] = []
-        for _ in 0..<max(3, repeats) {
+        for _ in 0..<max(7, repeats) {
             alone.append(
                 try checked(Spawn.run([photomill, "inspect", "--kinds", "thumbnail", "--json"] + set.files)).cpuSeconds
             )
@@ -91,8 +94,9 @@ struct ProcessingBench {
             cpuPerPhoto: inspect.cpuSeconds / Double(set.files.count),
             shellPerFile: perFile,
             shellBatch: batch,
-            thumbnailJob: alone.min()! / Double(set.files.count),
-            thumbnailAndSimilarityJob: paired.min()! / Double(set.files.count)
+            thumbnailJob: median(alone) / Double(set.files.count),
+            thumbnailAndSimilarityJob: median(paired) / Double(set.files.count),
+            similarityCost: median(zip(paired, alone).map { $0 / $1 }) - 1
         )
     }
 
@@ -136,4 +140,11 @@ struct ProcessingBench {
 func checked(_ measured: Measured) throws -> Measured {
     guard measured.status == 0 else { throw BenchError("a measured command failed (exit \(measured.status))") }
     return measured
+}
+
+/// The middle value (the mean of the two middle ones for an even count).
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    let middle = sorted.count / 2
+    return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
 }

@@ -66,9 +66,9 @@ enum Report {
                 + "largest worker \(String(format: "%.0f", f.twoWorkers.peakChildRSS)) MB"
         )
         print(
-            "  thumbnail job, CPU per photo (inspect, fastest of runs in turns): alone \(String(format: "%.1f", f.thumbnailJob * 1000)) ms, "
+            "  thumbnail job, CPU per photo (inspect, medians of runs in turns): alone \(String(format: "%.1f", f.thumbnailJob * 1000)) ms, "
                 + "with similarity \(String(format: "%.1f", f.thumbnailAndSimilarityJob * 1000)) ms "
-                + "(\(String(format: "%+.1f", (f.thumbnailAndSimilarityJob / f.thumbnailJob - 1) * 100)) %)"
+                + "(median of the turns' ratios: \(String(format: "%+.1f", f.similarityCost * 100)) %)"
         )
     }
 

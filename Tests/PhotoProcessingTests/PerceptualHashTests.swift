@@ -120,6 +120,70 @@ import Testing
         }
     }
 
+    /// By hand: the Lanczos kernel is 1 at 0 and 0 at every other whole number, so a picture
+    /// of 32 × 32 comes out as it went in; the weights sum to 1, so a flat picture stays flat.
+    @Test func squeezingKeepsA32PictureAndAFlatOne() {
+        for picture in Self.pictures(count: 3) {
+            #expect(
+                picture.withUnsafeBufferPointer { PerceptualHash.squeezed(grey: $0, width: 32, height: 32) } == picture
+            )
+        }
+        for (width, height) in [(256, 192), (100, 37), (7, 5)] {
+            let flat = [UInt8](repeating: 201, count: width * height)
+            let small = flat.withUnsafeBufferPointer { PerceptualHash.squeezed(grey: $0, width: width, height: height) }
+            #expect(small == [UInt8](repeating: 201, count: 32 * 32), "\(width) × \(height)")
+        }
+    }
+
+    /// Against Pillow's `resize((32, 32), LANCZOS)` — imagehash's squeeze, an independent
+    /// implementation in fixed point — on seeded pictures of the sizes a thumbnail comes in
+    /// (landscape, portrait, a panorama, sides not multiples of 32, smaller than 32): within
+    /// one grey level (Pillow rounds after each pass).
+    @Test(.enabled(if: imagehashReady, "needs python3 with Pillow (scripts/install-deps.sh)"))
+    func squeezingIsPillowsLanczos() throws {
+        let sizes = [(256, 192), (192, 256), (256, 61), (100, 37), (20, 10)]
+        var random = SplitMix64(seed: 31)
+        let folder = try temporaryDirectory()
+        var pictures: [[UInt8]] = []
+        for (index, (width, height)) in sizes.enumerated() {
+            // Smooth pictures with noise, as photos are (white noise alone rings at every tap).
+            let waves = (0..<3).map { _ in (Double(random.int(in: 1...9)), Double(random.int(in: 1...9))) }
+            let picture = (0..<width * height).map { index -> UInt8 in
+                let x = Double(index % width) / Double(width)
+                let y = Double(index / width) / Double(height)
+                var value = 128.0 + Double(random.int(in: -20...20))
+                for (u, v) in waves { value += 30 * cos(.pi * (u * x + v * y)) }
+                return UInt8(max(0, min(255, value.rounded())))
+            }
+            pictures.append(picture)
+            try Data(picture).write(to: folder.appendingPathComponent("\(index).raw"))
+        }
+        let script = """
+            import sys
+            from PIL import Image
+            folder, sizes = sys.argv[1], sys.argv[2:]
+            for index, size in enumerate(sizes):
+                width, height = map(int, size.split('x'))
+                data = open(f'{folder}/{index}.raw', 'rb').read()
+                print(Image.frombytes('L', (width, height), data).resize((32, 32), Image.LANCZOS).tobytes().hex())
+            """
+        let run = try Tool.run("python3", ["-c", script, folder.path] + sizes.map { "\($0.0)x\($0.1)" })
+        let expected = run.stdout.split(separator: "\n").map { line in
+            stride(from: 0, to: line.count, by: 2).map { offset -> UInt8 in
+                let start = line.index(line.startIndex, offsetBy: offset)
+                return UInt8(line[start..<line.index(start, offsetBy: 2)], radix: 16) ?? 0
+            }
+        }
+        #expect(expected.count == sizes.count, "\(run.stderr)")
+        for ((size, picture), reference) in zip(zip(sizes, pictures), expected) {
+            let ours = picture.withUnsafeBufferPointer {
+                PerceptualHash.squeezed(grey: $0, width: size.0, height: size.1)
+            }
+            let worst = zip(ours, reference).map { abs(Int($0) - Int($1)) }.max() ?? 255
+            #expect(ours.count == reference.count && worst <= 1, "\(size): differs by up to \(worst)")
+        }
+    }
+
     /// From files: the hash of the thumbnail's picture is near imagehash's of the whole
     /// image (upright: Pillow with the EXIF orientation applied), far from other photos',
     /// and the same whether the thumbnail is made in the same job or not.

@@ -78,7 +78,7 @@ struct VocabularyTests {
         #expect(parameters.recipe(for: .thumbnail) == "thumbnail/2 size=320 q=80")
         #expect(parameters.recipe(for: .ocr) == "ocr/2 lang=eng+deu side=4096 min=80")
         #expect(parameters.recipes[.thumbnail] == "thumbnail/2 size=320 q=80")
-        #expect(parameters.recipe(for: .similarity) == "similarity/2 side=320")
+        #expect(parameters.recipe(for: .similarity) == "similarity/3 side=320")
     }
 
     /// PROTOCOL.md, "Recipes": how `reprocess --outdated` judges a result, a foreign

@@ -74,6 +74,64 @@ extension PerceptualHash {
         return coefficients
     }
 
+    /// A grey picture of `width` × `height` (row by row, 8-bit) squeezed to `side` × `side`
+    /// (the aspect ratio dropped, as the hash wants) as Pillow's `resize(…, LANCZOS)` does it
+    /// — what imagehash's `phash` calls on the whole image: a Lanczos-3 kernel widened by the
+    /// reduction factor (so every source pixel counts, no aliasing), rows then columns, the
+    /// weights of each output pixel summing to 1; each pass clipped to 0…255 as Pillow's.
+    /// Rounded to a level once, at the end (Pillow rounds after each pass too: the two differ
+    /// by a level at most, `PerceptualHashTests`).
+    public static func squeezed(grey pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int) -> [UInt8] {
+        precondition(width > 0 && height > 0 && pixels.count == width * height, "a grey picture")
+        let across = lanczosWeights(from: width)
+        let down = lanczosWeights(from: height)
+        // Rows first: height × side.
+        var rows = [Double](repeating: 0, count: height * side)
+        for y in 0..<height {
+            let line = y * width
+            for (x, taps) in across.enumerated() {
+                var sum = 0.0
+                for (offset, weight) in taps.weights.enumerated() {
+                    sum += weight * Double(pixels[line + taps.first + offset])
+                }
+                rows[y * side + x] = max(0, min(255, sum))
+            }
+        }
+        var small = [UInt8](repeating: 0, count: side * side)
+        for (y, taps) in down.enumerated() {
+            for x in 0..<side {
+                var sum = 0.0
+                for (offset, weight) in taps.weights.enumerated() {
+                    sum += weight * rows[(taps.first + offset) * side + x]
+                }
+                small[y * side + x] = UInt8(max(0, min(255, sum.rounded())))
+            }
+        }
+        return small
+    }
+
+    /// For each of `side` output pixels along a line of `length`, the first source pixel it
+    /// takes and the weights of it and the ones after (Pillow's `precompute_coeffs`).
+    private static func lanczosWeights(from length: Int) -> [(first: Int, weights: [Double])] {
+        let scale = Double(length) / Double(side)
+        let widening = max(scale, 1)
+        let support = 3 * widening
+        func lanczos(_ x: Double) -> Double {
+            guard x != 0 else { return 1 }
+            guard abs(x) < 3 else { return 0 }
+            return 3 * sin(Double.pi * x) * sin(Double.pi * x / 3) / (Double.pi * Double.pi * x * x)
+        }
+        return (0..<side).map { index in
+            let center = (Double(index) + 0.5) * scale
+            let first = max(Int(center - support + 0.5), 0)
+            let end = min(Int(center + support + 0.5), length)
+            var weights = (first..<max(end, first + 1)).map { lanczos((Double($0) - center + 0.5) / widening) }
+            let total = weights.reduce(0, +)
+            if total != 0 { weights = weights.map { $0 / total } }
+            return (first, weights)
+        }
+    }
+
     /// Below this, a coefficient is rounding noise (see `init(grey:)`).
     static let noise = 1e-6
 

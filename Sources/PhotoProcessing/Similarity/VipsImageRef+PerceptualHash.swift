@@ -15,25 +15,36 @@ import CVips
 import PhotomillCore
 
 extension VipsImageRef {
-    /// The perceptual hash of this picture (8-bit sRGB, upright: the thumbnail's): squeezed
-    /// to 32 × 32 by libvips (its thumbnail's reduction, whatever the aspect ratio), then
+    /// The perceptual hash of this picture (8-bit sRGB or grey, upright: the thumbnail's):
     /// grey as ITU-R 601-2 luma with Pillow's integer weights (what imagehash's `convert('L')`
-    /// gives), then `PerceptualHash.hashes(grey:)`: the 64-bit hash and the detail hash.
+    /// gives), squeezed to 32 × 32 by area averaging (`PerceptualHash.squeezed`), then
+    /// `PerceptualHash.hashes(grey:)`: the 64-bit hash and the detail hash. The pixels are
+    /// read where libvips holds them (`vips_image_get_data`: the thumbnail's picture is in
+    /// memory already when both kinds are asked; else computed into memory once), not
+    /// through another pipeline of libvips operations.
     func perceptualHashes() throws(VipsError) -> (hash: PerceptualHash, detail: DetailHash) {
-        let side = PerceptualHash.side
-        let small = try apply { pm_vips_thumbnail_image_exact($0, $1, Int32(side), Int32(side)) }
-        let pixels = try small.pixels()
-        let bands = small.bands
-        guard pixels.count == side * side * bands, bands == 1 || bands == 3 else {
-            throw VipsError(message: "a \(side) × \(side) picture of \(bands) bands came out as \(pixels.count) bytes")
+        let (width, height, bands) = (self.width, self.height, self.bands)
+        guard format == VIPS_FORMAT_UCHAR, bands == 1 || bands == 3 else {
+            throw VipsError(message: "a picture of \(bands) bands of format \(format.rawValue) has no perceptual hash")
         }
-        guard bands == 3 else { return PerceptualHash.hashes(grey: pixels) }
-        let grey = (0..<side * side).map { index in
-            let r = UInt32(pixels[3 * index])
-            let g = UInt32(pixels[3 * index + 1])
-            let b = UInt32(pixels[3 * index + 2])
-            return UInt8((r * 19595 + g * 38470 + b * 7471 + 0x8000) >> 16)
+        guard let data = vips_image_get_data(pointer) else { throw VipsError(message: Vips.takeError()) }
+        let count = width * height
+        let source = UnsafeBufferPointer(start: data.assumingMemoryBound(to: UInt8.self), count: count * bands)
+        guard bands == 3 else {
+            return PerceptualHash.hashes(grey: PerceptualHash.squeezed(grey: source, width: width, height: height))
         }
-        return PerceptualHash.hashes(grey: grey)
+        let grey = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            for index in 0..<count {
+                let r = UInt32(source[3 * index])
+                let g = UInt32(source[3 * index + 1])
+                let b = UInt32(source[3 * index + 2])
+                buffer[index] = UInt8((r * 19595 + g * 38470 + b * 7471 + 0x8000) >> 16)
+            }
+            initialized = count
+        }
+        let small = grey.withUnsafeBufferPointer {
+            PerceptualHash.squeezed(grey: $0, width: width, height: height)
+        }
+        return PerceptualHash.hashes(grey: small)
     }
 }
