@@ -27,7 +27,8 @@ a duplicate every 50 photos; 8 workers, 6 connected.
 With --similarity, every photo has a fifth task, `similarity`, in the thumbnail's state, and
 each done one a perceptual hash: 64 bits of which 32 are set (as a median-thresholded DCT
 hash has), random, but for a near-duplicate every 20th photo (an earlier photo's hash with 1
-to 5 pairs of bits swapped: 2 to 10 bits apart) and the exact duplicates' equal hashes. Rows
+to 5 pairs of bits swapped: 2 to 10 bits apart) and the exact duplicates' equal hashes; and a
+detail hash, 256 random bits (a near-duplicate's 2 to 40 bits from its source's). Rows
 are written 50,000 photos at a time, so 1,000,000 photos fit in a few hundred MB.
 """
 import argparse, collections, hashlib, os, random, sqlite3, subprocess, sys, tempfile, time
@@ -72,7 +73,7 @@ def state_of(photo, kind):
     return "done"
 
 recipes = {"hash": "hash/1", "metadata": "metadata/1", "thumbnail": "thumbnail/1 size=256 q=80", "ocr": "ocr/1 lang=eng side=4096",
-           "similarity": "similarity/1 side=256"}
+           "similarity": "similarity/3 side=256"}
 classes = ["corrupt", "ocr-failed", "lease-expired", "worker-lost"]
 # Finished tasks end over the last two hours, the last minute at about 14 per second.
 count = sum(1 for p in range(1, n + 1) for k in kinds if state_of(p, k) in ("done", "failed"))
@@ -102,10 +103,18 @@ def near(value):
         value ^= (1 << one) | (1 << zero)
     return value
 
+def near_detail(detail):
+    """A detail hash (32 bytes) with 2 to 40 of its 256 bits flipped: a copy's, within 65."""
+    value = int.from_bytes(detail, "big")
+    for bit in rng.sample(range(256), rng.randint(2, 40)):
+        value ^= 1 << bit
+    return value.to_bytes(32, "big")
+
 def signed(value):
     return value - (1 << 64) if value >= 1 << 63 else value
 
 hashes = {}
+details = {}
 latest = collections.deque(maxlen=1000)          # the photos a near-duplicate copies from
 photos, tasks, attempts, metadata, ocr, similarity = [], [], [], [], [], []
 
@@ -120,7 +129,7 @@ def flush():
                        orientation, gpsLatitude, gpsLongitude, aperture, shutterSpeed, iso, focalLength, lensModel, recipe)
                        VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)""", metadata)
     con.executemany("INSERT INTO ocr (photoId, text, confidence, language, recipe) VALUES (?,?,?,?,?)", ocr)
-    con.executemany("INSERT INTO similarity (photoId, hash, recipe) VALUES (?,?,?)", similarity)
+    con.executemany("INSERT INTO similarity (photoId, hash, detail, recipe) VALUES (?,?,?,?)", similarity)
     for rows in (photos, tasks, attempts, metadata, ocr, similarity):
         rows.clear()
 
@@ -160,14 +169,15 @@ for p in range(1, n + 1):
                     ocr.append((p, text, rng.uniform(50, 95), "eng", recipes[k]))
                 elif k == "similarity":
                     if content != p and content in hashes:
-                        value = hashes[content]
+                        value, detail = hashes[content], details[content]
                     elif p % 20 == 0 and hashes:
-                        value = near(hashes[rng.choice(latest)])
+                        source = rng.choice(latest)
+                        value, detail = near(hashes[source]), near_detail(details[source])
                     else:
-                        value = balanced_hash()
-                    hashes[p] = value
+                        value, detail = balanced_hash(), rng.randbytes(32)
+                    hashes[p], details[p] = value, detail
                     latest.append(p)
-                    similarity.append((p, signed(value), recipes[k]))
+                    similarity.append((p, signed(value), detail, recipes[k]))
 
 flush()
 con.executemany("""INSERT INTO workers (id, host, slots, kinds, ocrLanguages, state, connectedAt, lastSeen, inFlight, done, failed)

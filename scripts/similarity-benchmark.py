@@ -250,8 +250,10 @@ def main():
     for stale in [catalog, catalog + "-wal", catalog + "-shm"]:
         if os.path.exists(stale):
             os.remove(stale)
-    # Exit status 1 when some task failed: the photos without a hash are listed below.
-    subprocess.run([photomill, "run", library, "--catalog", catalog, "--no-exports", "--kinds", "hash,metadata,thumbnail,similarity"],
+    # Exit status 1 when some task failed: the photos without a hash are listed below. OCR
+    # too: `similar` tells documents apart by their recognised texts.
+    subprocess.run([photomill, "run", library, "--catalog", catalog, "--no-exports",
+                    "--kinds", "hash,metadata,thumbnail,similarity,ocr"],
                    capture_output=True, check=False)
     connection = sqlite3.connect(catalog)
     hashed = {path for (path,) in connection.execute("SELECT p.path FROM photos p JOIN similarity s ON s.photoId = p.id")}

@@ -166,6 +166,44 @@ import Testing
         #expect(stored.flatMap(DetailHash.init(bytes:)) == details[3] && stored?.count == 32)
     }
 
+    /// Recognised texts veto the pairs of two different documents, by hand: p2, p3 and p4
+    /// each 1 bit from p1 (p2 and p3 2 bits apart: not proposed). p1 reads 25 words; p2 the
+    /// same page read with two words changed (23 shared of 27: 0.85 ≥ 0.75, near); p3 another
+    /// page sharing 12 of p1's words (12 of 38: 0.32, not near); p4 a photo with two words on
+    /// a sign (below 20 words: left to the hashes, near).
+    @Test func recognisedTextsTellDocumentsApart() throws {
+        let catalog = try Catalog(path: try freshCatalogPath("similarity-text"))
+        let base: UInt64 = 0x0F0F_F0F0_0F0F_F0F0
+        try Self.store([base, base ^ 1, base ^ 0b10, base ^ 1 << 40], in: catalog)
+        func words(_ numbers: [Int]) -> String {
+            numbers.map {
+                "Word" + String(UnicodeScalar(UInt8(97 + $0 / 26))) + String(UnicodeScalar(UInt8(97 + $0 % 26)))
+            }
+            .joined(separator: " ")
+        }
+        let texts = [
+            1: words(Array(0..<25)),
+            2: words(Array(0..<23) + [25, 26]),
+            3: words(Array(0..<12) + Array(30..<43)),
+            4: "EXIT 12 cafe",
+        ]
+        try catalog.pool.write { db in
+            for (id, text) in texts {
+                try db.execute(
+                    sql:
+                        "INSERT INTO ocr (photoId, text, confidence, language, recipe) VALUES (?, ?, 90, 'eng', 'ocr/1')",
+                    arguments: [id, text]
+                )
+            }
+        }
+        #expect(Catalog.textWords(of: texts[1]!).count == 25 && Catalog.textWords(of: texts[4]!) == ["exit", "cafe"])
+        #expect(
+            try catalog.similarGroups(within: 1).map { Set($0.photos.map(\.path)) } == [
+                ["/lib/p1.jpg", "/lib/p2.jpg", "/lib/p4.jpg"]
+            ]
+        )
+    }
+
     /// Photos /lib/p1.jpg … with `hashes` committed as done similarity results, their MD5s
     /// and pixel sizes as given, and files of 1,000 + 10 × their number bytes.
     static func store(

@@ -91,11 +91,11 @@ extension Catalog {
             }
             return (ids, hashes, details)
         }
+        let pairs = HashIndex(hashes).pairs(within: distance).map { (Int($0 >> 32), Int($0 & 0xFFFF_FFFF)) }
+            .filter { Self.detailsAgree(details[$0.0], details[$0.1]) }
+        let words = try textWords(Set(pairs.flatMap { [ids[$0.0], ids[$0.1]] }))
         var sets = DisjointSets(count: hashes.count)
-        for pair in HashIndex(hashes).pairs(within: distance) {
-            let (a, b) = (Int(pair >> 32), Int(pair & 0xFFFF_FFFF))
-            if Self.detailsAgree(details[a], details[b]) { sets.union(a, b) }
-        }
+        for (a, b) in pairs where Self.textsAgree(words[ids[a]], words[ids[b]]) { sets.union(a, b) }
         let grouped = sets.groups()
         let photos = try similarPhotos(grouped.flatMap { $0.map { ids[$0] } })
         return grouped.compactMap { items in
@@ -110,6 +110,48 @@ extension Catalog {
     static func detailsAgree(_ a: DetailHash?, _ b: DetailHash?) -> Bool {
         guard let a, let b else { return true }
         return a.distance(to: b) <= detailDistance
+    }
+
+    /// Whether a pair the hashes propose is near by its recognised texts too: when both are
+    /// documents — each with at least `textMinimumWords` words — their sets of words must
+    /// share `textAgreement` of their union (Jaccard). Pages of one layout are one picture to
+    /// a 32 × 32 hash, and their texts tell them apart (docs/processing.md, "similarity");
+    /// any other pair (a photo without text, or with a few words read off a sign) is left to
+    /// the hashes.
+    static func textsAgree(_ a: Set<Substring>?, _ b: Set<Substring>?) -> Bool {
+        guard let a, let b, a.count >= textMinimumWords, b.count >= textMinimumWords else { return true }
+        return Double(a.intersection(b).count) >= textAgreement * Double(a.union(b).count)
+    }
+
+    /// Fewer distinct words than this (`TextWords`) and a text is not a document's.
+    public static let textMinimumWords = 20
+    /// The share of their words two documents' texts must have in common to be one picture.
+    public static let textAgreement = 0.75
+
+    /// The distinct words (`textWords(of:)`) of the recognised texts of `ids`, by id; a photo
+    /// without text has none.
+    func textWords(_ ids: Set<Int64>) throws(CatalogError) -> [Int64: Set<Substring>] {
+        guard !ids.isEmpty else { return [:] }
+        return try read { db in
+            let list = "[" + ids.map(String.init).joined(separator: ",") + "]"
+            var words: [Int64: Set<Substring>] = [:]
+            for row in try Row.fetchAll(
+                db,
+                sql: "SELECT photoId, text FROM ocr WHERE photoId IN (SELECT value FROM json_each(?))",
+                arguments: [list]
+            ) {
+                words[row[0]] = Self.textWords(of: row[1])
+            }
+            return words
+        }
+    }
+
+    /// A text's words for comparing two documents: runs of three or more letters, lower-cased
+    /// (shorter ones and digits are where OCR of one page differs most between copies).
+    static func textWords(of text: String) -> Set<Substring> {
+        Set(
+            text.lowercased().split { !$0.isLetter }.filter { $0.count >= 3 }
+        )
     }
 
     /// Photos (not missing) whose hash is within `distance` bits of `hash` and whose detail
