@@ -30,15 +30,16 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 "$bin" samples "$work/query" --count 2 --seed 28 >/dev/null
 query="$work/query/IMG_0001.jpg"
-hash=$("$bin" inspect --json --kinds similarity "$query" | python3 -c 'import json, sys; print(json.load(sys.stdin)["perceptualHash"])')
-python3 - "$catalog" "$hash" <<'PY'
+hashes=$("$bin" inspect --json --kinds similarity "$query" | python3 -c 'import json, sys; d = json.load(sys.stdin); print(d["perceptualHash"], d["detailHash"])')
+python3 - "$catalog" $hashes <<'PY'
 import sqlite3, sys
-catalog, value = sys.argv[1], int(sys.argv[2], 16)
+catalog, value, detail = sys.argv[1], int(sys.argv[2], 16), bytes.fromhex(sys.argv[3])
 c = sqlite3.connect(catalog)
 signed = lambda v: v - (1 << 64) if v >= 1 << 63 else v
-# Photos 11, 12 and 13 look like the query: 2, 4 and 6 bits away.
+# Photos 11, 12 and 13 look like the query: 2, 4 and 6 bits away, with its detail hash
+# (else the detail hash, random in the catalog, would veto them).
 for photo, flips in ((11, 0b11), (12, 0b1111 << 20), (13, 0b111111 << 40)):
-    c.execute("UPDATE similarity SET hash = ? WHERE photoId = ?", (signed(value ^ flips), photo))
+    c.execute("UPDATE similarity SET hash = ?, detail = ? WHERE photoId = ?", (signed(value ^ flips), detail, photo))
 c.commit()
 print("catalog: %s, %d photos, %d hashes" % (catalog, c.execute("select count(*) from photos").fetchone()[0],
       c.execute("select count(*) from similarity").fetchone()[0]))

@@ -50,7 +50,9 @@ final class RawPeer {
 
     deinit { socket.close() }
 
-    static func ready(workerId: String, slots: UInt32 = 1) -> MillMessage {
+    /// READY of a peer with `slots` that says HEARTBEAT every `heartbeatMs` (the coordinator
+    /// drops it after three intervals of silence).
+    static func ready(workerId: String, slots: UInt32 = 1, heartbeatMs: UInt32 = 1000) -> MillMessage {
         var ready = Photomill_V1_Ready()
         ready.workerID = workerId
         ready.host = "test"
@@ -58,7 +60,7 @@ final class RawPeer {
         ready.protocolVersion = MillWire.protocolVersion
         ready.slots = slots
         ready.kinds = [.hash]
-        ready.heartbeatIntervalMs = 1000
+        ready.heartbeatIntervalMs = heartbeatMs
         return .ready(ready)
     }
 

@@ -129,7 +129,10 @@ import Testing
         let worker = try BackgroundProcess(["worker", "--connect", endpoint, "--kinds", "hash", "--slots", "1"])
         defer { worker.signal(SIGKILL) }
         let peer = try RawPeer(dealerTo: endpoint, id: "version-peer")
-        try peer.send(RawPeer.ready(workerId: "version-peer"))
+        // Heartbeats a minute apart: the peer stays for three minutes without a word, however
+        // long `status` takes to start on a busy machine (at 1 s, run 4 of five under load saw
+        // it dropped between its HEARTBEAT and the look).
+        try peer.send(RawPeer.ready(workerId: "version-peer", heartbeatMs: 60_000))
 
         let report = try Self.report()
         let build = "photomill/\(report["photomill"] ?? "?")" + (Self.head.map { "+" + $0.prefix(12) } ?? "")
@@ -147,7 +150,6 @@ import Testing
         #expect(real[1] == build || real[1] == build + ".dirty", "\(real)")
         #expect(rows.first { $0[0] == "version-peer" }?[1] == "test/1")
 
-        // The peer speaks before each look, or the coordinator drops it after 3 s of silence.
         try peer.send(.heartbeat())
         let text = try PhotomillBinary.run(["status", "--catalog", catalog.path])
         let header = try #require(text.lines.first { $0.hasPrefix("host ") }, "\(text.stdout)")
