@@ -113,8 +113,7 @@ def near_detail(detail):
 def signed(value):
     return value - (1 << 64) if value >= 1 << 63 else value
 
-hashes = {}
-details = {}
+hashes = {}                                      # photo: (its hash, its detail hash)
 latest = collections.deque(maxlen=1000)          # the photos a near-duplicate copies from
 photos, tasks, attempts, metadata, ocr, similarity = [], [], [], [], [], []
 
@@ -169,13 +168,13 @@ for p in range(1, n + 1):
                     ocr.append((p, text, rng.uniform(50, 95), "eng", recipes[k]))
                 elif k == "similarity":
                     if content != p and content in hashes:
-                        value, detail = hashes[content], details[content]
+                        value, detail = hashes[content]
                     elif p % 20 == 0 and hashes:
-                        source = rng.choice(latest)
-                        value, detail = near(hashes[source]), near_detail(details[source])
+                        source, source_detail = hashes[rng.choice(latest)]
+                        value, detail = near(source), near_detail(source_detail)
                     else:
                         value, detail = balanced_hash(), rng.randbytes(32)
-                    hashes[p], details[p] = value, detail
+                    hashes[p] = value, detail
                     latest.append(p)
                     similarity.append((p, signed(value), detail, recipes[k]))
 

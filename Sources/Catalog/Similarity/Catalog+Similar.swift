@@ -123,7 +123,7 @@ extension Catalog {
         return Double(a.intersection(b).count) >= textAgreement * Double(a.union(b).count)
     }
 
-    /// Fewer distinct words than this (`TextWords`) and a text is not a document's.
+    /// Fewer distinct words than this (`textWords(of:)`) and a text is not a document's.
     public static let textMinimumWords = 20
     /// The share of their words two documents' texts must have in common to be one picture.
     public static let textAgreement = 0.75

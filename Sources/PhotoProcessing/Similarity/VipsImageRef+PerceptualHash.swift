@@ -17,7 +17,7 @@ import PhotomillCore
 extension VipsImageRef {
     /// The perceptual hash of this picture (8-bit sRGB or grey, upright: the thumbnail's):
     /// grey as ITU-R 601-2 luma with Pillow's integer weights (what imagehash's `convert('L')`
-    /// gives), squeezed to 32 × 32 by area averaging (`PerceptualHash.squeezed`), then
+    /// gives), squeezed to 32 × 32 as Pillow's Lanczos does (`PerceptualHash.squeezed`), then
     /// `PerceptualHash.hashes(grey:)`: the 64-bit hash and the detail hash. The pixels are
     /// read where libvips holds them (`vips_image_get_data`: the thumbnail's picture is in
     /// memory already when both kinds are asked; else computed into memory once), not
