@@ -382,14 +382,19 @@ def curve_key_removed(cluster):
 def disconnects(cluster):
     coordinator = cluster.start_coordinator()
     leaving = cluster.start_worker("a", delay=0.5)
-    staying = cluster.start_worker("b", delay=0.5)
     expect(cluster.wait(lambda: cluster.done >= 4, 60), "no progress")
     # Worker -> coordinator: a drained stop ends with DISCONNECT; its jobs come back unused.
     leaving.signal(signal.SIGTERM)
     expect(leaving.wait(60) == 0, f"the stopping worker exited {leaving.popen.returncode}")
+    # The worker that stays starts only now and works slowly (1 s a job, 2 slots), so the
+    # coordinator's DISCONNECT finds work left however long the first worker's drain took
+    # on a busy machine (CI saw both run out the photos before it).
+    staying = cluster.start_worker("b", delay=1.0)
+    expect(cluster.wait(lambda: cluster.registrations(coordinator.text()) == 2, 60),
+           "the second worker did not register\n" + cluster.tails())
     # Coordinator -> worker: SIGTERM says DISCONNECT to the workers; the one left
     # reconnects by itself to the next coordinator.
-    expect(cluster.done < cluster.photo_count, "the run ended before the coordinator's DISCONNECT")
+    expect(cluster.done < cluster.expected_photos, "the run ended before the coordinator's DISCONNECT")
     coordinator.signal(signal.SIGTERM)
     expect(coordinator.wait(60) == 0, "the coordinator did not exit 0 on SIGTERM")
     cluster.start_coordinator()
