@@ -99,6 +99,12 @@ let package = Package(
             linkerSettings: [.linkedLibrary("exiv2")]
         ),
 
+        // HashIndex's inner loop, with the CPU's bit-count instruction where it has one
+        // (chosen at run time); imported only by Catalog.
+        .target(
+            name: "CHamming"
+        ),
+
         // The vocabulary every module shares: kinds, states, error classes, the metadata
         // record, processing parameters, file stamps, clocks, owned threads. No dependency.
         .target(
@@ -129,7 +135,7 @@ let package = Package(
             name: "Catalog",
             // GRDBSQLite: SQLite's C API, for the statements that bind many values (RowsStatement).
             dependencies: [
-                "PhotomillCore", .product(name: "GRDB", package: "GRDB.swift"),
+                "CHamming", "PhotomillCore", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),

@@ -172,12 +172,18 @@ extension Catalog {
                 )
                 return "SELECT photoId, hash, detail FROM similarity WHERE c\(chunk) IN (\(values))"
             }
+            // UNION ALL and a cursor: a photo found on two chunks is seen twice and kept once
+            // here, cheaper than SQLite's sorting the rows, blobs and all, to drop repeats;
+            // a row's detail hash is read only when its 64 bits are near.
             var near: [Int64: Int] = [:]
-            for row in try Row.fetchAll(db, sql: parts.joined(separator: " UNION ")) {
+            let rows = try Row.fetchCursor(db, sql: parts.joined(separator: " UNION ALL "))
+            while let row = try rows.next() {
                 let found = hash.distance(to: PerceptualHash(bitPattern: row[1]))
-                guard found <= distance, Self.detailsAgree(detail, (row[2] as Data?).flatMap(DetailHash.init(bytes:)))
+                guard found <= distance else { continue }
+                let id: Int64 = row[0]
+                guard near[id] == nil, Self.detailsAgree(detail, (row[2] as Data?).flatMap(DetailHash.init(bytes:)))
                 else { continue }
-                near[row[0]] = found
+                near[id] = found
             }
             return near
         }

