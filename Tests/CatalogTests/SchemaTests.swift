@@ -305,8 +305,9 @@ import Testing
             #expect(try dump(db) == before)
             let applied = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")
             #expect(
-                Array(applied.suffix(4)) == [
+                Array(applied.suffix(5)) == [
                     "v10-living-library", "v11-wait-codes", "v12-similarity", "v13-similarity-detail",
+                    "v14-similarity-covering",
                 ]
             )
             #expect(

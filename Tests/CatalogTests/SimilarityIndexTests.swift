@@ -100,7 +100,7 @@ import Testing
             }
         }
         let plan = try catalog.pool.read { db in
-            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN SELECT photoId FROM similarity WHERE c2 IN (1, 2, 3)")
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN SELECT photoId, hash FROM similarity WHERE c2 IN (1, 2, 3)")
                 .map { $0["detail"] as String? ?? "" }.joined(separator: " ")
         }
         #expect(plan.contains("similarity_c2"), "the chunk's index serves the lookup: \(plan)")

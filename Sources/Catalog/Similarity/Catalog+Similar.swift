@@ -170,20 +170,25 @@ extension Catalog {
                 let values = ([own] + HashIndex.masks(upTo: radius).map { own ^ $0 }).map(String.init).joined(
                     separator: ","
                 )
-                return "SELECT photoId, hash, detail FROM similarity WHERE c\(chunk) IN (\(values))"
+                return "SELECT photoId, hash FROM similarity WHERE c\(chunk) IN (\(values))"
             }
-            // UNION ALL and a cursor: a photo found on two chunks is seen twice and kept once
-            // here, cheaper than SQLite's sorting the rows, blobs and all, to drop repeats;
-            // a row's detail hash is read only when its 64 bits are near.
+            // From the chunks' indexes alone (each holds the hash: `v14-similarity-covering`),
+            // as one UNION ALL read by a cursor: a photo found on two chunks comes twice and is
+            // kept once here, cheaper than SQLite's sorting the rows to drop repeats.
             var near: [Int64: Int] = [:]
             let rows = try Row.fetchCursor(db, sql: parts.joined(separator: " UNION ALL "))
             while let row = try rows.next() {
                 let found = hash.distance(to: PerceptualHash(bitPattern: row[1]))
-                guard found <= distance else { continue }
-                let id: Int64 = row[0]
-                guard near[id] == nil, Self.detailsAgree(detail, (row[2] as Data?).flatMap(DetailHash.init(bytes:)))
-                else { continue }
-                near[id] = found
+                if found <= distance { near[row[0]] = found }
+            }
+            // The detail hashes of the near ones only.
+            guard let detail, !near.isEmpty else { return near }
+            for row in try Row.fetchAll(
+                db,
+                sql: "SELECT photoId, detail FROM similarity WHERE photoId IN (SELECT value FROM json_each(?))",
+                arguments: ["[" + near.keys.map(String.init).joined(separator: ",") + "]"]
+            ) where !Self.detailsAgree(detail, (row[1] as Data?).flatMap(DetailHash.init(bytes:))) {
+                near[row[0]] = nil
             }
             return near
         }
