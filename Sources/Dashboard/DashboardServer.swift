@@ -126,9 +126,31 @@ public final class DashboardServer: Service, @unchecked Sendable {
         )
     }
 
+    /// Serves until the group shuts down; returns once every catalog read it queued has
+    /// run and its own connection is closed (`closeReader`).
     public func run() async throws {
-        // Refuses further requests; the queued ones finish on the thread, which then ends.
-        defer { worker.close() }
+        do {
+            try await serve()
+        } catch {
+            await closeReader()
+            throw error
+        }
+        await closeReader()
+    }
+
+    /// Refuses further catalog work, lets what is queued run, then closes the dashboard's
+    /// read-only connection, on its thread. The coordinator's catalog closes after this
+    /// (`Catalog.close`) and takes the file out of WAL mode, which SQLite refuses while
+    /// another connection is open: left to the server's deinit, the connection stayed open
+    /// whenever a read still queued (the throughput sampler's, a browser's) kept the server
+    /// alive, and the catalog stayed three files (seen under load).
+    func closeReader() async {
+        let reader = self.reader
+        _ = try? await worker.perform { _ in reader.close() }
+        _ = worker.close()
+    }
+
+    private func serve() async throws {
         let listening = ManagedFlag()
         let onListening = onListening
         do {
