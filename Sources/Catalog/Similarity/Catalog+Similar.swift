@@ -133,12 +133,11 @@ extension Catalog {
     func textWords(_ ids: Set<Int64>) throws(CatalogError) -> [Int64: Set<Substring>] {
         guard !ids.isEmpty else { return [:] }
         return try read { db in
-            let list = "[" + ids.map(String.init).joined(separator: ",") + "]"
             var words: [Int64: Set<Substring>] = [:]
             for row in try Row.fetchAll(
                 db,
                 sql: "SELECT photoId, text FROM ocr WHERE photoId IN (SELECT value FROM json_each(?))",
-                arguments: [list]
+                arguments: [Self.jsonArray(ids)]
             ) {
                 words[row[0]] = Self.textWords(of: row[1])
             }
@@ -186,7 +185,7 @@ extension Catalog {
             for row in try Row.fetchAll(
                 db,
                 sql: "SELECT photoId, detail FROM similarity WHERE photoId IN (SELECT value FROM json_each(?))",
-                arguments: ["[" + near.keys.map(String.init).joined(separator: ",") + "]"]
+                arguments: [Self.jsonArray(near.keys)]
             ) where !Self.detailsAgree(detail, (row[1] as Data?).flatMap(DetailHash.init(bytes:))) {
                 near[row[0]] = nil
             }
@@ -209,7 +208,6 @@ extension Catalog {
         guard !ids.isEmpty else { return [:] }
         return try read { db in
             var photos: [Int64: SimilarPhotoRow] = [:]
-            let ids = "[" + ids.map(String.init).joined(separator: ",") + "]"
             for row in try Row.fetchAll(
                 db,
                 sql: """
@@ -218,7 +216,7 @@ extension Catalog {
                     FROM photos p JOIN similarity s ON s.photoId = p.id LEFT JOIN metadata m ON m.photoId = p.id
                     WHERE p.id IN (SELECT value FROM json_each(?)) AND p.missingAt IS NULL
                     """,
-                arguments: [ids]
+                arguments: [Self.jsonArray(ids)]
             ) {
                 let hash = PerceptualHash(bitPattern: row["hash"])
                 photos[row["id"]] = SimilarPhotoRow(

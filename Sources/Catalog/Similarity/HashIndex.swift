@@ -28,7 +28,7 @@ import PhotomillCore
 ///
 /// Each chunk's hashes are kept sorted by that chunk (a counting sort: 65,536 buckets), so
 /// a bucket's hashes are compared from contiguous memory, by `pm_hamming_near` (CHamming: the
-/// CPU's bit-count instruction, which halves the time of `similar` over 10^6 hashes).
+/// CPU's bit-count instruction, which halves the comparisons' time: docs/benchmarks.md).
 public struct HashIndex: Sendable {
     public let hashes: [UInt64]
     /// Per chunk: the items in order of that chunk's value, their hashes in that order, and
@@ -36,6 +36,8 @@ public struct HashIndex: Sendable {
     private var order: [[Int32]] = []
     private var sorted: [[UInt64]] = []
     private var starts: [[Int32]] = []
+    /// The most hashes in one bucket of any chunk: the room `pm_hamming_near` may fill.
+    private var largestBucket = 0
 
     public static let chunks = 4
     static let buckets = 1 << 16
@@ -46,7 +48,10 @@ public struct HashIndex: Sendable {
         for chunk in 0..<Self.chunks {
             var start = [Int32](repeating: 0, count: Self.buckets + 1)
             for hash in hashes { start[Self.value(hash, chunk) + 1] += 1 }
-            for bucket in 0..<Self.buckets { start[bucket + 1] += start[bucket] }
+            for bucket in 0..<Self.buckets {
+                largestBucket = max(largestBucket, Int(start[bucket + 1]))
+                start[bucket + 1] += start[bucket]
+            }
             var next = start
             var order = [Int32](repeating: 0, count: hashes.count)
             var sorted = [UInt64](repeating: 0, count: hashes.count)
@@ -100,9 +105,8 @@ public struct HashIndex: Sendable {
     /// The pairs found from the buckets `part`, `part + parts`, … of each chunk.
     private func pairs(within distance: Int, part: Int, of parts: Int) -> [UInt64] {
         var found: [UInt64] = []
-        // The offsets `near` finds in one bucket: room for the largest.
-        let largest = starts.lazy.map { start in zip(start, start.dropFirst()).lazy.map { $1 - $0 }.max() ?? 0 }.max()
-        let near = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: Int(largest ?? 0) + 1)
+        // The offsets `near` finds in one bucket.
+        let near = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: largestBucket + 1)
         defer { near.deallocate() }
         for (chunk, radius) in Self.radii(for: distance).enumerated() {
             let masks = Self.masks(upTo: radius)
