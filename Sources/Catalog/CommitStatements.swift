@@ -228,7 +228,7 @@ struct Payloads {
 
     mutating func add(_ result: TaskResult) {
         switch result.outcome {
-        case .hash(let md5, let sha256):
+        case .hash(let md5, let sha256, _):
             hashes.append(HashesRow(photoId: result.photoId, md5: md5, sha256: sha256))
         case .metadata(let values):
             metadata.append(MetadataRow(photoId: result.photoId, recipe: result.recipe, metadata: values))
@@ -236,7 +236,7 @@ struct Payloads {
             thumbnails.append(
                 ThumbnailRow(photoId: result.photoId, width: width, height: height, jpeg: jpeg, recipe: result.recipe)
             )
-        case .ocr(let text, let confidence, let language):
+        case .ocr(let text, let confidence, let language, _):
             ocr.append(
                 OCRRow(
                     photoId: result.photoId,

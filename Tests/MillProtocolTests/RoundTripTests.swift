@@ -29,6 +29,64 @@ struct RoundTripTests {
         #expect(Array(frames.dropFirst(3)) == message.blobs)
     }
 
+    @Test("a worker's outcomes become the RESULT entries written out by hand, and read back as themselves")
+    func outcomesBecomeTheirEntries() throws {
+        var blobs: [Data] = []
+        let outcomes: [(Kind, TaskOutcome)] = [
+            (
+                .hash,
+                .hash(
+                    md5: "d41d8cd98f00b204e9800998ecf8427e",
+                    sha256: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+                    fileSize: Int64(Samples.job.fileSize)
+                )
+            ),
+            (.metadata, .metadata(PhotoMetadata(Samples.metadata))),
+            (.thumbnail, .thumbnail(width: 256, height: 192, jpeg: Samples.thumbnailJPEG)),
+            (.ocr, .ocr(text: "Grüße aus\nBerlin", confidence: 91.5, language: "eng+deu", rotation: 90)),
+        ]
+        var entries: [Photomill_V1_KindResult] = []
+        for (index, (kind, outcome)) in outcomes.enumerated() {
+            let recipe = Samples.result.results[index].recipe
+            entries.append(Photomill_V1_KindResult(outcome, of: kind, recipe: recipe, seconds: 0, blobs: &blobs))
+        }
+        #expect(entries == Samples.result.results)
+        #expect(blobs == [Samples.thumbnailJPEG])
+        let frames = MillCodec.encode(.result(Samples.result, blobs: blobs))
+        guard case .result(let decoded, let decodedBlobs) = try MillCodec.decode(frames) else {
+            Issue.record("not a RESULT")
+            return
+        }
+        for (entry, (kind, outcome)) in zip(decoded.results, outcomes) {
+            #expect(TaskOutcome(entry, of: kind, blobs: decodedBlobs) == outcome)
+        }
+    }
+
+    @Test("a similarity hash, a failure cut to its bound and the time spent cross as the worker said")
+    func similarityFailureAndTime() throws {
+        var blobs: [Data] = []
+        let detail = try #require(DetailHash(bytes: (0..<32).map { UInt8($0 * 8) }))
+        let similar = TaskOutcome.similarity(PerceptualHash(0x8F37_1C00_FE01_2233), detail: detail)
+        let entry = Photomill_V1_KindResult(similar, of: .similarity, recipe: "r", seconds: 0.012_345_6, blobs: &blobs)
+        #expect(entry.kind == .similarity)
+        #expect(entry.similarity.perceptualHash == 0x8F37_1C00_FE01_2233)
+        #expect(entry.similarity.detailHash == Data((0..<32).map { UInt8($0 * 8) }))
+        #expect(entry.processingUs == 12_346)  // 12,345.6 µs, rounded
+        #expect(TaskOutcome(entry, of: .similarity, blobs: []) == similar)
+
+        // 3,000 "é" are 6,000 UTF-8 bytes; the bound is 4,096: 2,048 whole characters.
+        let failed = TaskOutcome.failure(
+            errorClass: .corrupt,
+            message: String(repeating: "é", count: 3_000),
+            retryable: false
+        )
+        let failure = Photomill_V1_KindResult(failed, of: .thumbnail, recipe: "", seconds: 0, blobs: &blobs)
+        #expect(failure.failure.errorClass == "corrupt")
+        #expect(failure.failure.message == String(repeating: "é", count: 2_048))
+        #expect(!failure.failure.retryable)
+        #expect(blobs.isEmpty)
+    }
+
     @Test("a JOB encoded as its own fields and a shared tail decodes as the whole JOB")
     func jobWithTail() throws {
         var shared = Photomill_V1_Job()

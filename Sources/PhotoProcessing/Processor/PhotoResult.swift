@@ -34,4 +34,27 @@ public struct PhotoResult: Sendable {
     public init(path: String) { self.path = path }
 
     public var succeeded: Bool { errors.isEmpty }
+
+    /// What this says about `kind`, as a worker reports it: its failure, else its value;
+    /// nil when it was not asked for.
+    public func outcome(for kind: Kind) -> TaskOutcome? {
+        if let error = errors[kind] {
+            let errorClass = error.errorClass
+            return .failure(errorClass: errorClass, message: error.message, retryable: errorClass.isRetryable)
+        }
+        switch kind {
+        case .hash:
+            return hashes.map { .hash(md5: $0.md5, sha256: $0.sha256, fileSize: Int64(fileSize ?? 0)) }
+        case .metadata:
+            return metadata.map { .metadata($0) }
+        case .thumbnail:
+            return thumbnail.map { .thumbnail(width: $0.width, height: $0.height, jpeg: Data($0.jpeg)) }
+        case .ocr:
+            return text.map {
+                .ocr(text: $0.text, confidence: $0.confidence, language: $0.language, rotation: $0.rotation)
+            }
+        case .similarity:
+            return perceptualHash.map { .similarity($0, detail: detailHash) }
+        }
+    }
 }

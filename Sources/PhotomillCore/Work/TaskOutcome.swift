@@ -13,12 +13,16 @@
 
 import Foundation
 
-/// What a worker reported for one kind of one photo, ready to be committed.
+/// What a worker reported for one kind of one photo: built by the worker's processor
+/// (`PhotoResult.outcome(for:)`), sent and received through `MillProtocol`'s
+/// `TaskOutcome+Wire.swift`, committed by the catalog.
 public enum TaskOutcome: Sendable, Hashable {
-    case hash(md5: String, sha256: String)
+    /// `fileSize`: the bytes hashed (the catalog keeps the scanned size).
+    case hash(md5: String, sha256: String, fileSize: Int64 = 0)
     case metadata(PhotoMetadata)
     case thumbnail(width: Int, height: Int, jpeg: Data)
-    case ocr(text: String, confidence: Double, language: String)
+    /// `rotation`: the turn (0, 90, 180 or 270 degrees) under which the text was read.
+    case ocr(text: String, confidence: Double, language: String, rotation: Int = 0)
     /// The 64-bit hash and the detail hash (nil from a worker of before it).
     case similarity(PerceptualHash, detail: DetailHash? = nil)
     case failure(errorClass: ErrorClass, message: String, retryable: Bool)

@@ -130,54 +130,16 @@ final class JobRunner {
         result.leaseToken = job.leaseToken
         var blobs: [Data] = []
         for wireKind in job.kinds {
-            guard let kind = Kind(wireKind) else { continue }
-            var entry = Photomill_V1_KindResult()
-            entry.kind = wireKind
-            entry.recipe = parameters.recipe(for: kind)
-            entry.processingUs = UInt32(clamping: Int(((outcome.seconds[kind] ?? 0) * 1e6).rounded()))
-            if let error = outcome.errors[kind] {
-                entry.failure = .with {
-                    $0.errorClass = error.errorClass.rawValue
-                    $0.message = error.message.truncated(toUTF8Bytes: FieldBounds.errorMessageBytes.upperBound)
-                    $0.retryable = error.errorClass.isRetryable
-                }
-            } else {
-                switch kind {
-                case .hash:
-                    guard let hashes = outcome.hashes else { continue }
-                    entry.hashes = .with {
-                        $0.md5 = hashes.md5
-                        $0.sha256 = hashes.sha256
-                        $0.fileSize = UInt64(outcome.fileSize ?? 0)
-                    }
-                case .metadata:
-                    guard let metadata = outcome.metadata else { continue }
-                    entry.metadata = Photomill_V1_Metadata(metadata)
-                case .thumbnail:
-                    guard let thumbnail = outcome.thumbnail else { continue }
-                    entry.thumbnail = .with {
-                        $0.width = UInt32(thumbnail.width)
-                        $0.height = UInt32(thumbnail.height)
-                        $0.blobIndex = UInt32(blobs.count)
-                    }
-                    blobs.append(Data(thumbnail.jpeg))
-                case .ocr:
-                    guard let text = outcome.text else { continue }
-                    entry.ocr = .with {
-                        $0.text = text.text.truncated(toUTF8Bytes: FieldBounds.ocrTextBytes.upperBound)
-                        $0.confidence = text.confidence
-                        $0.language = text.language
-                        $0.rotation = UInt32(text.rotation)
-                    }
-                case .similarity:
-                    guard let hash = outcome.perceptualHash else { continue }
-                    entry.similarity = .with {
-                        $0.perceptualHash = hash.value
-                        if let detail = outcome.detailHash { $0.detailHash = detail.bytes }
-                    }
-                }
-            }
-            result.results.append(entry)
+            guard let kind = Kind(wireKind), let reported = outcome.outcome(for: kind) else { continue }
+            result.results.append(
+                Photomill_V1_KindResult(
+                    reported,
+                    of: kind,
+                    recipe: parameters.recipe(for: kind),
+                    seconds: outcome.seconds[kind] ?? 0,
+                    blobs: &blobs
+                )
+            )
         }
         return (result, blobs)
     }
