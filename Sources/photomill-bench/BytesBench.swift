@@ -42,6 +42,10 @@ struct BytesBench {
         var lastHashSeconds: Double = 0
         /// `photomill_file_bytes_sent_total` at the end, in MB.
         var megabytesSent: Double = 0
+        /// What the workers' own clocks say they spent processing (the RESULTs'
+        /// `processing_us`, `photomill_processing_seconds_sum` over the kinds): against
+        /// `seconds` × slots, how much of the run the slots were working.
+        var processingSeconds: Double = 0
         var megabytesPerSecond: Double { megabytes / seconds }
         var filesPerSecond: Double { Double(files) / seconds }
     }
@@ -216,11 +220,13 @@ struct BytesBench {
             files: names.count,
             seconds: last - first,
             lastHashSeconds: lastHash - first,
-            megabytesSent: try counter("photomill_file_bytes_sent_total", log: log) / 1e6
+            megabytesSent: try counter("photomill_file_bytes_sent_total", log: log) / 1e6,
+            processingSeconds: try counter("photomill_processing_seconds_sum", log: log)
         )
     }
 
-    /// A counter of the coordinator's /metrics, at the address its log gives.
+    /// A counter of the coordinator's /metrics, at the address its log gives: the sum of
+    /// its series (over their labels).
     private func counter(_ name: String, log: URL) throws -> Double {
         let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
         guard
@@ -231,15 +237,11 @@ struct BytesBench {
             throw BenchError("the coordinator's log names no dashboard: \(log.path)")
         }
         let answer = try HTTPProbe.get(port: port, path: "/metrics")
-        guard
-            let line = answer.text.split(separator: "\n").first(where: {
-                $0.hasPrefix(name + " ") || $0.hasPrefix(name + "{")
-            }),
-            let value = Double(line.split(separator: " ").last ?? "")
-        else {
-            throw BenchError("/metrics has no \(name)")
-        }
-        return value
+        let values = answer.text.split(separator: "\n")
+            .filter { $0.hasPrefix(name + " ") || $0.hasPrefix(name + "{") }
+            .compactMap { Double($0.split(separator: " ").last ?? "") }
+        guard !values.isEmpty else { throw BenchError("/metrics has no \(name)") }
+        return values.reduce(0, +)
     }
 
     private func background(_ arguments: [String], stderr: URL? = nil) throws -> Process {

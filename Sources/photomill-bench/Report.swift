@@ -303,6 +303,24 @@ enum Report {
                     separator: ", "
                 )
         )
+        // Processing a photo by the workers' clocks, and the share of the run the slots
+        // spent on it: a mode whose rate is lower with as much processing a photo lost time
+        // between jobs.
+        func busy(_ run: KeyPath<BytesBench.PhotoRun, BytesBench.Cluster>) -> String {
+            photos.map {
+                let cluster = $0[keyPath: run]
+                return String(
+                    format: "%.1f ms (%.0f %%)",
+                    cluster.processingSeconds * 1000 / Double(cluster.files),
+                    cluster.processingSeconds * 100 / (cluster.seconds * Double(workers))
+                )
+            }.joined(separator: ", ")
+        }
+        print(
+            "  12 MP, processing a photo (the workers' clocks) and the slots' busy share: fed over CURVE "
+                + busy(\.bytes) + "; paths over CURVE " + busy(\.paths) + "; fed in plaintext " + busy(\.plainBytes)
+                + "; paths in plaintext " + busy(\.plainPaths)
+        )
         print(
             "  fed bytes ÷ libzmq alone: \(String(format: "%.2f", bytes.megabytesPerSecond / stream)); 12 MP fed bytes ÷ paths: "
                 + photos.map { String(format: "%.3f", $0.bytes.filesPerSecond / $0.paths.filesPerSecond) }.joined(
