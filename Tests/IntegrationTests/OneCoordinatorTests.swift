@@ -22,7 +22,7 @@ import Testing
 /// write lock is waited out, and a clean exit leaves one file.
 @Suite(.serialized, .ownThread) struct OneCoordinatorTests {
     /// `run` over `bench`, 1 worker of 1 slot, each job slowed by `hang` seconds; with
-    /// `holding`, the job of that photo never ends (its worker ends with the run).
+    /// `holding`, the job of that photo holds until `releaseFile(bench)` exists (or its worker ends with the run).
     private func slowRun(
         _ bench: FaultBench,
         hang: Double = 0.3,
@@ -31,7 +31,7 @@ import Testing
     ) throws -> BackgroundProcess {
         let held =
             holding.map {
-                ($0 as NSString).lastPathComponent + ":@" + bench.directory.appendingPathComponent("never").path + ","
+                ($0 as NSString).lastPathComponent + ":@" + releaseFile(bench).path + ","
             } ?? ""
         return try BackgroundProcess(
             [
@@ -41,6 +41,9 @@ import Testing
             environment: ["PHOTOMILL_FAULT_HANG_ON": held + "*:\(hang)"]
         )
     }
+
+    /// The file whose creation lets `slowRun`'s held job go on.
+    private func releaseFile(_ bench: FaultBench) -> URL { bench.directory.appendingPathComponent("release-held-job") }
 
     private func waitForWork(_ bench: FaultBench, done: Int = 3) -> Bool {
         eventually(seconds: 90) { bench.doneAttempts >= done }
@@ -148,9 +151,14 @@ import Testing
     }
 
     /// `backup` while a run writes: a whole, consistent copy in one file, never replacing one.
+    /// However slow the machine, the run ends after both backups: a catalog another process
+    /// has open when the run closes it stays in WAL mode for that process (`Catalog.close`),
+    /// and each `backup` opens it, the refused one too. The last good photo's job holds
+    /// until the backups are done.
     @Test func backupCopiesALiveCatalogIntoOneFile() throws {
         let bench = try FaultBench(count: 12, seed: 64)
-        let run = try slowRun(bench)
+        let held = try #require(bench.files.last { !bench.broken.contains($0) })
+        let run = try slowRun(bench, holding: held)
         // After the scan (files younger than the settle window wait for it; the copy's task
         // count below needs them all), while the work goes on.
         #expect(
@@ -173,6 +181,7 @@ import Testing
         let again = try PhotomillBinary.run(["backup", copy.path, "--catalog", bench.catalog.path])
         #expect(again.status == 73 && again.stderr.contains(copy.path), "\(again.stderr)")
         #expect(try Tool.md5(copy.path) == before)
+        #expect(FileManager.default.createFile(atPath: releaseFile(bench).path, contents: nil))
         #expect(run.wait(seconds: 120) == 1, "broken samples fail: \(run.stderr)")
         #expect(companions(bench) == [])
         #expect(try CatalogQuery.rows(bench.catalog, "PRAGMA journal_mode") == [["delete"]])
