@@ -70,8 +70,8 @@ def free_port():
         return s.getsockname()[1]
 
 
-def run(binary, photos, mode, folder):
-    catalog = os.path.join(folder, f"{mode}.sqlite")
+def run(binary, photos, mode, folder, round):
+    catalog = os.path.join(folder, f"{mode}-{round}.sqlite")
     endpoint = f"tcp://127.0.0.1:{free_port()}"
     coordinator = subprocess.Popen(
         [binary, "coordinator", "--bind", endpoint, "--insecure", "--catalog", catalog,
@@ -136,7 +136,7 @@ def main():
     try:
         for round in range(arguments.rounds):
             for mode in ["fed", "paths"] if round % 2 == 0 else ["paths", "fed"]:
-                run(os.path.abspath(arguments.binary), os.path.abspath(arguments.photos), mode, folder)
+                run(os.path.abspath(arguments.binary), os.path.abspath(arguments.photos), mode, folder, round)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
