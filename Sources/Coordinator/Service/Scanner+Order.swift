@@ -139,13 +139,34 @@ extension Scanner {
         private mutating func head() throws(CatalogError) -> (path: String, file: KnownFile)? {
             if index == rows.count {
                 guard !exhausted else { return nil }
-                rows = try catalog.photos(under: prefix, after: lastRead, limit: Self.pieceSize)
+                if let ahead {
+                    rows = try ahead.join().get()
+                    self.ahead = nil
+                } else {
+                    rows = try catalog.photos(under: prefix, after: lastRead, limit: Self.pieceSize)
+                }
                 index = 0
                 exhausted = rows.count < Self.pieceSize
                 lastRead = rows.last?.path ?? lastRead
                 if rows.isEmpty { return nil }
+                if !exhausted { readAhead() }
             }
             return rows[index]
         }
+
+        /// The next piece, read on the rows thread while the walk lists folders and compares
+        /// this one (the two cores share a scan's work). Its paths all come after every path
+        /// of this piece, which the walk has not reached: the scan writes nothing there
+        /// before it gets there.
+        private mutating func readAhead() {
+            let (catalog, prefix, after) = (self.catalog, self.prefix, lastRead)
+            ahead = Self.rowsThread.completion { _ in
+                Result { () throws(CatalogError) in try catalog.photos(under: prefix, after: after, limit: Self.pieceSize) }
+            }
+        }
+
+        private var ahead: Completion<Result<[(path: String, file: KnownFile)], CatalogError>>?
+        /// One thread for every walk's next piece (a scan walks one root at a time).
+        private static let rowsThread = BlockingExecutor(name: "pm-scan-rows")
     }
 }
