@@ -161,7 +161,9 @@ extension Scanner {
         private mutating func readAhead() {
             let (catalog, prefix, after) = (self.catalog, self.prefix, lastRead)
             ahead = Self.rowsThread.completion { _ in
-                Result { () throws(CatalogError) in try catalog.photos(under: prefix, after: after, limit: Self.pieceSize) }
+                Result { () throws(CatalogError) in
+                    try catalog.photos(under: prefix, after: after, limit: Self.pieceSize)
+                }
             }
         }
 
