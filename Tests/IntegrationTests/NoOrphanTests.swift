@@ -30,7 +30,13 @@ import Testing
             ],
             environment: ["PHOTOMILL_FAULT_HANG_ON": "*:0.3"]
         )
-        #expect(eventually(seconds: 90) { bench.doneAttempts >= 2 }, "\(run.stderr)")
+        // Both workers' rows written, not only both processes started: a row is written with
+        // the next commit after its worker's HELLO, and the signal leaves no later commit.
+        let connected = "SELECT COUNT(*) FROM workers WHERE state = 'connected'"
+        #expect(
+            eventually(seconds: 90) { bench.doneAttempts >= 2 && (try? bench.count(connected)) == 2 },
+            "\(run.stderr)"
+        )
         let workers = childProcesses(of: run.pid)
         defer { for pid in workers { kill(pid, SIGKILL) } }
         #expect(workers.count == 2, "two workers before the signal: \(workers)")
@@ -44,7 +50,7 @@ import Testing
 
         // The catalog still says `connected` (no one was left to write otherwise); status
         // knows the holder is dead and shows them gone, with nothing in flight.
-        #expect(try bench.count("SELECT COUNT(*) FROM workers WHERE state = 'connected'") == 2)
+        #expect(try bench.count(connected) == 2)
         let status = try PhotomillBinary.run(["status", "--json", "--catalog", bench.catalog.path])
         #expect(status.status == 0, "\(status.stderr)")
         let json = try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any]
