@@ -155,11 +155,6 @@ static inline int pm_vips_tiffsave(VipsImage *in, void **buf, size_t *len) {
     return vips_tiffsave_buffer(in, buf, len, "compression", VIPS_FOREIGN_TIFF_COMPRESSION_DEFLATE, NULL);
 }
 
-static inline int pm_vips_heifsave(VipsImage *in, void **buf, size_t *len, int quality) {
-    return vips_heifsave_buffer(in, buf, len, "Q", quality, "compression",
-                                VIPS_FOREIGN_HEIF_COMPRESSION_HEVC, NULL);
-}
-
 /// Renders text as a one-band antialiased mask (255 = ink).
 static inline int pm_vips_text(VipsImage **out, const char *text, const char *font, int width, int dpi) {
     return vips_text(out, text, "font", font, "width", width, "dpi", dpi, NULL);

@@ -312,6 +312,57 @@ struct SampleGeneratorTests {
             }
         }
     }
+
+    /// A HEIC as `ImageEncoder.heic` writes it through libheif (x265's `ultrafast`):
+    /// exiftool reads the EXIF it was given, heif-convert decodes the picture it was
+    /// given (a lossy HEVC at quality 60: the mean difference a few levels of 255), and
+    /// exiftool reports no warning about the file.
+    @Test(.enabled(if: ExifWriterTests.exiftoolInstalled && vipsInstalled && Tool.isAvailable("heif-convert")))
+    func heicCarriesItsExifAndItsPicture() throws {
+        var exif = ExifFields()
+        exif.make = "Korvex"
+        exif.model = "K-9 \u{00e9}"
+        exif.dateTimeOriginal = "2024:02:29 23:59:58"
+        exif.gpsLatitude = -33.856784
+        exif.gpsLongitude = 151.215297
+        exif.orientation = 1
+        let picture = SampleScene(seed: 5).render(width: 200, height: 120)
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("a.heic")
+        let bytes = try ImageEncoder.heic(
+            picture,
+            quality: 60,
+            exif: ImageEncoder.Exif(payload: ExifWriter.payload(exif), orientation: 1)
+        )
+        try Data(bytes).write(to: file)
+
+        let read = try ExifTool.values(
+            file.path,
+            [
+                "Make", "Model", "DateTimeOriginal", "GPSLatitude", "GPSLongitude", "ImageWidth",
+                "ImageHeight", "Warning",
+            ]
+        )
+        #expect(read["Make"] as? String == "Korvex" && read["Model"] as? String == "K-9 \u{00e9}", "\(read)")
+        #expect(read["DateTimeOriginal"] as? String == "2024:02:29 23:59:58", "\(read)")
+        #expect(abs((read["GPSLatitude"] as? Double ?? 0) - -33.856784) < 1e-6, "\(read)")
+        #expect(abs((read["GPSLongitude"] as? Double ?? 0) - 151.215297) < 1e-6, "\(read)")
+        #expect(read["ImageWidth"] as? Int == 200 && read["ImageHeight"] as? Int == 120, "\(read)")
+        #expect(read["Warning"] == nil, "\(read)")
+
+        let png = folder.appendingPathComponent("a.png")
+        let ppm = folder.appendingPathComponent("a.ppm")
+        try Tool.output("heif-convert", [file.path, png.path])
+        try Tool.output("vips", ["copy", png.path, ppm.path])
+        let decoded = try Self.readPPM(ppm)
+        try #require(decoded.width == 200 && decoded.height == 120)
+        let difference = zip(decoded.pixels, picture.pixels).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }
+        #expect(
+            Double(difference) / Double(picture.pixels.count) < 6,
+            "mean difference over \(picture.pixels.count) samples"
+        )
+    }
 }
 
 /// A lock around a value, for callbacks made from several threads.

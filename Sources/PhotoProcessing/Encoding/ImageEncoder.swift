@@ -14,8 +14,8 @@
 import CVips
 import Foundation
 
-/// Encodes pixels with libvips: what the sample generator and the tests make their
-/// fixtures with, so that only this module touches libvips (`CVips`).
+/// Encodes pixels with libvips (HEIC with libheif): what the sample generator and the
+/// tests make their fixtures with, so that only this module touches libvips (`CVips`).
 public enum ImageEncoder {
     /// The EXIF a PNG or HEIF file carries: `payload` as `ExifWriter.payload` makes it, and
     /// the orientation libvips writes into it when saving (it rewrites that tag).
@@ -38,9 +38,15 @@ public enum ImageEncoder {
         try VipsImageRef.from(image, exif: exif).encode { pm_vips_pngsave($0, $1, $2) }
     }
 
-    /// HEVC-compressed HEIF.
+    /// HEVC-compressed HEIF, through libheif (`HEIFEncoding`: libvips cannot choose x265's
+    /// preset). `exif`'s orientation must be 1 or absent: only libvips' savers write it.
     public static func heic(_ image: RGBImage, quality: Int, exif: Exif?) throws(VipsError) -> [UInt8] {
-        try VipsImageRef.from(image, exif: exif).encode { pm_vips_heifsave($0, $1, $2, Int32(quality)) }
+        precondition((exif?.orientation ?? 1) == 1, "a HEIC's orientation is its irot box, not its EXIF")
+        do {
+            return try HEIFEncoding.encode(image, quality: quality, exif: exif?.payload)
+        } catch {
+            throw VipsError(message: "libheif: \(error.message)")
+        }
     }
 
     /// `text` (Pango markup) rendered `width` pixels wide at `dpi`, in `font` (a Pango

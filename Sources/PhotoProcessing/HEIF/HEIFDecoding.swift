@@ -25,7 +25,7 @@ final class HEIFDecoding {
     let context: OpaquePointer
     private(set) var handle: OpaquePointer?
 
-    private static let initialised: Void = { _ = heif_init(nil) }()
+    static let initialised: Void = { _ = heif_init(nil) }()
 
     /// A context reading `bytes`, which must outlive it.
     init(reading bytes: UnsafeRawBufferPointer) throws(Failure) {
