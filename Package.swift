@@ -287,9 +287,11 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             // ZeroMQ and MillProtocol: raw sockets that play an unlisted, plaintext or hostile worker.
+            // GRDBSQLite: SQLite's C API, the catalog's independent reader (CatalogQuery).
             dependencies: [
                 "PhotomillTestSupport", "photomill", "ZeroMQ", "MillProtocol", "PhotomillCore",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
     ],

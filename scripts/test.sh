@@ -20,6 +20,10 @@ scripts/install-deps.sh
 scripts/format.sh --lint
 # One single-threaded tesseract per photo: see docs/processing.md.
 export OMP_THREAD_LIMIT=1
+# The tests' Python (numpy, imagehash's scipy) compares a few pictures a call: OpenBLAS's
+# thread pool, started on import, costs more CPU than it saves there (0.55 s of a picture
+# comparison's 1.0 s).
+export OPENBLAS_NUM_THREADS=1
 
 # The Debian package is checked as root only (it installs a package and adds a user).
 # Its release build (a third of the run's CPU on 2 cores) goes on beside the debug build

@@ -39,7 +39,7 @@ struct EmbeddedPicturesTests {
         // Three different pictures, so that the one chosen shows.
         for (name, source, size) in [
             ("thumbnail", "testsrc2", "160x120"), ("preview", "smptehdbars", "1620x1080"),
-            ("full", "rgbtestsrc", "6000x4000"),
+            ("full", "rgbtestsrc", "2400x1600"),
         ] {
             try Tool.output(
                 "ffmpeg",
@@ -73,6 +73,10 @@ struct EmbeddedPicturesTests {
         // LibRaw knows the name but not the body: its "Image flip" is the orientation photomill applies.
         #expect(try Tool.output("raw-identify", ["-v", path("r5.cr3")]).contains("Image flip: 6"))
 
+        // Each preview turned as the CR3's orientation turns it, once for the three sizes.
+        for candidate in ["thumbnail", "preview", "full"] {
+            try Tool.output("vips", ["rot", path("\(candidate).png"), path("turned-\(candidate).png"), "d90"])
+        }
         for (side, name) in [(128, "thumbnail"), (256, "preview"), (2048, "full")] {
             let thumbnails = directory.appendingPathComponent("thumbnails-\(side)")
             try FileManager.default.createDirectory(at: thumbnails, withIntermediateDirectories: true)
@@ -91,9 +95,8 @@ struct EmbeddedPicturesTests {
             // Against each preview turned the same way: the chosen one is the nearest.
             var distances: [String: Double] = [:]
             for candidate in ["thumbnail", "preview", "full"] {
-                let turned = path("turned-\(candidate)-\(side).png")
-                try Tool.output("vips", ["rot", path("\(candidate).png"), turned, "d90"])
-                distances[candidate] = try PixelFormatsTests.compare(ours, turned).pixelDifference
+                distances[candidate] = try PixelFormatsTests.compare(ours, path("turned-\(candidate).png"))
+                    .pixelDifference
             }
             #expect(
                 distances[name]! < 10

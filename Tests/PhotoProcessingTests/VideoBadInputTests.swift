@@ -178,9 +178,9 @@ struct VideoBadInputTests {
     /// file can have, and a message that names it.
     @Test(arguments: [
         ("clip.mov", [String]()), ("fast.mp4", ["-movflags", "faststart"]),
-        ("clip.webm", ["-c:v", "libvpx-vp9", "-deadline", "realtime"]),
+        ("clip.webm", ["-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8"]),
         ("clip.ts", ["-f", "mpegts"]), ("clip.avi", ["-c:v", "mpeg4"]),
-        ("hevc.mp4", ["-c:v", "libx265", "-x265-params", "log-level=none"]),
+        ("hevc.mp4", ["-c:v", "libx265", "-preset", "ultrafast", "-x265-params", "log-level=none"]),
     ])
     func cutsAndFlipsAreClassified(name: String, extra: [String]) throws {
         let video = try VideoFixtures.ffmpeg(

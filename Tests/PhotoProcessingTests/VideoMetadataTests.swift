@@ -225,10 +225,14 @@ struct VideoMetadataTests {
     /// MPEG-TS): the codec's name, the size, the frame rate, the duration.
     @Test(arguments: [
         (
-            "hevc.mp4", ["-c:v", "libx265", "-x265-params", "log-level=none", "-pix_fmt", "yuv420p", "-tag:v", "hvc1"],
+            "hevc.mp4",
+            [
+                "-c:v", "libx265", "-preset", "ultrafast", "-x265-params", "log-level=none", "-pix_fmt", "yuv420p",
+                "-tag:v", "hvc1",
+            ],
             "hevc"
         ),
-        ("vp9.webm", ["-c:v", "libvpx-vp9", "-b:v", "200k", "-deadline", "realtime"], "vp9"),
+        ("vp9.webm", ["-c:v", "libvpx-vp9", "-b:v", "200k", "-deadline", "realtime", "-cpu-used", "8"], "vp9"),
         ("h264.ts", ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-f", "mpegts"], "h264"),
         ("mpeg4.avi", ["-c:v", "mpeg4", "-q:v", "5"], "mpeg4"),
         ("h264.mkv", ["-c:v", "libx264", "-pix_fmt", "yuv420p"], "h264"),

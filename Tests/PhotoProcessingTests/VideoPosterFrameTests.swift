@@ -74,13 +74,15 @@ struct VideoPosterFrameTests {
     }
 
     /// 12 s of H.264 with a keyframe every second (30 frames at 30 fps): its poster is the
-    /// keyframe at 1 s.
-    private func keyframeEverySecond(seconds: Double = 12, name: String = "plain.mov") throws -> URL {
+    /// keyframe at 1 s. Made once for the suite (twelve tests read it; none writes to it).
+    private func keyframeEverySecond() throws -> URL { try Self.keyframeEverySecond.get() }
+
+    private static let keyframeEverySecond = Result { () throws -> URL in
         try VideoFixtures.ffmpeg(
-            VideoFixtures.pattern(size: "320x240", seconds: seconds)
-                + ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-g", "30"],
-            output: name,
-            in: directory
+            VideoFixtures.pattern(size: "320x240", seconds: 12)
+                + ["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-g", "30"],
+            output: "plain.mov",
+            in: try temporaryDirectory()
         )
     }
 
@@ -98,7 +100,7 @@ struct VideoPosterFrameTests {
     @Test func posterIsTheKeyframeBeforeOneSecond() throws {
         let video = try VideoFixtures.ffmpeg(
             VideoFixtures.pattern(size: "320x240", seconds: 12)
-                + ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-g", "45"],
+                + ["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-g", "45"],
             output: "gop45.mov",
             in: directory
         )
@@ -113,7 +115,7 @@ struct VideoPosterFrameTests {
     @Test func shortClipPosterIsATenthIn() throws {
         let video = try VideoFixtures.ffmpeg(
             VideoFixtures.pattern(size: "320x240", seconds: 1)
-                + ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-g", "1"],
+                + ["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-g", "1"],
             output: "short.mov",
             in: directory
         )
@@ -179,7 +181,7 @@ struct VideoPosterFrameTests {
     /// then 20 bytes of times, id and duration (32 in version 1), 16 more, the matrix.
     static func setTrackMatrix(_ bytes: inout [UInt8], abcd: [Int32]) throws {
         let type = Array("tkhd".utf8)
-        let at = try #require((0..<(bytes.count - 4)).first { Array(bytes[$0..<$0 + 4]) == type })
+        let at = try #require(Data(bytes).range(of: Data(type))?.lowerBound)
         let matrix = at + 4 + 4 + (bytes[at + 4] == 1 ? 32 : 20) + 16
         let values: [Int32] = [abcd[0] << 16, abcd[1] << 16, 0, abcd[2] << 16, abcd[3] << 16, 0, 0, 0, 1 << 30]
         for (index, value) in values.enumerated() {
@@ -194,18 +196,20 @@ struct VideoPosterFrameTests {
         (
             "hevc.mp4",
             [
-                "-c:v", "libx265", "-x265-params", "log-level=none:keyint=5:min-keyint=5:scenecut=0", "-pix_fmt",
+                "-c:v", "libx265", "-preset", "ultrafast", "-x265-params",
+                "log-level=none:keyint=5:min-keyint=5:scenecut=0", "-pix_fmt",
                 "yuv420p", "-tag:v", "hvc1",
             ]
         ),
-        ("vp9.webm", ["-c:v", "libvpx-vp9", "-b:v", "300k", "-deadline", "realtime", "-g", "5"]),
-        ("h264.ts", ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-g", "5", "-f", "mpegts"]),
+        ("vp9.webm", ["-c:v", "libvpx-vp9", "-b:v", "300k", "-deadline", "realtime", "-cpu-used", "8", "-g", "5"]),
+        ("h264.ts", ["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-g", "5", "-f", "mpegts"]),
         ("mpeg4.avi", ["-c:v", "mpeg4", "-q:v", "3", "-g", "5"]),
-        ("h264.mkv", ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-g", "5"]),
+        ("h264.mkv", ["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-g", "5"]),
         (
             "hevc10.mov",
             [
-                "-c:v", "libx265", "-x265-params", "log-level=none:keyint=5:min-keyint=5:scenecut=0", "-pix_fmt",
+                "-c:v", "libx265", "-preset", "ultrafast", "-x265-params",
+                "log-level=none:keyint=5:min-keyint=5:scenecut=0", "-pix_fmt",
                 "yuv420p10le", "-tag:v", "hvc1",
             ]
         ),
@@ -227,7 +231,9 @@ struct VideoPosterFrameTests {
     @Test func anamorphicPixelsKeepTheShownShape() throws {
         let video = try VideoFixtures.ffmpeg(
             VideoFixtures.pattern(size: "720x480", seconds: 2)
-                + ["-vf", "setsar=32/27", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-g", "30"],
+                + [
+                    "-vf", "setsar=32/27", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-g", "30",
+                ],
             output: "anamorphic.mov",
             in: directory
         )
@@ -260,7 +266,7 @@ struct VideoPosterFrameTests {
         let plain = try keyframeEverySecond()
         let bytes = [UInt8](try Data(contentsOf: plain))
         let avc1 = Array("avc1".utf8)
-        let at = try #require((0..<(bytes.count - 4)).first { Array(bytes[$0..<$0 + 4]) == avc1 })
+        let at = try #require(Data(bytes).range(of: Data(avc1))?.lowerBound)
         var patched = bytes
         patched.replaceSubrange(at..<at + 4, with: Array("abcd".utf8))
         let video = directory.appendingPathComponent("abcd.mov")

@@ -36,11 +36,30 @@ public struct ToolFailure: Error, CustomStringConvertible {
 /// ffmpeg, the vips command, Python…; scripts/install-deps.sh installs them all), and the
 /// built `photomill` itself.
 public enum Tool {
-    /// The executable `name` would run from `$PATH`, if any.
+    /// The executable `name` would run from `$PATH`, if any; for `python3`, the interpreter
+    /// itself (`python3Interpreter`).
     public static func path(of name: String) -> String? {
+        name == "python3" ? python3Interpreter : lookUp(name)
+    }
+
+    private static func lookUp(_ name: String) -> String? {
         ProcessInfo.processInfo.environment["PATH", default: "/usr/bin:/bin"].split(separator: ":")
             .map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
+
+    /// The interpreter the `python3` on `$PATH` runs (its `sys.executable`), asked once: a
+    /// version manager's `python3` is a shim (pyenv's, a bash script running several
+    /// programs, costs as much CPU again as Python's own start), and the tests start Python
+    /// thousands of times (the catalog's independent reader). The same interpreter, so the
+    /// same packages (imagehash, Playwright).
+    private static let python3Interpreter: String? = {
+        guard let found = lookUp("python3") else { return nil }
+        guard let asked = try? run(found, ["-c", "import sys; print(sys.executable)"]), asked.status == 0 else {
+            return found
+        }
+        let executable = asked.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        return FileManager.default.isExecutableFile(atPath: executable) ? executable : found
+    }()
 
     public static func isAvailable(_ name: String) -> Bool { path(of: name) != nil }
 
