@@ -48,8 +48,11 @@ log "building the release binary in ${scratch#"$root/"} (swift build -c release 
 # libarchive, lcms2 and gio, whose symbols photomill never uses; --as-needed cannot drop
 # them, SwiftPM puts those -l flags before any of ours. Their packages are in Depends:,
 # and tesseract's and libvips' packages would bring them anyway.)
-build=(swift build -c release --static-swift-stdlib --disable-local-rpath --scratch-path "$scratch"
-       -Xlinker -z -Xlinker now)
+# --disable-build-manifest-caching: SwiftPM reuses its build plan when no file was added or
+# removed, and then runs no prebuild command, so BuildCommit would leave an earlier build's
+# commit in the binary (and so in the package's version).
+build=(swift build -c release --static-swift-stdlib --disable-local-rpath --disable-build-manifest-caching
+       --scratch-path "$scratch" -Xlinker -z -Xlinker now)
 "${build[@]}" --product photomill >&2
 "${build[@]}" --product generate-manual >&2
 if $build_only; then exit 0; fi

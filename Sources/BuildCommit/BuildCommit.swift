@@ -21,7 +21,11 @@ import PackagePlugin
 /// gets it right with nothing run beforehand. A prebuild command, because only those run
 /// on every build (a build command runs when its declared inputs change, and the files
 /// that say which commit is checked out vary with packed refs and worktrees); it rewrites
-/// the file only when its text changes, so an unchanged commit recompiles nothing.
+/// the file only when its text changes, so an unchanged commit recompiles nothing. But
+/// SwiftPM reuses its build plan when no file was added or removed (build manifest
+/// caching), and a reused plan runs no prebuild command: a build after a commit that added
+/// no file keeps the earlier commit. `scripts/test.sh` and `scripts/package-deb.sh` build
+/// with `--disable-build-manifest-caching`; so should any build whose commit matters.
 /// Outside a git checkout (a source tarball) the commit is unknown: `BuildInfo.commit` is nil.
 @main
 struct BuildCommit: BuildToolPlugin {
