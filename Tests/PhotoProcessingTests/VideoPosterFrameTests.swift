@@ -75,9 +75,9 @@ struct VideoPosterFrameTests {
 
     /// 12 s of H.264 with a keyframe every second (30 frames at 30 fps): its poster is the
     /// keyframe at 1 s. Made once for the suite (twelve tests read it; none writes to it).
-    private func keyframeEverySecond() throws -> URL { try Self.keyframeEverySecond.get() }
+    private func keyframeEverySecond() throws -> URL { try Self.clipWithAKeyframeEverySecond.get() }
 
-    private static let keyframeEverySecond = Result { () throws -> URL in
+    private static let clipWithAKeyframeEverySecond = Result { () throws -> URL in
         try VideoFixtures.ffmpeg(
             VideoFixtures.pattern(size: "320x240", seconds: 12)
                 + ["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-g", "30"],

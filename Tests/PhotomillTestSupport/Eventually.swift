@@ -19,8 +19,8 @@ import PhotomillCore
 /// test, never part of what it asserts: the condition is the event.
 ///
 /// Between two checks it waits 20 ms, or three times as long as the last check took: a
-/// cheap condition (a file, a value in this process) is seen within 20 ms, and one that
-/// starts a program (the catalog read by Python, ~70 ms of CPU) takes at most a quarter
+/// cheap condition (a file, the catalog read in this process) is seen within 20 ms, and
+/// one that starts a program (`photomill status`, a Python script) takes at most a quarter
 /// of a core, not the whole core the processes it waits for need on a 2-core machine.
 public func eventually(seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
     let deadline = MonotonicInstant.now() + seconds

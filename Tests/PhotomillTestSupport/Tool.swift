@@ -50,8 +50,8 @@ public enum Tool {
     /// The interpreter the `python3` on `$PATH` runs (its `sys.executable`), asked once: a
     /// version manager's `python3` is a shim (pyenv's, a bash script running several
     /// programs, costs as much CPU again as Python's own start), and the tests start Python
-    /// thousands of times (the catalog's independent reader). The same interpreter, so the
-    /// same packages (imagehash, Playwright).
+    /// hundreds of times (picture comparisons, fixtures, readers of their own). The same
+    /// interpreter, so the same packages (imagehash, Playwright).
     private static let python3Interpreter: String? = {
         guard let found = lookUp("python3") else { return nil }
         guard let asked = try? run(found, ["-c", "import sys; print(sys.executable)"]), asked.status == 0 else {
